@@ -1,0 +1,54 @@
+// Diagnostics in compiler form: `path:line:col: severity: message [tag]`,
+// the source line, and a caret under the location; notes point elsewhere.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "frontend/source.h"
+
+namespace gshape {
+
+enum class Severity { Note, Warning, Error };
+const char* severity_name(Severity s);
+
+struct DiagnosticNote {
+  SourceLoc loc;  // may be invalid: the note then has no location
+  std::string message;
+};
+
+struct Diagnostic {
+  Severity severity = Severity::Error;
+  SourceLoc loc;       // invalid for errors that are about no file position
+  std::string path;    // file the diagnostic concerns when loc is invalid (I/O errors)
+  std::string message; // lower-case start, no final period
+  std::string tag;     // constraint tag such as "linear_c1"; empty when none
+  std::vector<DiagnosticNote> notes;
+};
+
+// Collects diagnostics from every phase, in the order they were reported.
+class DiagnosticSink {
+ public:
+  void report(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
+  void error(const SourceLoc& loc, std::string message, std::string tag = {});
+  void warning(const SourceLoc& loc, std::string message, std::string tag = {});
+  // An error about a whole file (unreadable, not UTF-8, ...).
+  void file_error(const std::string& path, std::string message);
+
+  const std::vector<Diagnostic>& all() const { return diagnostics_; }
+  std::size_t count(Severity s) const;
+  bool has_errors() const { return count(Severity::Error) > 0; }
+  // Orders by file path, line, column (stable for equal positions).
+  void sort();
+
+ private:
+  std::vector<Diagnostic> diagnostics_;
+};
+
+// Text form with the source line and a caret; `color` adds ANSI colours.
+void render_text(std::ostream& out, const Diagnostic& d, bool color = false);
+// One JSON object per diagnostic (the same information as the text form).
+void render_json(std::ostream& out, const Diagnostic& d);
+
+}  // namespace gshape
