@@ -2,6 +2,7 @@
 // modules, and ordering them for analysis with the import graph.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@ struct ProjectModule {
   std::unique_ptr<SourceFile> file;
   std::unique_ptr<ir::Module> ir;
   std::string root;  // the directory (or file) given on the command line that holds it
+  // Project modules this one imports (indices into Project::modules, sorted,
+  // no duplicates, never itself). Imports of outside libraries are not here.
+  std::vector<std::size_t> imports;
 };
 
 class Project {
@@ -24,20 +28,31 @@ class Project {
   // Modules that parsed, sorted by path. Files that could not be read or
   // parsed are not here: they have a diagnostic instead.
   std::vector<ProjectModule> modules;
-  // Every .py file found, parsed or not (for copying and reporting).
+  // Every .py file found, parsed or not (for copying and reporting), sorted.
   std::vector<std::string> all_files;
   // Strongly connected components of the import graph, dependencies first;
   // modules of one import cycle stay together (sorted by name). Indices into `modules`.
   std::vector<std::vector<std::size_t>> analysis_order;
+  // Files that were read but did not become modules (not UTF-8, syntax
+  // errors): kept alive because their diagnostics point into them.
+  std::vector<std::unique_ptr<SourceFile>> rejected_files;
+  // Paths given to load_project that do not exist (a usage error for the CLI).
+  std::vector<std::string> missing_paths;
 
-  // The module named `dotted` ("pkg.mod"), or nullptr.
+  // The module named `dotted` ("pkg.mod"), or nullptr. With several roots
+  // holding the same name, the first by path.
   const ProjectModule* find(const std::string& dotted) const;
 };
 
-// Loads each path: a file, or a directory walked recursively (skipping hidden
-// folders, virtual environments, __pycache__, build/ and dist/, following
-// no symlink loops). Reports unreadable, non-UTF-8, binary and unparsable
-// files to `diags` and goes on with the rest. A missing path is an error too.
+// Files larger than this are reported and skipped (no Python source is that big).
+inline constexpr std::size_t kMaxSourceFileBytes = 20u * 1024u * 1024u;
+
+// Loads each path: a file, or a directory walked recursively in sorted order
+// (skipping hidden entries, virtual environments, __pycache__, build/, dist/,
+// node_modules/, site-packages/; following symlinks but never looping).
+// Reports unreadable, non-UTF-8, binary, oversized and unparsable files to
+// `diags` and goes on with the rest. A missing path is an error too (and is
+// listed in `missing_paths`). Fills the import graph and `analysis_order`.
 Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags);
 
 }  // namespace gshape

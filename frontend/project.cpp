@@ -1,0 +1,392 @@
+#include "frontend/project.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string_view>
+
+#include "frontend/import_graph.h"
+#include "frontend/ir_builder.h"
+
+namespace gshape {
+
+namespace fs = std::filesystem;
+
+const ProjectModule* Project::find(const std::string& dotted) const {
+  for (const ProjectModule& m : modules) {
+    if (m.file->module_name() == dotted) return &m;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// ---------------------------------------------------------------- reading
+
+// Offset of the first byte at which strict UTF-8 decoding fails (overlong
+// forms, surrogates and code points above U+10FFFF are invalid), or npos.
+std::size_t first_invalid_utf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    unsigned char c = p[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length;
+    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+      length = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      length = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      length = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + length > n || p[i + 1] < lo || p[i + 1] > hi) return i;
+    for (std::size_t k = 2; k < length; ++k) {
+      if ((p[i + k] & 0xC0) != 0x80) return i;
+    }
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+// A copy of `text` whose undecodable bytes are '?': byte offsets stay the
+// same, and the source line a diagnostic quotes is valid UTF-8 for terminals.
+std::string printable_copy(std::string_view text) {
+  std::string out(text);
+  std::size_t base = 0;
+  while (base < out.size()) {
+    std::size_t bad = first_invalid_utf8(std::string_view(out).substr(base));
+    if (bad == std::string_view::npos) break;
+    out[base + bad] = '?';
+    base += bad + 1;
+  }
+  return out;
+}
+
+// The location of byte `offset` in `file` (lines end as SourceFile counts them).
+SourceLoc loc_of_offset(const SourceFile& file, std::size_t offset) {
+  const std::string& text = file.text();
+  uint32_t line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  SourceLoc loc;
+  loc.file = &file;
+  loc.line = line;
+  loc.column = file.column_of(line, static_cast<uint32_t>(offset - line_start));
+  loc.begin = static_cast<uint32_t>(offset);
+  loc.end = static_cast<uint32_t>(std::min(offset + 1, text.size()));
+  return loc;
+}
+
+struct CodingDeclaration {
+  std::string encoding;
+  uint32_t line = 0;  // 1-based
+};
+
+// A PEP 263 declaration (`# -*- coding: latin-1 -*-`) on line 1, or on line 2
+// when line 1 is blank or a comment, as CPython reads it.
+std::optional<CodingDeclaration> find_coding_declaration(std::string_view text) {
+  for (uint32_t line = 1; line <= 2 && !text.empty(); ++line) {
+    std::size_t eol = text.find_first_of("\r\n");
+    std::string_view current = text.substr(0, eol);
+    std::size_t first = current.find_first_not_of(" \t\f");
+    bool is_comment = first != std::string_view::npos && current[first] == '#';
+    if (is_comment) {
+      for (std::size_t at = current.find("coding", first); at != std::string_view::npos;
+           at = current.find("coding", at + 1)) {
+        std::size_t k = at + 6;
+        if (k >= current.size() || (current[k] != ':' && current[k] != '=')) continue;
+        ++k;
+        while (k < current.size() && (current[k] == ' ' || current[k] == '\t')) ++k;
+        std::size_t name_begin = k;
+        while (k < current.size() && (std::isalnum(static_cast<unsigned char>(current[k])) || current[k] == '-' ||
+                                      current[k] == '_' || current[k] == '.')) {
+          ++k;
+        }
+        if (k > name_begin) return CodingDeclaration{std::string(current.substr(name_begin, k - name_begin)), line};
+      }
+    }
+    if (first != std::string_view::npos && !is_comment) break;  // code on line 1: line 2 does not count
+    if (eol == std::string_view::npos) break;
+    text.remove_prefix(eol + (text.compare(eol, 2, "\r\n") == 0 ? 2 : 1));
+  }
+  return std::nullopt;
+}
+
+bool names_utf8(std::string encoding) {
+  for (char& c : encoding) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return encoding == "utf8" || encoding.rfind("utf-8", 0) == 0;
+}
+
+std::string megabytes(std::size_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  return buf;
+}
+
+// The file's bytes, or nullopt after reporting why they cannot be used.
+std::optional<std::string> read_file_bytes(const std::string& path, DiagnosticSink& diags) {
+  // O_NONBLOCK: opening a FIFO named *.py must not wait for a writer.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    diags.file_error(path, std::string("cannot read file: ") + std::strerror(errno));
+    return std::nullopt;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    diags.file_error(path, "cannot read file: not a regular file");
+    return std::nullopt;
+  }
+  if (static_cast<std::size_t>(st.st_size) > kMaxSourceFileBytes) {
+    ::close(fd);
+    diags.file_error(path, "file is too large (" + megabytes(static_cast<std::size_t>(st.st_size)) +
+                               "; gshape reads source files up to " + megabytes(kMaxSourceFileBytes) + ")");
+    return std::nullopt;
+  }
+  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t used = 0;
+  for (;;) {
+    if (used == bytes.size()) {
+      if (bytes.size() > kMaxSourceFileBytes) break;  // grew while we read: the size check above still holds
+      bytes.resize(bytes.size() + 65536);
+    }
+    ssize_t got = ::read(fd, bytes.data() + used, bytes.size() - used);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) {
+      int error = errno;
+      ::close(fd);
+      diags.file_error(path, std::string("cannot read file: ") + std::strerror(error));
+      return std::nullopt;
+    }
+    if (got == 0) break;
+    used += static_cast<std::size_t>(got);
+  }
+  ::close(fd);
+  bytes.resize(used);
+  if (bytes.size() > kMaxSourceFileBytes) {
+    diags.file_error(path, "file is too large (" + megabytes(bytes.size()) + "; gshape reads source files up to " +
+                               megabytes(kMaxSourceFileBytes) + ")");
+    return std::nullopt;
+  }
+  return bytes;
+}
+
+// ---------------------------------------------------------------- walking
+
+struct FoundFile {
+  std::string path;         // as shown to the user: the given root joined with the relative path
+  std::string root;         // the path given on the command line
+  std::string module_name;  // dotted
+  bool package_init = false;
+};
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool exists_no_error(const fs::path& p) {
+  std::error_code ec;
+  return fs::exists(p, ec);
+}
+
+// Folders that hold tools, caches or build outputs, never the project's own code.
+bool is_skipped_folder(const std::string& name, const fs::path& dir) {
+  if (name.empty() || name[0] == '.') return true;
+  if (name == "__pycache__" || name == "node_modules" || name == "site-packages") return true;
+  // build/ and dist/ are outputs, unless the project really has a package by that name.
+  if ((name == "build" || name == "dist") && !exists_no_error(dir / "__init__.py")) return true;
+  // Virtual environments: venv's marker file, or an "…env…" folder with an activate script, or conda's.
+  if (exists_no_error(dir / "pyvenv.cfg") || exists_no_error(dir / "conda-meta")) return true;
+  if (name.find("env") != std::string::npos && exists_no_error(dir / "bin" / "activate")) return true;
+  return false;
+}
+
+std::string join_dotted(const std::string& prefix, const std::string& name) {
+  return prefix.empty() ? name : prefix + "." + name;
+}
+
+class Walker {
+ public:
+  Walker(Project& project, DiagnosticSink& diags) : project_(project), diags_(diags) {}
+
+  void add_root(const std::string& given) {
+    std::error_code ec;
+    fs::file_status status = fs::status(given, ec);
+    if (ec || !fs::exists(status)) {
+      bool missing = !ec || ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory;
+      diags_.file_error(given, missing ? "no such file or directory" : "cannot access: " + ec.message());
+      project_.missing_paths.push_back(given);
+      return;
+    }
+    if (fs::is_directory(status)) {
+      fs::path canonical = fs::canonical(given, ec);
+      if (ec || !visited_dirs_.insert(canonical.string()).second) return;
+      walk(fs::path(given), given, package_prefix(canonical));
+      return;
+    }
+    // A file named on the command line is loaded whatever its extension: the user asked for it.
+    fs::path p(given);
+    FoundFile f{fs::path(given).lexically_normal().string(), given, p.stem().string(), false};
+    if (p.filename() == "__init__.py") {
+      fs::path dir = fs::canonical(p, ec).parent_path();
+      f.module_name = dir.filename().string();
+      f.package_init = true;
+    }
+    add_file(p, std::move(f));
+  }
+
+  std::vector<FoundFile> take_files() { return std::move(files_); }
+
+ private:
+  // Names of the packages enclosing a root directory that is itself a
+  // package (holds __init__.py), outermost first: Python would import its
+  // modules as "outer.root.mod", so that is their name.
+  static std::string package_prefix(const fs::path& canonical_dir) {
+    std::vector<std::string> names;
+    for (fs::path dir = canonical_dir; exists_no_error(dir / "__init__.py"); dir = dir.parent_path()) {
+      names.push_back(dir.filename().string());
+      if (dir == dir.parent_path()) break;
+    }
+    std::string prefix;
+    for (auto it = names.rbegin(); it != names.rend(); ++it) prefix = join_dotted(prefix, *it);
+    return prefix;
+  }
+
+  void walk(const fs::path& dir, const std::string& root, const std::string& prefix) {
+    std::error_code ec;
+    std::vector<std::string> names;
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+      diags_.report({Severity::Warning, {}, dir.lexically_normal().string(),
+                     "cannot read directory: " + ec.message() + "; skipped", {}, {}});
+      return;
+    }
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+      if (ec) break;
+      names.push_back(it->path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
+      if (name.empty() || name[0] == '.') continue;  // hidden files and folders
+      fs::path path = dir / name;
+      fs::file_status status = fs::status(path, ec);  // follows symlinks
+      if (!ec && fs::is_directory(status)) {
+        if (is_skipped_folder(name, path)) continue;
+        fs::path canonical = fs::canonical(path, ec);
+        if (ec || !visited_dirs_.insert(canonical.string()).second) continue;  // symlink loop or seen already
+        walk(path, root, join_dotted(prefix, name));
+        continue;
+      }
+      if (!ends_with(name, ".py") || name.size() == 3) continue;
+      std::string stem = name.substr(0, name.size() - 3);
+      FoundFile f{path.lexically_normal().string(), root, {}, stem == "__init__"};
+      f.module_name = f.package_init ? prefix : join_dotted(prefix, stem);
+      if (f.module_name.empty()) f.module_name = stem;
+      add_file(path, std::move(f));  // a broken link or odd file type is reported when read
+    }
+  }
+
+  void add_file(const fs::path& path, FoundFile f) {
+    std::error_code ec;
+    fs::path canonical = fs::canonical(path, ec);
+    // The same file reached twice (a symlink, overlapping roots) is loaded once.
+    if (!ec && !seen_files_.insert(canonical.string()).second) return;
+    files_.push_back(std::move(f));
+  }
+
+  Project& project_;
+  DiagnosticSink& diags_;
+  std::set<std::string> visited_dirs_;
+  std::set<std::string> seen_files_;
+  std::vector<FoundFile> files_;
+};
+
+// Reads, checks and parses one file; adds it to the project's modules or rejected files.
+void load_file(const FoundFile& found, Project& project, DiagnosticSink& diags) {
+  std::optional<std::string> bytes = read_file_bytes(found.path, diags);
+  if (!bytes) return;
+  if (std::memchr(bytes->data(), '\0', bytes->size()) != nullptr) {
+    diags.file_error(found.path, "binary file, not Python source");
+    return;
+  }
+  std::size_t bad = first_invalid_utf8(*bytes);
+  if (bad != std::string_view::npos) {
+    char byte_hex[8];
+    std::snprintf(byte_hex, sizeof byte_hex, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>((*bytes)[bad])));
+    std::optional<CodingDeclaration> coding = find_coding_declaration(*bytes);
+    auto file = std::make_unique<SourceFile>(found.path, printable_copy(*bytes));
+    Diagnostic d{Severity::Error, loc_of_offset(*file, bad), {}, std::string("file is not valid UTF-8 (byte ") + byte_hex + ")",
+                 {}, {}};
+    if (coding && !names_utf8(coding->encoding)) {
+      SourceLoc at{file.get(), coding->line, 1, 0, 0};
+      d.notes.push_back({at, "file declares encoding '" + coding->encoding + "'; gshape reads UTF-8 only"});
+    }
+    diags.report(std::move(d));
+    project.rejected_files.push_back(std::move(file));
+    return;
+  }
+
+  auto file = std::make_unique<SourceFile>(found.path, std::move(*bytes));
+  file->set_module_name(found.module_name);
+  file->set_package_init(found.package_init);
+  std::unique_ptr<ir::Module> module;
+  try {
+    module = build_module(*file, diags);
+  } catch (const std::exception& e) {
+    // build_module promises not to throw; if it ever does, one file is lost, not the run.
+    diags.file_error(found.path, std::string("internal error while parsing: ") + e.what());
+  }
+  if (!module) {
+    project.rejected_files.push_back(std::move(file));
+    return;
+  }
+  project.modules.push_back({std::move(file), std::move(module), found.root, {}});
+}
+
+}  // namespace
+
+Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags) {
+  Project project;
+  Walker walker(project, diags);
+  for (const std::string& path : paths) walker.add_root(path);
+  std::vector<FoundFile> files = walker.take_files();
+  std::stable_sort(files.begin(), files.end(), [](const FoundFile& a, const FoundFile& b) { return a.path < b.path; });
+
+  for (const FoundFile& f : files) {
+    project.all_files.push_back(f.path);
+    load_file(f, project, diags);
+  }
+
+  ImportGraph graph = build_import_graph(project.modules);
+  for (std::size_t i = 0; i < project.modules.size(); ++i) project.modules[i].imports = std::move(graph.imports[i]);
+  project.analysis_order = std::move(graph.analysis_order);
+  return project;
+}
+
+}  // namespace gshape
