@@ -261,7 +261,16 @@ class Walker {
     add_file(p, std::move(f));
   }
 
-  std::vector<FoundFile> take_files() { return std::move(files_); }
+  // Follows the symbolic links met so far (and those found behind them),
+  // then hands over every file found.
+  std::vector<FoundFile> take_files() {
+    while (!links_.empty()) {
+      std::vector<PendingLink> batch = std::move(links_);
+      links_.clear();
+      for (const PendingLink& link : batch) visit(link.path, link.root, link.prefix, link.name);
+    }
+    return std::move(files_);
+  }
 
  private:
   // Names of the packages enclosing a root directory that is itself a
@@ -295,21 +304,32 @@ class Walker {
     for (const std::string& name : names) {
       if (name.empty() || name[0] == '.') continue;  // hidden files and folders
       fs::path path = dir / name;
-      fs::file_status status = fs::status(path, ec);  // follows symlinks
-      if (!ec && fs::is_directory(status)) {
-        if (is_skipped_folder(name, path)) continue;
-        fs::path canonical = fs::canonical(path, ec);
-        if (ec || !visited_dirs_.insert(canonical.string()).second) continue;  // symlink loop or seen already
-        walk(path, root, join_dotted(prefix, name));
+      if (fs::is_symlink(fs::symlink_status(path, ec))) {
+        // Links are followed after every real file and folder is known, so
+        // a file reached both ways keeps its real name.
+        links_.push_back({path, root, prefix, name});
         continue;
       }
-      if (!ends_with(name, ".py") || name.size() == 3) continue;
-      std::string stem = name.substr(0, name.size() - 3);
-      FoundFile f{path.lexically_normal().string(), root, {}, stem == "__init__"};
-      f.module_name = f.package_init ? prefix : join_dotted(prefix, stem);
-      if (f.module_name.empty()) f.module_name = stem;
-      add_file(path, std::move(f));  // a broken link or odd file type is reported when read
+      visit(path, root, prefix, name);
     }
+  }
+
+  void visit(const fs::path& path, const std::string& root, const std::string& prefix, const std::string& name) {
+    std::error_code ec;
+    fs::file_status status = fs::status(path, ec);  // follows symlinks
+    if (!ec && fs::is_directory(status)) {
+      if (is_skipped_folder(name, path)) return;
+      fs::path canonical = fs::canonical(path, ec);
+      if (ec || !visited_dirs_.insert(canonical.string()).second) return;  // symlink loop or seen already
+      walk(path, root, join_dotted(prefix, name));
+      return;
+    }
+    if (!ends_with(name, ".py") || name.size() == 3) return;
+    std::string stem = name.substr(0, name.size() - 3);
+    FoundFile f{path.lexically_normal().string(), root, {}, stem == "__init__"};
+    f.module_name = f.package_init ? prefix : join_dotted(prefix, stem);
+    if (f.module_name.empty()) f.module_name = stem;
+    add_file(path, std::move(f));  // a broken link or odd file type is reported when read
   }
 
   void add_file(const fs::path& path, FoundFile f) {
@@ -320,8 +340,16 @@ class Walker {
     files_.push_back(std::move(f));
   }
 
+  struct PendingLink {
+    fs::path path;
+    std::string root;
+    std::string prefix;
+    std::string name;
+  };
+
   Project& project_;
   DiagnosticSink& diags_;
+  std::vector<PendingLink> links_;
   std::set<std::string> visited_dirs_;
   std::set<std::string> seen_files_;
   std::vector<FoundFile> files_;
