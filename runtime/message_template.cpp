@@ -52,7 +52,7 @@ void append_items(std::string& out, const Operand& operand, char open, char clos
       out += '?';
     }
   }
-  if (operand.kind == OperandKind::Tuple && operand.length == 1) out += ',';
+  if (open == '(' && operand.length == 1) out += ',';  // Python's (7,)
   out += close;
 }
 
