@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `make bench`: front-end speed. Generates a tree of at least 60,000 lines of
+# PyTorch-style Python in a temporary directory and times load + parse + IR
+# (+ import graph) over it, single-threaded; prints
+#   frontend: N files, L lines, T s, X lines/s
+#   scripts/bench-frontend.sh BUILD_DIR [--lines N] [--runs R] [--keep DIR]
+set -euo pipefail
+
+build_dir=${1:?usage: scripts/bench-frontend.sh BUILD_DIR [--lines N] [--runs R] [--keep DIR]}
+shift
+bench="$build_dir/tests/bench/gshape_bench_frontend"
+if [[ ! -x "$bench" ]]; then
+  echo "bench-frontend: $bench not found; build with tests enabled first (make build)" >&2
+  exit 2
+fi
+echo "== bench-frontend: load + parse + IR over generated PyTorch-style code (best of 3 runs, one thread)"
+"$bench" "$@"

@@ -1,0 +1,289 @@
+// `gshape check` on fixture projects: survivable input, exit codes, the
+// messages users see, skipped folders, and the JSON form.
+#include <unistd.h>
+
+#include <regex>
+
+#include <gtest/gtest.h>
+
+#include "gshape_runner.h"
+#include "json_value.h"
+#include "temp_dir.h"
+
+namespace gshape::testing {
+namespace {
+
+const char* kGoodModule =
+    "import torch\n"
+    "\n"
+    "class Net(torch.nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.fc = torch.nn.Linear(4, 2)\n"
+    "\n"
+    "    def forward(self, x):\n"
+    "        return self.fc(x)\n";
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+TEST(Check, GoodProjectExits0WithSummary) {
+  TempDir dir;
+  dir.write("pkg/__init__.py", "");
+  dir.write("pkg/model.py", kGoodModule);
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "checked 2 files: 0 errors, 0 warnings\n");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Check, BrokenFileAmongGoodOnesExits1AndTheOthersAreStillLoaded) {
+  TempDir dir;
+  dir.write("a_good.py", kGoodModule);
+  dir.write("b_broken.py", "x = 1\ndef f(:\n    return 2\n");
+  dir.write("c_good.py", "y = [i * 2 for i in range(3)]\n");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 1);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.err, m, std::regex("b_broken\\.py:([0-9]+):([0-9]+): error: syntax error")))
+      << r.err;
+  EXPECT_EQ(m[1], "2") << "the error is on line 2: " << r.err;
+  EXPECT_NE(r.err.find("  def f(:\n"), std::string::npos) << "the source line is quoted: " << r.err;
+  EXPECT_NE(r.err.find("checked 3 files: 1 error, 0 warnings"), std::string::npos) << r.err;
+
+  // The JSON summary tells how many modules were parsed: the two good ones.
+  ProcessResult j = gshape({"check", "--format=json", dir.str()});
+  std::string error;
+  std::optional<JsonValue> doc = parse_json(j.out, error);
+  ASSERT_TRUE(doc) << error << "\n" << j.out;
+  EXPECT_EQ((*doc)["summary"]["modules"].number, 2);
+  EXPECT_EQ((*doc)["summary"]["files"].number, 3);
+}
+
+TEST(Check, DiagnosticsAreSortedByFileThenLine) {
+  TempDir dir;
+  dir.write("zeta.py", "def f(:\n    pass\n");
+  dir.write("alpha.py", "x = 1\n\n\nclass C(:\n    pass\n");
+  dir.write("mid.py", std::string("x = 1\0", 6));
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 1);
+  std::size_t alpha = r.err.find("alpha.py:4:"), mid = r.err.find("mid.py: error"), zeta = r.err.find("zeta.py:1:");
+  ASSERT_NE(alpha, std::string::npos) << r.err;
+  ASSERT_NE(mid, std::string::npos) << r.err;
+  ASSERT_NE(zeta, std::string::npos) << r.err;
+  EXPECT_LT(alpha, mid);
+  EXPECT_LT(mid, zeta);
+}
+
+TEST(Check, NonUtf8FileIsReportedAtTheBadByte) {
+  TempDir dir;
+  dir.write("ok.py", "x = 1\n");
+  dir.write("bad.py", "x = 1\ny = \"caf\xe9\"\n");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, dir / "bad.py" + ":2:9: error: file is not valid UTF-8 (byte 0xe9)")) << r.err;
+  EXPECT_FALSE(contains(r.err, "declares encoding")) << r.err;
+  // The quoted line stays printable: the bad byte is shown as '?'.
+  EXPECT_TRUE(contains(r.err, "  y = \"caf?\"\n")) << r.err;
+}
+
+TEST(Check, DeclaredOtherEncodingIsNamedInANote) {
+  TempDir dir;
+  dir.write("latin.py", "# -*- coding: latin-1 -*-\nname = \"Jos\xe9\"\n");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "latin.py:2:12: error: file is not valid UTF-8 (byte 0xe9)")) << r.err;
+  EXPECT_TRUE(contains(r.err, "latin.py:1:1: note: file declares encoding 'latin-1'; gshape reads UTF-8 only")) << r.err;
+}
+
+TEST(Check, BinaryFileIsRejected) {
+  TempDir dir;
+  dir.write("blob.py", std::string("\x7f" "ELF\x02\x01\x01\0\0\0", 10));
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, dir / "blob.py" + ": error: binary file, not Python source")) << r.err;
+}
+
+TEST(Check, EmptyFileIsAnEmptyModule) {
+  TempDir dir;
+  dir.write("empty.py", "");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "checked 1 file: 0 errors, 0 warnings\n");
+}
+
+TEST(Check, Utf8WithBomAndNonAsciiIsFine) {
+  TempDir dir;
+  dir.write("bom.py", "\xef\xbb\xbfname = \"Jos\xc3\xa9\"  # caf\xc3\xa9\n");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// Deep nesting must end in a result or a clear diagnostic, never a crash.
+void expect_survives(const ProcessResult& r, const std::string& file) {
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.signal, 0) << "killed by signal " << r.signal;
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << "exit " << r.exit_code << "\n" << r.err;
+  if (r.exit_code == 1) {
+    EXPECT_TRUE(contains(r.err, file + ":")) << r.err;
+  }
+  EXPECT_FALSE(contains(r.err, "internal error")) << r.err;
+}
+
+TEST(Check, FiveHundredNestedParenthesesDoNotCrash) {
+  TempDir dir;
+  std::string text = "x = " + std::string(500, '(') + "1" + std::string(500, ')') + "\n";
+  dir.write("parens.py", text);
+  expect_survives(gshape({"check", dir.str()}), "parens.py");
+}
+
+TEST(Check, FiveHundredNestedIfBlocksDoNotCrash) {
+  TempDir dir;
+  std::string text = "x = 1\n";
+  for (int depth = 0; depth < 500; ++depth) text += std::string(static_cast<std::size_t>(depth), ' ') + "if x:\n";
+  text += std::string(500, ' ') + "x = 2\n";
+  dir.write("ifs.py", text);
+  expect_survives(gshape({"check", dir.str()}), "ifs.py");
+}
+
+TEST(Check, UnreadableFileIsAnErrorAndTheRestIsChecked) {
+  if (geteuid() == 0) GTEST_SKIP() << "running as root: chmod 000 does not stop root from reading";
+  TempDir dir;
+  dir.write("good.py", "x = 1\n");
+  std::string locked = dir.write("locked.py", "x = 1\n");
+  std::filesystem::permissions(locked, std::filesystem::perms::none);
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, locked + ": error: cannot read file: Permission denied")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error")) << r.err;
+}
+
+TEST(Check, ToolFoldersAreSkipped) {
+  TempDir dir;
+  const char* broken = "def f(:\n";
+  dir.write("main.py", "x = 1\n");
+  dir.write(".hidden/a.py", broken);
+  dir.write(".venv/lib/b.py", broken);
+  dir.write("__pycache__/c.py", broken);
+  dir.write("myvenv/pyvenv.cfg", "home = /usr/bin\n");
+  dir.write("myvenv/lib/d.py", broken);
+  dir.write("env/bin/activate", "# activate\n");
+  dir.write("env/lib/e.py", broken);
+  dir.write("node_modules/f.py", broken);
+  dir.write("lib/site-packages/g.py", broken);
+  dir.write("build/lib/h.py", broken);
+  dir.write("dist/i.py", broken);
+  dir.write("notes.pyi", broken);
+  dir.write("README.txt", broken);
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "checked 1 file: 0 errors, 0 warnings\n");
+}
+
+TEST(Check, FoldersThatOnlyLookLikeToolFoldersAreChecked) {
+  TempDir dir;
+  dir.write("env/config.py", "x = 1\n");         // no activate script: an ordinary package
+  dir.write("build/__init__.py", "x = 1\n");     // a real package named build
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "checked 2 files: 0 errors, 0 warnings\n");
+}
+
+TEST(Check, SymlinkLoopsEndAndLinkedFilesCountOnce) {
+  TempDir dir;
+  dir.write("pkg/mod.py", "x = 1\n");
+  std::filesystem::create_directory_symlink("..", dir.path() / "pkg/up");
+  std::filesystem::create_directory_symlink(".", dir.path() / "pkg/self");
+  std::filesystem::create_symlink("mod.py", dir.path() / "pkg/alias.py");
+  std::filesystem::create_symlink("ping.py", dir.path() / "pong.py");
+  std::filesystem::create_symlink("pong.py", dir.path() / "ping.py");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_FALSE(r.timed_out);
+  // mod.py once (alias.py is the same file); the two links that point at
+  // each other cannot be read and say so.
+  EXPECT_TRUE(contains(r.err, "checked 3 files: 2 errors")) << r.err;
+  EXPECT_EQ(count_of(r.err, "cannot read file"), 2u) << r.err;
+}
+
+TEST(Check, ExplicitFilesAreCheckedWithoutAWalk) {
+  TempDir dir;
+  std::string good = dir.write("a.py", "x = 1\n");
+  dir.write("b.py", "def f(:\n");
+  ProcessResult r = gshape({"check", good});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "checked 1 file: 0 errors, 0 warnings\n");
+}
+
+TEST(Check, ColorOnlyWhenAsked) {
+  TempDir dir;
+  dir.write("b.py", "def f(:\n");
+  EXPECT_TRUE(contains(gshape({"check", "--color=always", dir.str()}).err, "\033["));
+  EXPECT_FALSE(contains(gshape({"check", "--color=never", dir.str()}).err, "\033["));
+  EXPECT_FALSE(contains(gshape({"check", dir.str()}).err, "\033[")) << "auto: stderr is a pipe here";
+}
+
+// ---------------------------------------------------------------- JSON
+
+TEST(CheckJson, HoldsEverythingTheTextHolds) {
+  TempDir dir;
+  dir.write("good.py", "x = 1\n");
+  dir.write("broken.py", "x = 1\ndef f(:\n");
+  dir.write("bad.py", "s = '\xff'\n");
+  dir.write("blob.py", std::string("a\0b", 3));
+  for (const std::vector<std::string>& form : {std::vector<std::string>{"--format=json"}, {"--format", "json"}}) {
+    std::vector<std::string> args = {"check"};
+    args.insert(args.end(), form.begin(), form.end());
+    args.push_back(dir.str());
+    ProcessResult r = gshape(args);
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "") << "JSON mode keeps stderr for usage errors only";
+    std::string error;
+    std::optional<JsonValue> doc = parse_json(r.out, error);
+    ASSERT_TRUE(doc) << error << "\n" << r.out;
+    EXPECT_EQ((*doc)["tool"].string, "gshape");
+    EXPECT_EQ((*doc)["command"].string, "check");
+    EXPECT_EQ((*doc)["exit_code"].number, 1);
+    const JsonValue& diags = (*doc)["diagnostics"];
+    ASSERT_EQ(diags.type, JsonValue::Type::Array);
+    ASSERT_EQ(diags.array.size(), 3u);
+    for (const JsonValue& d : diags.array) {
+      for (const char* key : {"file", "line", "column", "severity", "message", "notes"}) {
+        EXPECT_TRUE(d.has(key)) << "diagnostic lacks " << key;
+      }
+      EXPECT_EQ(d["severity"].string, "error");
+    }
+    // Sorted by file: bad.py, blob.py, broken.py.
+    EXPECT_EQ(diags.array[0]["file"].string, dir / "bad.py");
+    EXPECT_EQ(diags.array[0]["line"].number, 1);
+    EXPECT_EQ(diags.array[0]["column"].number, 6);
+    EXPECT_EQ(diags.array[0]["message"].string, "file is not valid UTF-8 (byte 0xff)");
+    EXPECT_EQ(diags.array[0]["source_line"].string, "s = '?'");
+    EXPECT_EQ(diags.array[1]["file"].string, dir / "blob.py");
+    EXPECT_EQ(diags.array[1]["line"].type, JsonValue::Type::Null);
+    EXPECT_EQ(diags.array[2]["file"].string, dir / "broken.py");
+    EXPECT_EQ(diags.array[2]["line"].number, 2);
+    EXPECT_EQ(diags.array[2]["source_line"].string, "def f(:");
+    const JsonValue& summary = (*doc)["summary"];
+    EXPECT_EQ(summary["files"].number, 4);
+    EXPECT_EQ(summary["modules"].number, 1);
+    EXPECT_EQ(summary["errors"].number, 3);
+    EXPECT_EQ(summary["warnings"].number, 0);
+    EXPECT_EQ(summary["text"].string, "checked 4 files: 3 errors, 0 warnings");
+  }
+}
+
+TEST(CheckJson, CleanProjectIsValidJsonWithNoDiagnostics) {
+  TempDir dir;
+  dir.write("a.py", "x = 1\n");
+  ProcessResult r = gshape({"check", "--format=json", dir.str()});
+  EXPECT_EQ(r.exit_code, 0);
+  std::string error;
+  std::optional<JsonValue> doc = parse_json(r.out, error);
+  ASSERT_TRUE(doc) << error;
+  EXPECT_TRUE((*doc)["diagnostics"].array.empty());
+  EXPECT_EQ((*doc)["exit_code"].number, 0);
+}
+
+}  // namespace
+}  // namespace gshape::testing
