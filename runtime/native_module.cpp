@@ -69,13 +69,15 @@ void raise_failure(CheckTable& table, std::size_t site, const std::vector<std::s
   if (others != nullptr)
     for (std::size_t i = 1; i < failed.size(); ++i)
       PyTuple_SET_ITEM(others, static_cast<Py_ssize_t>(i - 1), new_str(table.failure_message(failed[i])));
-  bool ok = set_attr(exc, "path", new_str(table.path())) && set_attr(exc, "line", PyLong_FromLongLong(first.spec.line)) &&
-            set_attr(exc, "col", PyLong_FromLongLong(first.spec.col)) && set_attr(exc, "tag", new_str(first.spec.tag)) &&
+  bool ok = set_attr(exc, "also_failed", others) &&  // first: set_attr owns `others` either way
+            set_attr(exc, "path", new_str(table.path())) &&
+            set_attr(exc, "line", PyLong_FromLongLong(first.spec.line)) &&
+            set_attr(exc, "col", PyLong_FromLongLong(first.spec.col)) &&
+            set_attr(exc, "tag", new_str(first.spec.tag)) &&
             set_attr(exc, "site", PyLong_FromSize_t(site)) &&
             set_attr(exc, "check", PyLong_FromSize_t(first.index_in_site)) &&
             set_attr(exc, "constraint", new_str(first.spec.constraint)) &&
-            set_attr(exc, "detail", new_str(table.filled_message(failed.front()))) &&
-            set_attr(exc, "also_failed", others);
+            set_attr(exc, "detail", new_str(table.filled_message(failed.front())));
   if (ok) PyErr_SetObject(g_shape_check_error, exc);
   Py_DECREF(exc);
 }

@@ -8,6 +8,10 @@ import unittest
 
 
 def main():
+    # The switches are read when gshape_runtime is imported: the tests set
+    # them themselves (in subprocesses), whatever the caller's environment.
+    for name in ("GSHAPE_CHECKS", "GSHAPE_STATS"):
+        os.environ.pop(name, None)
     here = os.path.dirname(os.path.abspath(__file__))
     suite = unittest.defaultTestLoader.discover(here, pattern="test_*.py", top_level_dir=here)
     result = unittest.TextTestRunner(verbosity=2, stream=sys.stdout).run(suite)
