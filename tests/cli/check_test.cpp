@@ -147,6 +147,20 @@ TEST(Check, FiveHundredNestedIfBlocksDoNotCrash) {
   expect_survives(gshape({"check", dir.str()}), "ifs.py");
 }
 
+TEST(Check, OversizedFileIsSkippedWithAClearError) {
+  TempDir dir;
+  dir.write("good.py", "x = 1\n");
+  std::string line = "values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]\n";
+  std::string text;
+  while (text.size() <= 21u * 1024 * 1024) text += line;
+  dir.write("huge.py", text);
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, dir / "huge.py" + ": error: file is too large (21.0 MB; gshape reads source files up to 20.0 MB)"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error")) << r.err;
+}
+
 TEST(Check, UnreadableFileIsAnErrorAndTheRestIsChecked) {
   if (geteuid() == 0) GTEST_SKIP() << "running as root: chmod 000 does not stop root from reading";
   TempDir dir;

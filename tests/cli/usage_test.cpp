@@ -18,7 +18,7 @@ TEST(Usage, VersionPrintsTheProjectVersion) {
 }
 
 TEST(Usage, GeneralHelpListsEverySubcommand) {
-  for (const std::string& form : {"--help", "-h", "help"}) {
+  for (const char* form : {"--help", "-h", "help"}) {
     ProcessResult r = gshape({form});
     EXPECT_EQ(r.exit_code, 0) << form;
     EXPECT_NE(r.out.find("usage: gshape"), std::string::npos) << form;
