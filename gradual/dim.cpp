@@ -1,0 +1,643 @@
+// Hash-consing, simplification and printing of dimension terms.
+#include "gradual/dim.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace gshape::gradual {
+namespace {
+
+struct SymbolInfo {
+  std::string name;
+};
+
+// Every term ever built lives here for the life of the process: terms are
+// small and an analysis builds a few thousand at most.
+struct TermTable {
+  std::mutex mu;
+  std::deque<TermNode> nodes;  // stable addresses
+  std::unordered_multimap<std::size_t, const TermNode*> by_hash;
+  std::deque<SymbolInfo> symbols;
+};
+
+TermTable& table() {
+  static TermTable* t = new TermTable();  // never destroyed: nodes outlive static destructors
+  return *t;
+}
+
+std::size_t hash_of(TermOp op, int64_t value, const std::vector<const TermNode*>& args) {
+  std::size_t h = std::hash<int64_t>()(value) * 31 + static_cast<std::size_t>(op);
+  for (const TermNode* a : args) h = h * 1000003u ^ std::hash<const void*>()(a);
+  return h;
+}
+
+const TermNode* intern(TermOp op, int64_t value, std::vector<const TermNode*> args, bool nonneg) {
+  std::size_t h = hash_of(op, value, args);
+  TermTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  auto range = t.by_hash.equal_range(h);
+  for (auto it = range.first; it != range.second; ++it) {
+    const TermNode* n = it->second;
+    if (n->op == op && n->value == value && n->args == args) return n;
+  }
+  TermNode& n = t.nodes.emplace_back(TermNode{op, nonneg, value, static_cast<uint32_t>(t.nodes.size()), h,
+                                              std::move(args)});
+  t.by_hash.emplace(h, &n);
+  return &n;
+}
+
+// Checked 64-bit arithmetic: an overflow is not a shape, so the rule that
+// built the term gives up (apply_rule turns it into an unknown result).
+int64_t checked_add(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) throw std::overflow_error("dimension arithmetic overflows int64");
+  return r;
+}
+int64_t checked_mul(int64_t a, int64_t b) {
+  int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) throw std::overflow_error("dimension arithmetic overflows int64");
+  return r;
+}
+int64_t py_floordiv(int64_t a, int64_t b) {
+  if (b == -1) return checked_mul(a, -1);
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+int64_t py_mod(int64_t a, int64_t b) {
+  if (b == -1) return 0;
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;
+  return r;
+}
+
+const TermNode* const_node(int64_t v) { return intern(TermOp::Const, v, {}, v >= 0); }
+const TermNode* bool_node(bool v) { return intern(TermOp::BoolConst, v ? 1 : 0, {}, false); }
+
+bool by_id(const TermNode* a, const TermNode* b) { return a->id < b->id; }
+
+// ---- monomials: coefficient * base, base = product of non-constant factors
+
+struct Mono {
+  int64_t coef;
+  const TermNode* base;  // a single factor, or a Mul with coefficient 1
+};
+
+Mono split_mono(const TermNode* t) {
+  if (t->op != TermOp::Mul) return {1, t};
+  if (t->value == 1) return {1, t};
+  if (t->args.size() == 1) return {t->value, t->args[0]};
+  bool nonneg = std::all_of(t->args.begin(), t->args.end(), [](const TermNode* f) { return f->nonneg; });
+  return {t->value, intern(TermOp::Mul, 1, t->args, nonneg)};
+}
+
+const TermNode* make_mul(int64_t coef, std::vector<const TermNode*> factors) {
+  if (coef == 0) return const_node(0);
+  if (factors.empty()) return const_node(coef);
+  std::sort(factors.begin(), factors.end(), by_id);
+  if (coef == 1 && factors.size() == 1) return factors[0];
+  bool nonneg = coef >= 0 && std::all_of(factors.begin(), factors.end(), [](const TermNode* f) { return f->nonneg; });
+  return intern(TermOp::Mul, coef, std::move(factors), nonneg);
+}
+
+const TermNode* make_mono(int64_t coef, const TermNode* base) {
+  if (coef == 0) return const_node(0);
+  if (base->op == TermOp::Mul) return make_mul(checked_mul(coef, base->value), base->args);
+  return make_mul(coef, {base});
+}
+
+// Sum of offset and coefficient-weighted bases, like terms already combined.
+const TermNode* make_add(int64_t offset, const std::map<const TermNode*, int64_t>& terms) {
+  std::vector<std::pair<const TermNode*, int64_t>> kept;
+  for (const auto& [base, coef] : terms)
+    if (coef != 0) kept.emplace_back(base, coef);
+  std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.first->id < b.first->id; });
+  if (kept.empty()) return const_node(offset);
+  if (kept.size() == 1 && offset == 0) return make_mono(kept[0].second, kept[0].first);
+  std::vector<const TermNode*> monos;
+  bool nonneg = offset >= 0;
+  for (const auto& [base, coef] : kept) {
+    const TermNode* m = make_mono(coef, base);
+    nonneg = nonneg && m->nonneg;
+    monos.push_back(m);
+  }
+  return intern(TermOp::Add, offset, std::move(monos), nonneg);
+}
+
+void collect_sum(const TermNode* t, int64_t scale, int64_t& offset, std::map<const TermNode*, int64_t>& terms) {
+  if (t->op == TermOp::Const) {
+    offset = checked_add(offset, checked_mul(scale, t->value));
+  } else if (t->op == TermOp::Add) {
+    offset = checked_add(offset, checked_mul(scale, t->value));
+    for (const TermNode* m : t->args) collect_sum(m, scale, offset, terms);
+  } else {
+    Mono m = split_mono(t);
+    int64_t& c = terms[m.base];
+    c = checked_add(c, checked_mul(scale, m.coef));
+  }
+}
+
+const TermNode* add_nodes(const TermNode* a, const TermNode* b, int64_t b_scale) {
+  int64_t offset = 0;
+  std::map<const TermNode*, int64_t> terms;
+  collect_sum(a, 1, offset, terms);
+  collect_sum(b, b_scale, offset, terms);
+  return make_add(offset, terms);
+}
+
+const TermNode* scale_node(const TermNode* t, int64_t c) {
+  if (c == 1) return t;
+  if (t->op == TermOp::Const) return const_node(checked_mul(t->value, c));
+  if (t->op == TermOp::Add) {
+    int64_t offset = 0;
+    std::map<const TermNode*, int64_t> terms;
+    collect_sum(t, c, offset, terms);
+    return make_add(offset, terms);
+  }
+  if (t->op == TermOp::Mul) return make_mul(checked_mul(t->value, c), t->args);
+  return make_mul(c, {t});
+}
+
+const TermNode* mul_nodes(const TermNode* a, const TermNode* b) {
+  if (a->op == TermOp::Const) return scale_node(b, a->value);
+  if (b->op == TermOp::Const) return scale_node(a, b->value);
+  int64_t coef = 1;
+  std::vector<const TermNode*> factors;
+  for (const TermNode* t : {a, b}) {
+    if (t->op == TermOp::Mul) {
+      coef = checked_mul(coef, t->value);
+      factors.insert(factors.end(), t->args.begin(), t->args.end());
+    } else {
+      factors.push_back(t);
+    }
+  }
+  return make_mul(coef, std::move(factors));
+}
+
+// Factors of a (coefficient, multiset of factors) view of t.
+std::pair<int64_t, std::vector<const TermNode*>> factors_of(const TermNode* t) {
+  if (t->op == TermOp::Const) return {t->value, {}};
+  if (t->op == TermOp::Mul) return {t->value, t->args};
+  return {1, {t}};
+}
+
+// If b's factors are a sub-multiset of a's and b's coefficient divides a's,
+// the quotient a/b; otherwise nullptr.
+const TermNode* cancel_factors(const TermNode* a, const TermNode* b) {
+  auto [ca, fa] = factors_of(a);
+  auto [cb, fb] = factors_of(b);
+  if (cb == 0 || ca % cb != 0) return nullptr;
+  for (const TermNode* f : fb) {
+    auto it = std::find(fa.begin(), fa.end(), f);
+    if (it == fa.end()) return nullptr;
+    fa.erase(it);
+  }
+  return make_mul(ca / cb, std::move(fa));
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ Dim / Pred
+
+Dim::Dim(int64_t value) : node_(const_node(value)) {}
+
+Dim Dim::symbol(const std::string& name, bool nonneg) {
+  TermTable& t = table();
+  int64_t id;
+  {
+    std::lock_guard<std::mutex> lock(t.mu);
+    id = static_cast<int64_t>(t.symbols.size());
+    t.symbols.push_back({name});
+  }
+  return Dim(intern(TermOp::Symbol, id, {}, nonneg));
+}
+
+const std::string& Dim::symbol_name() const {
+  static const std::string empty;
+  if (!is_symbol()) return empty;
+  TermTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return t.symbols[static_cast<std::size_t>(node_->value)].name;
+}
+
+std::optional<int64_t> Dim::constant_value() const {
+  if (is_constant()) return node_->value;
+  return std::nullopt;
+}
+
+Pred::Pred(bool value) : node_(bool_node(value)) {}
+
+std::optional<bool> Pred::constant_value() const {
+  if (is_constant()) return node_->value != 0;
+  return std::nullopt;
+}
+
+// ------------------------------------------------------------------ arithmetic
+
+Dim operator+(const Dim& a, const Dim& b) { return Dim(add_nodes(a.node(), b.node(), 1)); }
+Dim operator-(const Dim& a, const Dim& b) { return Dim(add_nodes(a.node(), b.node(), -1)); }
+Dim operator-(const Dim& a) { return Dim(scale_node(a.node(), -1)); }
+Dim operator*(const Dim& a, const Dim& b) { return Dim(mul_nodes(a.node(), b.node())); }
+
+Dim floordiv(const Dim& a, const Dim& b) {
+  auto ca = a.constant_value();
+  auto cb = b.constant_value();
+  if (cb && *cb == 0)  // undefined (Python raises); kept symbolic, rules guard it
+    return Dim(intern(TermOp::FloorDiv, 0, {a.node(), b.node()}, false));
+  if (ca && cb) return Dim(py_floordiv(*ca, *cb));
+  if (cb && *cb == 1) return a;
+  if (cb && *cb == -1) return -a;
+  if (ca && *ca == 0) return Dim(0);
+  if (cb && *cb > 0) {
+    int64_t c = *cb;
+    const TermNode* n = a.node();
+    if (n->op == TermOp::Mul && n->value % c == 0) return Dim(make_mul(n->value / c, n->args));
+    if (n->op == TermOp::Add) {
+      // floor((c*X + k) / c) == X + floor(k / c) for integer X
+      bool divisible = std::all_of(n->args.begin(), n->args.end(),
+                                   [c](const TermNode* m) { return split_mono(m).coef % c == 0; });
+      if (divisible) {
+        Dim result = py_floordiv(n->value, c);
+        for (const TermNode* m : n->args) {
+          Mono mono = split_mono(m);
+          result = result + Dim(make_mono(mono.coef / c, mono.base));
+        }
+        return result;
+      }
+    }
+    if (n->op == TermOp::FloorDiv) {  // (x // c1) // c2 == x // (c1*c2) for positive constants
+      auto c1 = Dim(n->args[1]).constant_value();
+      if (c1 && *c1 > 0) return floordiv(Dim(n->args[0]), Dim(checked_mul(*c1, c)));
+    }
+  }
+  bool nonneg = a.nonneg() && b.nonneg();
+  return Dim(intern(TermOp::FloorDiv, 0, {a.node(), b.node()}, nonneg));
+}
+
+Dim mod(const Dim& a, const Dim& b) {
+  auto ca = a.constant_value();
+  auto cb = b.constant_value();
+  if (cb && *cb == 0) return Dim(intern(TermOp::Mod, 0, {a.node(), b.node()}, false));
+  if (ca && cb) return Dim(py_mod(*ca, *cb));
+  if (cb && (*cb == 1 || *cb == -1)) return Dim(0);
+  if (a == b) return Dim(0);
+  const TermNode* n = a.node();
+  if (cb && *cb > 0) {
+    int64_t c = *cb;
+    if (n->op == TermOp::Mul && n->value % c == 0) return Dim(0);
+    if (n->op == TermOp::Add) {
+      // (c*X + Y) % c == Y % c: drop monomials the divisor divides
+      bool changed = py_mod(n->value, c) != n->value;
+      int64_t offset = py_mod(n->value, c);
+      std::map<const TermNode*, int64_t> terms;
+      for (const TermNode* m : n->args) {
+        Mono mono = split_mono(m);
+        if (mono.coef % c == 0) {
+          changed = true;
+        } else {
+          terms[mono.base] += mono.coef;
+        }
+      }
+      if (changed) return mod(Dim(make_add(offset, terms)), b);
+    }
+  }
+  // X*b % b == 0 (b non-zero: rules check divisors before dividing)
+  if (!cb && cancel_factors(n, b.node()) != nullptr) return Dim(0);
+  bool nonneg = (cb && *cb > 0) || (a.nonneg() && b.nonneg());
+  return Dim(intern(TermOp::Mod, 0, {a.node(), b.node()}, nonneg));
+}
+
+Dim exact_div(const Dim& a, const Dim& b) {
+  if (a == b && !b.is_constant()) return Dim(1);
+  if (auto cb = b.constant_value(); cb && *cb != 0) {
+    if (a.is_constant()) return floordiv(a, b);
+    return floordiv(a, b);  // constant divisors are handled by floordiv's simplifications
+  }
+  if (const TermNode* q = cancel_factors(a.node(), b.node())) return Dim(q);
+  return floordiv(a, b);
+}
+
+namespace {
+Dim min_max(const Dim& a, const Dim& b, bool is_min) {
+  if (a == b) return a;
+  Dim diff = a - b;  // a - b
+  if (auto c = diff.constant_value()) return (*c <= 0) == is_min ? a : b;
+  if (diff.nonneg()) return is_min ? b : a;      // a >= b
+  if ((-diff).nonneg()) return is_min ? a : b;   // b >= a
+  const TermNode* x = a.node();
+  const TermNode* y = b.node();
+  if (y->id < x->id) std::swap(x, y);
+  bool nonneg = is_min ? (x->nonneg && y->nonneg) : (x->nonneg || y->nonneg);
+  return Dim(intern(is_min ? TermOp::Min : TermOp::Max, 0, {x, y}, nonneg));
+}
+}  // namespace
+
+Dim min(const Dim& a, const Dim& b) { return min_max(a, b, true); }
+Dim max(const Dim& a, const Dim& b) { return min_max(a, b, false); }
+Dim abs(const Dim& a) {
+  if (a.nonneg()) return a;
+  if (auto c = a.constant_value()) return Dim(*c < 0 ? checked_mul(*c, -1) : *c);
+  return Dim::ite(lt(a, 0), -a, a);
+}
+
+Dim Dim::ite(const Pred& cond, const Dim& then_dim, const Dim& else_dim) {
+  if (auto c = cond.constant_value()) return *c ? then_dim : else_dim;
+  if (then_dim == else_dim) return then_dim;
+  const TermNode* p = cond.node();
+  if (p->op == TermOp::Eq) {
+    // under x == y both are equal, so ite(x == y, x, y) is y and ite(x == y, y, x) is x
+    Dim x(p->args[0]), y(p->args[1]);
+    if ((then_dim == x && else_dim == y) || (then_dim == y && else_dim == x)) return else_dim;
+  }
+  bool nonneg = then_dim.nonneg() && else_dim.nonneg();
+  return Dim(intern(TermOp::Ite, 0, {cond.node(), then_dim.node(), else_dim.node()}, nonneg));
+}
+
+Dim product(const std::vector<Dim>& dims) {
+  Dim p = 1;
+  for (const Dim& d : dims) p = p * d;
+  return p;
+}
+Dim sum(const std::vector<Dim>& dims) {
+  Dim s = 0;
+  for (const Dim& d : dims) s = s + d;
+  return s;
+}
+
+// ------------------------------------------------------------------ conditions
+
+Pred eq(const Dim& a, const Dim& b) {
+  if (a == b) return Pred(true);
+  Dim diff = a - b;
+  if (auto c = diff.constant_value()) return Pred(*c == 0);
+  if ((diff - 1).nonneg() || (-diff - 1).nonneg()) return Pred(false);
+  // canonical operand order: by id, constants last (`B == 3`)
+  const TermNode* x = a.node();
+  const TermNode* y = b.node();
+  auto key = [](const TermNode* n) { return std::make_pair(n->op == TermOp::Const, n->id); };
+  if (key(y) < key(x)) std::swap(x, y);
+  return Pred(intern(TermOp::Eq, 0, {x, y}, false));
+}
+
+Pred ne(const Dim& a, const Dim& b) { return !eq(a, b); }
+
+Pred lt(const Dim& a, const Dim& b) {
+  Dim d = b - a;  // a < b  <=>  d >= 1
+  if (auto c = d.constant_value()) return Pred(*c >= 1);
+  if ((d - 1).nonneg()) return Pred(true);
+  if ((-d).nonneg()) return Pred(false);
+  return Pred(intern(TermOp::Lt, 0, {a.node(), b.node()}, false));
+}
+
+Pred le(const Dim& a, const Dim& b) {
+  Dim d = b - a;  // a <= b  <=>  d >= 0
+  if (auto c = d.constant_value()) return Pred(*c >= 0);
+  if (d.nonneg()) return Pred(true);
+  if ((-d - 1).nonneg()) return Pred(false);
+  return Pred(intern(TermOp::Le, 0, {a.node(), b.node()}, false));
+}
+
+Pred gt(const Dim& a, const Dim& b) { return lt(b, a); }
+Pred ge(const Dim& a, const Dim& b) { return le(b, a); }
+
+namespace {
+Pred junction(const std::vector<Pred>& preds, bool is_and) {
+  TermOp op = is_and ? TermOp::And : TermOp::Or;
+  std::vector<const TermNode*> args;
+  std::vector<const TermNode*> stack;
+  for (auto it = preds.rbegin(); it != preds.rend(); ++it) stack.push_back(it->node());
+  while (!stack.empty()) {
+    const TermNode* p = stack.back();
+    stack.pop_back();
+    if (p->op == op) {
+      for (auto it = p->args.rbegin(); it != p->args.rend(); ++it) stack.push_back(*it);
+      continue;
+    }
+    if (p->op == TermOp::BoolConst) {
+      if ((p->value != 0) != is_and) return Pred(!is_and);  // false in and / true in or
+      continue;
+    }
+    args.push_back(p);
+  }
+  std::sort(args.begin(), args.end(), by_id);
+  args.erase(std::unique(args.begin(), args.end()), args.end());
+  std::unordered_set<const TermNode*> present(args.begin(), args.end());
+  for (const TermNode* p : args)
+    if (p->op == TermOp::Not && present.count(p->args[0])) return Pred(!is_and);  // p and not p
+  if (args.empty()) return Pred(is_and);
+  if (args.size() == 1) return Pred(args[0]);
+  return Pred(intern(op, 0, std::move(args), false));
+}
+}  // namespace
+
+Pred operator&&(const Pred& a, const Pred& b) { return junction({a, b}, true); }
+Pred operator||(const Pred& a, const Pred& b) { return junction({a, b}, false); }
+Pred all_of(const std::vector<Pred>& preds) { return junction(preds, true); }
+Pred any_of(const std::vector<Pred>& preds) { return junction(preds, false); }
+Pred implies(const Pred& a, const Pred& b) { return !a || b; }
+
+Pred operator!(const Pred& a) {
+  const TermNode* n = a.node();
+  switch (n->op) {
+    case TermOp::BoolConst: return Pred(n->value == 0);
+    case TermOp::Not: return Pred(n->args[0]);
+    case TermOp::Lt: return le(Dim(n->args[1]), Dim(n->args[0]));
+    case TermOp::Le: return lt(Dim(n->args[1]), Dim(n->args[0]));
+    default: return Pred(intern(TermOp::Not, 0, {n}, false));
+  }
+}
+
+// ------------------------------------------------------------------ inspection
+
+std::vector<Dim> symbols_of(const TermNode* node) {
+  std::vector<const TermNode*> found;
+  std::unordered_set<const TermNode*> seen;
+  std::vector<const TermNode*> stack{node};
+  while (!stack.empty()) {
+    const TermNode* n = stack.back();
+    stack.pop_back();
+    if (!seen.insert(n).second) continue;
+    if (n->op == TermOp::Symbol) found.push_back(n);
+    for (const TermNode* a : n->args) stack.push_back(a);
+  }
+  std::sort(found.begin(), found.end(), by_id);
+  std::vector<Dim> out;
+  for (const TermNode* n : found) out.emplace_back(n);
+  return out;
+}
+
+std::size_t interned_term_count() {
+  TermTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return t.nodes.size();
+}
+
+// ------------------------------------------------------------------ printing
+
+namespace {
+
+// Precedence: 1 sums, 2 products/divisions, 3 atoms (Python's ordering).
+int int_prec(const TermNode* n) {
+  switch (n->op) {
+    case TermOp::Add: return 1;
+    case TermOp::Mul: return n->value == -1 && n->args.size() == 1 ? 3 : 2;
+    case TermOp::FloorDiv:
+    case TermOp::Mod: return 2;
+    default: return 3;
+  }
+}
+
+void print_int(std::string& out, const TermNode* n);
+void print_bool(std::string& out, const TermNode* n, int min_prec);
+
+void print_paren(std::string& out, const TermNode* n, int min_prec) {
+  if (int_prec(n) < min_prec) {
+    out += '(';
+    print_int(out, n);
+    out += ')';
+  } else {
+    print_int(out, n);
+  }
+}
+
+// coef*f1*f2... with |coef| printed (the caller prints the sign when asked).
+void print_product(std::string& out, int64_t coef, const std::vector<const TermNode*>& factors, bool print_sign) {
+  if (print_sign && coef < 0) {
+    out += '-';
+  }
+  int64_t mag = coef < 0 ? -coef : coef;
+  bool first = true;
+  if (mag != 1 || factors.empty()) {
+    out += std::to_string(mag);
+    first = false;
+  }
+  for (const TermNode* f : factors) {
+    if (!first) out += '*';
+    bool needs_paren = int_prec(f) < 3 && !(first && int_prec(f) == 2 && f->op != TermOp::Mul);
+    if (needs_paren) {
+      out += '(';
+      print_int(out, f);
+      out += ')';
+    } else {
+      print_int(out, f);
+    }
+    first = false;
+  }
+}
+
+void print_int(std::string& out, const TermNode* n) {
+  switch (n->op) {
+    case TermOp::Const: out += std::to_string(n->value); return;
+    case TermOp::Symbol: out += Dim(n).symbol_name(); return;
+    case TermOp::Mul: print_product(out, n->value, n->args, true); return;
+    case TermOp::Add: {
+      bool first = true;
+      for (const TermNode* m : n->args) {
+        auto [coef, factors] = factors_of(m);
+        if (first) {
+          print_product(out, coef, factors, true);
+        } else {
+          out += coef < 0 ? " - " : " + ";
+          print_product(out, coef, factors, false);
+        }
+        first = false;
+      }
+      if (n->value > 0) out += " + " + std::to_string(n->value);
+      if (n->value < 0) out += " - " + std::to_string(0 - static_cast<uint64_t>(n->value));
+      return;
+    }
+    case TermOp::FloorDiv:
+    case TermOp::Mod:
+      print_paren(out, n->args[0], 2);
+      out += n->op == TermOp::FloorDiv ? "//" : "%";
+      print_paren(out, n->args[1], 3);
+      return;
+    case TermOp::Min:
+    case TermOp::Max:
+      out += n->op == TermOp::Min ? "min(" : "max(";
+      print_int(out, n->args[0]);
+      out += ", ";
+      print_int(out, n->args[1]);
+      out += ')';
+      return;
+    case TermOp::Ite:
+      out += '(';
+      print_int(out, n->args[1]);
+      out += " if ";
+      print_bool(out, n->args[0], 1);
+      out += " else ";
+      print_int(out, n->args[2]);
+      out += ')';
+      return;
+    default: print_bool(out, n, 1); return;
+  }
+}
+
+// Precedence: 1 or, 2 and, 3 not, 4 comparisons.
+int bool_prec(const TermNode* n) {
+  switch (n->op) {
+    case TermOp::Or: return 1;
+    case TermOp::And: return 2;
+    case TermOp::Not: return n->args[0]->op == TermOp::Eq ? 4 : 3;
+    default: return 4;
+  }
+}
+
+void print_cmp(std::string& out, const TermNode* a, const char* op, const TermNode* b) {
+  print_int(out, a);
+  out += op;
+  print_int(out, b);
+}
+
+void print_bool(std::string& out, const TermNode* n, int min_prec) {
+  bool paren = bool_prec(n) < min_prec;
+  if (paren) out += '(';
+  switch (n->op) {
+    case TermOp::BoolConst: out += n->value ? "True" : "False"; break;
+    case TermOp::Eq: print_cmp(out, n->args[0], " == ", n->args[1]); break;
+    case TermOp::Lt: print_cmp(out, n->args[0], " < ", n->args[1]); break;
+    case TermOp::Le: print_cmp(out, n->args[0], " <= ", n->args[1]); break;
+    case TermOp::Not:
+      if (n->args[0]->op == TermOp::Eq) {
+        print_cmp(out, n->args[0]->args[0], " != ", n->args[0]->args[1]);
+      } else {
+        out += "not ";
+        print_bool(out, n->args[0], 3);
+      }
+      break;
+    case TermOp::And:
+    case TermOp::Or: {
+      bool first = true;
+      int prec = bool_prec(n);
+      for (const TermNode* a : n->args) {
+        if (!first) out += n->op == TermOp::And ? " and " : " or ";
+        print_bool(out, a, prec + 1);
+        first = false;
+      }
+      break;
+    }
+    default: print_int(out, n); break;
+  }
+  if (paren) out += ')';
+}
+
+}  // namespace
+
+std::string Dim::str() const {
+  std::string out;
+  print_int(out, node_);
+  return out;
+}
+
+std::string Pred::str() const {
+  std::string out;
+  print_bool(out, node_, 1);
+  return out;
+}
+
+}  // namespace gshape::gradual

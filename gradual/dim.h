@@ -1,0 +1,141 @@
+// Dimension terms: the integers and conditions shapes are made of.
+//
+// A Dim is an integer term: a constant, a symbol (an unknown size such as
+// `B` or `x.size(0)`), or arithmetic over them (+ - * // % min max, ite).
+// A Pred is a boolean term over Dims (== != < <=, and/or/not).
+// Terms are hash-consed: building the same term twice gives the same node,
+// so `a == b` on handles is structural equality. Terms are simplified on
+// construction (constant folding, x+0, x*1, like terms, ...), which decides
+// every all-constant obligation without Z3.
+//
+// `//` and `%` follow Python (floor) semantics. The simplifier assumes a
+// divisor that is not a constant is non-zero (rules check that first).
+// The Z3 translation lives in solver.cpp: z3++.h stays out of this header.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gshape::gradual {
+
+enum class TermOp : uint8_t {
+  // integer-valued
+  Const, Symbol, Add, Mul, FloorDiv, Mod, Min, Max, Ite,
+  // boolean-valued
+  BoolConst, Eq, Lt, Le, And, Or, Not,
+};
+
+// One interned node. Canonical forms:
+//   Add: value = constant offset, args = monomials sorted by id (no Const, no Add);
+//   Mul: value = coefficient, args = factors sorted by id (no Const, no Mul);
+//   Symbol: value = symbol id; Const/BoolConst: value.
+struct TermNode {
+  TermOp op;
+  bool nonneg;   // provably >= 0 from the term's form (integer terms only)
+  int64_t value;
+  uint32_t id;   // creation order: canonical operand order and printing order
+  std::size_t hash;
+  std::vector<const TermNode*> args;
+
+  bool is_bool() const { return op >= TermOp::BoolConst; }
+};
+
+class Pred;
+
+class Dim {
+ public:
+  Dim() : Dim(int64_t{0}) {}
+  Dim(int64_t value);  // NOLINT: constants convert implicitly (`x + 1`)
+  Dim(int value) : Dim(static_cast<int64_t>(value)) {}
+  explicit Dim(const TermNode* node) : node_(node) {}
+
+  static Dim constant(int64_t value) { return Dim(value); }
+  // A fresh symbol, distinct from every other symbol even with the same name.
+  // `nonneg`: the symbol stands for a size (every dimension is >= 0).
+  static Dim symbol(const std::string& name, bool nonneg = true);
+  static Dim ite(const Pred& cond, const Dim& then_dim, const Dim& else_dim);
+
+  const TermNode* node() const { return node_; }
+  TermOp op() const { return node_->op; }
+  bool is_constant() const { return node_->op == TermOp::Const; }
+  std::optional<int64_t> constant_value() const;
+  bool is_symbol() const { return node_->op == TermOp::Symbol; }
+  bool nonneg() const { return node_->nonneg; }
+  // Symbol name (only for symbols).
+  const std::string& symbol_name() const;
+  // Python-style text: `B*C`, `(H - 3)//2 + 1`, `(C if B == 1 else B)`.
+  std::string str() const;
+
+  friend bool operator==(const Dim& a, const Dim& b) { return a.node_ == b.node_; }
+  friend bool operator!=(const Dim& a, const Dim& b) { return a.node_ != b.node_; }
+
+ private:
+  const TermNode* node_;
+};
+
+class Pred {
+ public:
+  Pred() : Pred(true) {}
+  Pred(bool value);  // NOLINT
+  explicit Pred(const TermNode* node) : node_(node) {}
+
+  const TermNode* node() const { return node_; }
+  bool is_constant() const { return node_->op == TermOp::BoolConst; }
+  std::optional<bool> constant_value() const;
+  bool is_true() const { return is_constant() && node_->value != 0; }
+  bool is_false() const { return is_constant() && node_->value == 0; }
+  std::string str() const;
+
+  friend bool operator==(const Pred& a, const Pred& b) { return a.node_ == b.node_; }
+  friend bool operator!=(const Pred& a, const Pred& b) { return a.node_ != b.node_; }
+
+ private:
+  const TermNode* node_;
+};
+
+// ---- integer arithmetic (simplifying)
+Dim operator+(const Dim& a, const Dim& b);
+Dim operator-(const Dim& a, const Dim& b);
+Dim operator-(const Dim& a);
+Dim operator*(const Dim& a, const Dim& b);
+Dim floordiv(const Dim& a, const Dim& b);  // Python a // b
+Dim mod(const Dim& a, const Dim& b);       // Python a % b
+Dim min(const Dim& a, const Dim& b);
+Dim max(const Dim& a, const Dim& b);
+Dim abs(const Dim& a);
+// a / b when b is known to divide a and to be non-zero (a preceding
+// obligation established it): cancels common factors, `B*C*H*W / B` → `C*H*W`.
+Dim exact_div(const Dim& a, const Dim& b);
+Dim product(const std::vector<Dim>& dims);
+Dim sum(const std::vector<Dim>& dims);
+
+// ---- conditions (simplifying; comparisons fold when the difference is constant)
+Pred eq(const Dim& a, const Dim& b);
+Pred ne(const Dim& a, const Dim& b);
+Pred lt(const Dim& a, const Dim& b);
+Pred le(const Dim& a, const Dim& b);
+Pred gt(const Dim& a, const Dim& b);
+Pred ge(const Dim& a, const Dim& b);
+Pred operator&&(const Pred& a, const Pred& b);
+Pred operator||(const Pred& a, const Pred& b);
+Pred operator!(const Pred& a);
+Pred all_of(const std::vector<Pred>& preds);
+Pred any_of(const std::vector<Pred>& preds);
+Pred implies(const Pred& a, const Pred& b);
+
+// Symbols occurring in a term, in id order (for models and "B is unknown").
+std::vector<Dim> symbols_of(const TermNode* node);
+// Number of interned nodes (for tests and statistics).
+std::size_t interned_term_count();
+
+}  // namespace gshape::gradual
+
+template <>
+struct std::hash<gshape::gradual::Dim> {
+  std::size_t operator()(const gshape::gradual::Dim& d) const noexcept {
+    return std::hash<const void*>()(d.node());
+  }
+};

@@ -1,0 +1,85 @@
+// The Z3 discharge engine: one incremental solver per analysis unit.
+//
+// Facts (path conditions, asserts, earlier obligations, ranges) are tracked
+// assertions, each with the SourceLoc that produced it, so an unsat core maps
+// back to source lines. Scopes (push_scope/pop_scope) follow branches. Each
+// query runs in its own push/pop with a timeout; a Z3 `unknown` (timeout,
+// nonlinear arithmetic) makes an obligation deferred with the reason, never a
+// crash. Obligations whose term simplifies to a constant skip Z3 entirely.
+// Every size symbol is >= 0 (added automatically the first time it is seen).
+// z3++.h is included only by solver.cpp.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "frontend/source.h"
+#include "gradual/dim.h"
+#include "gradual/obligation.h"
+
+namespace gshape::gradual {
+
+struct SolverOptions {
+  unsigned timeout_ms = 200;  // per Z3 check
+};
+
+struct SolverStats {
+  uint64_t obligations = 0;          // discharged through discharge()
+  uint64_t proven = 0, refuted = 0, deferred = 0;
+  uint64_t decided_without_z3 = 0;   // obligations whose term was a constant
+  uint64_t z3_checks = 0;            // individual Z3 check() calls
+  uint64_t z3_unknown = 0;           // checks that returned unknown (timeouts, ...)
+  double z3_seconds = 0;             // total time inside check()
+  double max_check_seconds = 0;
+};
+
+// The outcome of deciding one condition under the current facts.
+struct Verdict {
+  Status status = Status::Deferred;
+  std::string reason;                                    // deferred: why
+  std::vector<std::pair<std::string, int64_t>> example;  // deferred: a failing assignment
+  std::vector<FactRef> core;                             // proven/refuted: facts used
+  bool without_z3 = false;
+};
+
+class Solver {
+ public:
+  explicit Solver(SolverOptions options = {});
+  ~Solver();
+  Solver(const Solver&) = delete;
+  Solver& operator=(const Solver&) = delete;
+
+  // Scoped facts: a branch pushes, adds its condition, pops at the join.
+  void push_scope();
+  void pop_scope();
+  std::size_t scope_depth() const;
+
+  // Asserts `fact` (tracked: it can appear in unsat cores as `description`
+  // at `loc`). A constant-true fact is dropped.
+  void add_fact(const Pred& fact, const SourceLoc& loc, std::string description);
+  // False when the facts are known to be contradictory (dead path).
+  bool consistent();
+
+  // Decides `c` under the facts without assuming it.
+  Verdict decide(const Pred& c);
+  // Decides the obligation (fills status, reason, example, core), then, unless
+  // it was refuted, assumes its constraint as a fact: the runtime check will
+  // have enforced it, so later obligations are decided under it.
+  void discharge(Obligation& ob);
+  // Convenience for rules and the interpreter: true when `c` holds under the
+  // facts, false when it cannot hold, nullopt otherwise.
+  std::optional<bool> query(const Pred& c);
+
+  void set_timeout_ms(unsigned ms);
+  const SolverStats& stats() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gshape::gradual

@@ -1,0 +1,104 @@
+// Abstract values: what the analysis knows about a Python value. Rules receive
+// them as arguments and return them as results; the interpreter uses the same
+// type for its variables (ints, tuples, None, strings, tensors, objects).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gradual/dim.h"
+#include "gradual/shape.h"
+
+namespace gshape::gradual {
+
+enum class ValueKind : uint8_t {
+  Unknown,   // nothing known (Dyn): never a source of static errors
+  None,
+  Bool,      // a Pred (constant or symbolic)
+  Int,       // a Dim (constant or symbolic)
+  Float,     // value when constant
+  Str,       // value when constant
+  Sequence,  // tuple, list or torch.Size; items or an unknown length
+  Tensor,    // a Shape
+  Object,    // anything else with a class and attributes (modules, ranges, ...)
+};
+
+enum class SequenceKind : uint8_t { Tuple, List, Size };
+
+struct ObjectValue;
+
+class Value {
+ public:
+  Value() = default;  // Unknown
+  static Value unknown() { return Value(); }
+  static Value none();
+  static Value boolean(const Pred& p);
+  static Value integer(const Dim& d);
+  static Value floating(std::optional<double> v = std::nullopt);
+  static Value string(std::optional<std::string> v = std::nullopt);
+  static Value tensor(Shape shape);
+  static Value sequence(SequenceKind kind, std::vector<Value> items);
+  static Value tuple(std::vector<Value> items) { return sequence(SequenceKind::Tuple, std::move(items)); }
+  static Value list(std::vector<Value> items) { return sequence(SequenceKind::List, std::move(items)); }
+  // torch.Size of a shape (each axis an Int); unknown length for an unknown rank.
+  static Value size_of(const Shape& shape);
+  // A sequence whose length is unknown; every item is like `element`.
+  static Value unknown_length(SequenceKind kind, Value element);
+  static Value object(std::shared_ptr<ObjectValue> obj);
+
+  ValueKind kind() const { return kind_; }
+  bool is_unknown() const { return kind_ == ValueKind::Unknown; }
+  bool is_none() const { return kind_ == ValueKind::None; }
+  bool is_bool() const { return kind_ == ValueKind::Bool; }
+  bool is_int() const { return kind_ == ValueKind::Int; }
+  bool is_float() const { return kind_ == ValueKind::Float; }
+  bool is_str() const { return kind_ == ValueKind::Str; }
+  bool is_sequence() const { return kind_ == ValueKind::Sequence; }
+  bool is_tensor() const { return kind_ == ValueKind::Tensor; }
+  bool is_object() const { return kind_ == ValueKind::Object; }
+
+  const Pred& as_bool() const { return pred_; }
+  const Dim& as_int() const { return dim_; }
+  const std::optional<double>& as_float() const { return float_; }
+  const std::optional<std::string>& as_str() const { return str_; }
+  const Shape& shape() const { return shape_; }
+  SequenceKind sequence_kind() const { return seq_kind_; }
+  // Items of a sequence of known length; nullptr when the length is unknown.
+  const std::vector<Value>* items() const { return items_.get(); }
+  // The item template of a sequence of unknown length.
+  const Value* element() const { return element_.get(); }
+  const std::shared_ptr<ObjectValue>& as_object() const { return object_; }
+
+  // Debug text: `Tensor[B, 10]`, `3`, `B`, `(2, 3)`, `None`, `?`.
+  std::string str() const;
+
+ private:
+  ValueKind kind_ = ValueKind::Unknown;
+  SequenceKind seq_kind_ = SequenceKind::Tuple;
+  Dim dim_;
+  Pred pred_;
+  std::optional<double> float_;
+  std::optional<std::string> str_;
+  Shape shape_;
+  std::shared_ptr<const std::vector<Value>> items_;
+  std::shared_ptr<const Value> element_;
+  std::shared_ptr<ObjectValue> object_;
+};
+
+// An instance of a class the rules know (an nn.Module, a range, ...). The
+// interpreter may subclass it for its own objects; attributes are what rules
+// read (`in_features`) and what `(attr K name)` reads at run time.
+struct ObjectValue {
+  std::string class_name;  // qualified: "torch.nn.Linear", "builtins.range"
+  std::map<std::string, Value> attributes;
+
+  ObjectValue() = default;
+  explicit ObjectValue(std::string cls) : class_name(std::move(cls)) {}
+  virtual ~ObjectValue() = default;
+  const Value* attribute(const std::string& name) const;
+};
+
+}  // namespace gshape::gradual

@@ -1,0 +1,108 @@
+// Dimension terms: hash-consing, simplification on construction, printing.
+#include "gradual/dim.h"
+
+#include <gtest/gtest.h>
+
+namespace gshape::gradual {
+namespace {
+
+TEST(Dim, ConstantsFold) {
+  EXPECT_EQ(Dim(3) + Dim(4), Dim(7));
+  EXPECT_EQ((Dim(6) * 7).constant_value(), 42);
+  EXPECT_EQ(floordiv(Dim(-7), Dim(2)).constant_value(), -4);  // Python floor division
+  EXPECT_EQ(mod(Dim(-7), Dim(2)).constant_value(), 1);         // Python modulo
+  EXPECT_EQ(floordiv(Dim(7), Dim(-2)).constant_value(), -4);
+  EXPECT_EQ(mod(Dim(7), Dim(-2)).constant_value(), -1);
+  EXPECT_EQ(min(Dim(3), Dim(5)).constant_value(), 3);
+  EXPECT_EQ(max(Dim(3), Dim(5)).constant_value(), 5);
+}
+
+TEST(Dim, IdentitiesSimplify) {
+  Dim b = Dim::symbol("B");
+  EXPECT_EQ(b + 0, b);
+  EXPECT_EQ(b * 1, b);
+  EXPECT_EQ(b * 0, Dim(0));
+  EXPECT_EQ((b + 1) - 1, b);
+  EXPECT_EQ(b - b, Dim(0));
+  EXPECT_EQ(floordiv(b, 1), b);
+  EXPECT_EQ(mod(b, 1), Dim(0));
+  EXPECT_EQ(floordiv(b * 6, 3), b * 2);
+  EXPECT_EQ(mod(b * 6, 3), Dim(0));
+  EXPECT_EQ(mod(b * 6 + 4, 3), Dim(1));
+  EXPECT_EQ(floordiv(b * 4 + 6, 2), b * 2 + 3);
+}
+
+TEST(Dim, HashConsingMakesEqualTermsIdentical) {
+  Dim b = Dim::symbol("B"), c = Dim::symbol("C");
+  EXPECT_EQ(b * c, c * b);
+  EXPECT_EQ(b + c, c + b);
+  EXPECT_EQ((b + c) * 2, b * 2 + c * 2);
+  EXPECT_NE(b, Dim::symbol("B"));  // every symbol is fresh, even with the same name
+}
+
+TEST(Dim, ExactDivisionCancelsFactors) {
+  Dim b = Dim::symbol("B"), c = Dim::symbol("C"), h = Dim::symbol("H"), w = Dim::symbol("W");
+  EXPECT_EQ(exact_div(b * c * h * w, b), c * h * w);
+  EXPECT_EQ(exact_div(b * c * 12, c * 4), b * 3);
+  EXPECT_EQ(mod(b * c, c), Dim(0));
+}
+
+TEST(Dim, Printing) {
+  Dim b = Dim::symbol("B"), c = Dim::symbol("C"), h = Dim::symbol("H");
+  EXPECT_EQ((b * c).str(), "B*C");
+  EXPECT_EQ((floordiv(h - 3, 2) + 1).str(), "(H - 3)//2 + 1");
+  EXPECT_EQ((b - c * 2).str(), "B - 2*C");
+  EXPECT_EQ((-b + 4).str(), "-B + 4");
+  EXPECT_EQ(min(b, c).str(), "min(B, C)");
+  EXPECT_EQ(Dim::ite(eq(b, 1), c, b).str(), "(C if B == 1 else B)");
+  EXPECT_EQ(floordiv(b, c * h).str(), "B//(C*H)");
+  EXPECT_EQ(Dim(-5).str(), "-5");
+}
+
+TEST(Dim, ComparisonsFoldOnConstantDifference) {
+  Dim b = Dim::symbol("B");
+  EXPECT_TRUE(lt(b, b + 1).is_true());
+  EXPECT_TRUE(le(b + 2, b).is_false());
+  EXPECT_TRUE(eq(b + 1, b).is_false());
+  EXPECT_TRUE(ge(b, 0).is_true());          // sizes are non-negative
+  EXPECT_TRUE(eq(b, -1).is_false());        // so a size is never -1
+  EXPECT_FALSE(eq(b, 3).is_constant());
+  Dim n = Dim::symbol("n", /*nonneg=*/false);
+  EXPECT_FALSE(ge(n, 0).is_constant());     // a plain int may be negative
+  EXPECT_EQ(ne(b, 3).str(), "B != 3");
+}
+
+TEST(Dim, IteSimplifies) {
+  Dim b = Dim::symbol("B"), c = Dim::symbol("C");
+  EXPECT_EQ(Dim::ite(Pred(true), b, c), b);
+  EXPECT_EQ(Dim::ite(eq(b, c), b, b), b);
+  EXPECT_EQ(Dim::ite(eq(b, 1), 1, b), b);   // broadcasting B with 1 gives B
+  EXPECT_EQ(Dim::ite(eq(b, c), b, c), c);
+}
+
+TEST(Dim, BooleanAlgebra) {
+  Dim b = Dim::symbol("B");
+  Pred p = eq(b, 3);
+  EXPECT_TRUE((p && !p).is_false());
+  EXPECT_TRUE((p || !p).is_true());
+  EXPECT_EQ(p && Pred(true), p);
+  EXPECT_EQ(!!p, p);
+  EXPECT_EQ(!lt(b, 3), le(Dim(3), b));
+  EXPECT_EQ((p && (eq(b, 4) || lt(b, 2))).str(), "B == 3 and (B == 4 or B < 2)");
+}
+
+TEST(Dim, SymbolsOfTerm) {
+  Dim b = Dim::symbol("B"), c = Dim::symbol("C");
+  auto syms = symbols_of((b * c + b).node());
+  ASSERT_EQ(syms.size(), 2u);
+  EXPECT_EQ(syms[0], b);
+  EXPECT_EQ(syms[1], c);
+}
+
+TEST(Dim, OverflowThrowsInsteadOfWrapping) {
+  Dim big(int64_t{1} << 62);
+  EXPECT_THROW(big * 4, std::overflow_error);
+}
+
+}  // namespace
+}  // namespace gshape::gradual
