@@ -1,0 +1,40 @@
+// A call site as the interpreter hands it to a rule: the qualified name the
+// op is called as, and its arguments as abstract values with operand slots.
+//
+// Operand slots are how the runtime reaches a value: the rewriter routes the
+// source expression of each slotted operand through `_gs.stash/check(site,
+// slot, value)`, and constraints read them as `(size K D)`, `(int K)`, ...
+// Convention: slot numbers are 0, 1, 2, ... in source order of the call's
+// expressions (the receiver of a method call first); the elements of a list
+// or tuple display written in the call (`torch.cat([a, b], 1)`) may get their
+// own slots (`elements`). A value with no slot (a default, a `*args`
+// expansion) is known statically only.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "frontend/source.h"
+#include "gradual/value.h"
+
+namespace gshape::gradual {
+
+struct Operand {
+  Value value;
+  int slot = -1;                  // -1: the runtime cannot reach this value
+  std::vector<Operand> elements;  // a literal list/tuple: its element operands
+  SourceLoc loc;
+
+  Operand() = default;
+  Operand(Value v, int s = -1) : value(std::move(v)), slot(s) {}  // NOLINT
+};
+
+struct CallSite {
+  std::string name;  // "Tensor.view", "torch.matmul", "torch.nn.Linear.forward"
+  SourceLoc loc;
+  std::vector<Operand> positional;  // receiver first for methods and module calls
+  std::vector<std::pair<std::string, Operand>> keywords;
+};
+
+}  // namespace gshape::gradual

@@ -1,0 +1,199 @@
+// Creation rules: zeros, ones, empty, rand, randn, full, arange, range
+// (torch.range and Python's range), eye, randint, new_* and torch.tensor.
+#include <cmath>
+
+#include "gradual/rules.h"
+
+namespace gshape::gradual {
+namespace {
+
+std::vector<IntTerm> int_terms(RuleContext& ctx, const std::vector<Arg>& args) {
+  std::vector<IntTerm> out;
+  for (const Arg& a : args) out.push_back(ctx.int_term(a));
+  return out;
+}
+
+// `tag` (`<op>_c1` for most): every requested size is non-negative.
+Value sized(RuleContext& ctx, const std::string& tag, const std::vector<IntTerm>& sizes) {
+  std::vector<BoolTerm> nonneg;
+  for (const IntTerm& s : sizes) nonneg.push_back(ge(s, 0));
+  Message m;
+  m << "trying to create tensor with negative dimension: ";
+  append_list(m, sizes);
+  ctx.require(tag, all_of(nonneg), m);  // <op>_c1
+  return Value::tensor(shape_of_terms(sizes));
+}
+
+Value from_size_varargs(RuleContext& ctx) {
+  return sized(ctx, op_short_name(ctx.rule_name()) + "_c1", int_terms(ctx, ctx.int_list("size")));
+}
+
+Value rule_full(RuleContext& ctx) { return sized(ctx, "full_c1", int_terms(ctx, ctx.int_or_list(ctx.arg("size")))); }
+
+Value rule_new_sized(RuleContext& ctx) {
+  ctx.tensor("input");
+  return from_size_varargs(ctx);
+}
+
+Value rule_new_full(RuleContext& ctx) {
+  ctx.tensor("input");
+  return sized(ctx, "new_full_c1", int_terms(ctx, ctx.int_or_list(ctx.arg("size"))));
+}
+
+std::optional<double> numeric_constant(const Value& v) {
+  if (v.is_float()) return v.as_float();
+  if (v.is_int() && v.as_int().is_constant()) return static_cast<double>(*v.as_int().constant_value());
+  return std::nullopt;
+}
+
+// torch.arange(end) / (start, end, step): `arange_c1` step != 0, `arange_c2`
+// the bounds agree with the step's sign; size ceil((end - start) / step).
+Value rule_arange(RuleContext& ctx) {
+  Arg start = ctx.arg("start"), end = ctx.arg("end"), step = ctx.arg("step");
+  if (end.is_none()) {  // arange(end)
+    end = start;
+    start = Arg::of(Value::integer(0), "start");
+  }
+  bool any_float = start.value.is_float() || end.value.is_float() || step.value.is_float();
+  if (any_float) {
+    auto s = numeric_constant(start.value), e = numeric_constant(end.value), st = numeric_constant(step.value);
+    if (!s || !e || !st) return Value::tensor(Shape{ctx.fresh("arange")});
+    Message m1, m2;
+    m1 << "step must be nonzero";
+    m2 << "upper bound and larger bound inconsistent with step sign";
+    bool ok1 = ctx.require("arange_c1", BoolTerm(*st != 0), m1) != Status::Refuted;  // arange_c1
+    bool ok2 = ctx.require("arange_c2", BoolTerm((*st > 0 && *e >= *s) || (*st < 0 && *e <= *s)), m2) != Status::Refuted;  // arange_c2
+    if (!ok1 || !ok2) return unknown_tensor();
+    return Value::tensor(Shape{Dim(static_cast<int64_t>(std::ceil((*e - *s) / *st)))});
+  }
+  IntTerm s = ctx.int_term(start), e = ctx.int_term(end), st = ctx.int_term(step);
+  Message m1, m2;
+  m1 << "step must be nonzero";
+  m2 << "upper bound (" << e << ") and lower bound (" << s << ") inconsistent with step sign (" << st << ")";
+  ctx.require("arange_c1", ne(st, 0), m1);  // arange_c1
+  ctx.require("arange_c2", (gt(st, 0) && ge(e, s)) || (lt(st, 0) && le(e, s)), m2);  // arange_c2
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(Shape{(-floordiv(s - e, st)).dim()});
+}
+
+// torch.range(start, end, step=1) (deprecated, end inclusive): `range_c1`
+// step != 0, `range_c2` sign agreement; size (end - start) // step + 1.
+Value rule_torch_range(RuleContext& ctx) {
+  Arg start = ctx.arg("start"), end = ctx.arg("end"), step = ctx.arg("step");
+  auto s = numeric_constant(start.value), e = numeric_constant(end.value), st = numeric_constant(step.value);
+  if (start.value.is_float() || end.value.is_float() || step.value.is_float()) {
+    if (!s || !e || !st) return Value::tensor(Shape{ctx.fresh("range")});
+    Message m1, m2;
+    m1 << "step must be nonzero";
+    m2 << "upper bound and larger bound inconsistent with step sign";
+    bool ok1 = ctx.require("range_c1", BoolTerm(*st != 0), m1) != Status::Refuted;  // range_c1
+    bool ok2 = ctx.require("range_c2", BoolTerm((*st > 0 && *e >= *s) || (*st < 0 && *e <= *s)), m2) != Status::Refuted;  // range_c2
+    if (!ok1 || !ok2) return unknown_tensor();
+    return Value::tensor(Shape{Dim(static_cast<int64_t>((*e - *s) / *st + 1))});
+  }
+  IntTerm si = ctx.int_term(start), ei = ctx.int_term(end), sti = ctx.int_term(step);
+  Message m1, m2;
+  m1 << "step must be nonzero";
+  m2 << "upper bound (" << ei << ") and lower bound (" << si << ") inconsistent with step sign (" << sti << ")";
+  ctx.require("range_c1", ne(sti, 0), m1);  // range_c1
+  ctx.require("range_c2", (gt(sti, 0) && ge(ei, si)) || (lt(sti, 0) && le(ei, si)), m2);  // range_c2
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(Shape{(floordiv(ei - si, sti) + 1).dim()});
+}
+
+// Python's range(stop) / (start, stop, step): `pyrange_c1` step != 0.
+// The result is a "builtins.range" object with start, stop, step and len.
+Value rule_builtin_range(RuleContext& ctx) {
+  Arg start = ctx.arg("start"), stop = ctx.arg("stop"), step = ctx.arg("step");
+  if (stop.is_none()) {  // range(stop)
+    stop = start;
+    start = Arg::of(Value::integer(0), "start");
+  }
+  IntTerm s = ctx.int_term(start), e = ctx.int_term(stop), st = ctx.int_term(step);
+  Message m;
+  m << "range() arg 3 must not be zero";
+  if (ctx.require("pyrange_c1", ne(st, 0), m) == Status::Refuted) return Value::unknown();  // pyrange_c1
+  auto obj = std::make_shared<ObjectValue>("builtins.range");
+  obj->attributes["start"] = Value::integer(s.dim());
+  obj->attributes["stop"] = Value::integer(e.dim());
+  obj->attributes["step"] = Value::integer(st.dim());
+  obj->attributes["len"] = Value::integer(max(Dim(0), -floordiv(s.dim() - e.dim(), st.dim())));
+  return Value::object(obj);
+}
+
+// torch.eye(n, m=None): `eye_c1` n >= 0, `eye_c2` m >= 0.
+Value rule_eye(RuleContext& ctx) {
+  IntTerm n = ctx.int_term(ctx.arg("n"));
+  Message m1;
+  m1 << "n must be greater or equal to 0, got " << n;
+  ctx.require("eye_c1", ge(n, 0), m1);  // eye_c1
+  IntTerm m = n;
+  if (!ctx.is_none("m")) {
+    m = ctx.int_term(ctx.arg("m"));
+    Message m2;
+    m2 << "m must be greater or equal to 0, got " << m;
+    ctx.require("eye_c2", ge(m, 0), m2);  // eye_c2
+  }
+  return Value::tensor(Shape{n.dim(), m.dim()});
+}
+
+// torch.randint(high, size) / (low, high, size): `randint_c1` low < high,
+// `randint_c2` sizes non-negative.
+Value rule_randint(RuleContext& ctx) {
+  Arg low = ctx.arg("low"), high = ctx.arg("high"), size = ctx.arg("size");
+  if (size.is_none()) {  // randint(high, size)
+    size = high;
+    high = low;
+    low = Arg::of(Value::integer(0), "low");
+  }
+  IntTerm lo = ctx.int_term(low), hi = ctx.int_term(high);
+  std::vector<IntTerm> sizes = int_terms(ctx, ctx.int_or_list(size));
+  Message m1;
+  m1 << "random_ expects 'from' to be less than 'to', but got from=" << lo << " >= to=" << hi;
+  ctx.require("randint_c1", lt(lo, hi), m1);  // randint_c1
+  return sized(ctx, "randint_c2", sizes);  // randint_c2
+}
+
+// torch.tensor(data): the nested sequence's lengths.
+Value rule_tensor(RuleContext& ctx) {
+  Arg data = ctx.arg("data");
+  std::vector<Dim> dims;
+  Value v = data.value;
+  while (true) {
+    if (v.is_int() || v.is_float() || v.is_bool()) return Value::tensor(Shape(dims));
+    if (v.is_tensor()) {
+      if (!v.shape().rank_known()) return unknown_tensor();
+      dims.insert(dims.end(), v.shape().dims().begin(), v.shape().dims().end());
+      return Value::tensor(Shape(dims));
+    }
+    if (!v.is_sequence()) return unknown_tensor();
+    if (!v.items()) {
+      dims.push_back(ctx.fresh("len"));
+      if (!v.element()) return unknown_tensor();
+      v = *v.element();
+      continue;
+    }
+    dims.push_back(Dim(static_cast<int64_t>(v.items()->size())));
+    if (v.items()->empty()) return Value::tensor(Shape(dims));
+    v = v.items()->front();
+  }
+}
+
+}  // namespace
+
+void register_creation_rules(RuleRegistry& r) {
+  for (const char* op : {"zeros", "ones", "empty", "rand", "randn"})
+    r.add(std::string("torch.") + op, "*size, **options", from_size_varargs);
+  r.add("torch.full", "size, fill_value, **options", rule_full);
+  for (const char* op : {"new_zeros", "new_ones", "new_empty"})
+    r.add(std::string("Tensor.") + op, "input, *size, **options", rule_new_sized);
+  r.add("Tensor.new_full", "input, size, fill_value, **options", rule_new_full);
+  r.add("torch.arange", "start, end=None, step=1, **options", rule_arange);
+  r.add("torch.range", "start, end, step=1, **options", rule_torch_range);
+  r.add("builtins.range", "start, stop=None, step=1", rule_builtin_range);
+  r.add("torch.eye", "n, m=None, **options", rule_eye);
+  r.add("torch.randint", "low, high, size=None, **options", rule_randint);
+  for (const char* name : {"torch.tensor", "torch.as_tensor"}) r.add(name, "data, **options", rule_tensor);
+}
+
+}  // namespace gshape::gradual

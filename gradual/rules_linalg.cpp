@@ -1,0 +1,182 @@
+// Matrix products: matmul (every rank case) and `@`, mm, bmm, addmm,
+// F.linear.
+#include <algorithm>
+
+#include "gradual/rules.h"
+
+namespace gshape::gradual {
+namespace {
+
+std::vector<IntTerm> slice(const std::vector<IntTerm>& v, std::size_t begin, std::size_t end) {
+  return std::vector<IntTerm>(v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end));
+}
+
+// matmul on operands of known rank >= 1, given as size terms in axis order:
+// the inner sizes agree (`inner_tag`) and the batch axes broadcast
+// (`batch_tag`). Result: batch + [n if a is >= 2-d] + [p if b is >= 2-d].
+std::vector<IntTerm> matmul_known(RuleContext& ctx, const std::string& inner_tag, const std::string& batch_tag,
+                                  const std::vector<IntTerm>& a, const std::vector<IntTerm>& b, const ShapeHole& ha,
+                                  const ShapeHole& hb) {
+  std::size_t ra = a.size(), rb = b.size();
+  const IntTerm& m1 = a[ra - 1];
+  const IntTerm& m2 = rb > 1 ? b[rb - 2] : b[0];
+  if (!inner_tag.empty()) {
+    Message m;
+    m << "matmul: the last dimension of the first operand (" << m1 << ") must match the "
+      << (rb > 1 ? "second-to-last" : "only") << " dimension of the second operand (" << m2 << "); shapes " << ha
+      << " and " << hb;
+    ctx.require(inner_tag, eq(m1, m2), m);
+  }
+  std::vector<IntTerm> batch1 = ra > 2 ? slice(a, 0, ra - 2) : std::vector<IntTerm>{};
+  std::vector<IntTerm> batch2 = rb > 2 ? slice(b, 0, rb - 2) : std::vector<IntTerm>{};
+  std::vector<IntTerm> out = broadcast_terms(ctx, batch_tag, batch1, batch2);
+  if (ra > 1) out.push_back(a[ra - 2]);
+  if (rb > 1) out.push_back(b[rb - 1]);
+  return out;
+}
+
+// `small` must expand to `target` (rank <= and each axis equal or 1).
+void require_expandable(RuleContext& ctx, const std::string& tag, const Arg& small_arg,
+                        const std::vector<IntTerm>& target) {
+  if (!small_arg.is_tensor() || !small_arg.shape().rank_known()) return;
+  std::vector<IntTerm> small = sizes_from_end(ctx, small_arg);
+  Message mr;
+  mr << small_arg.role << " of shape " << ctx.shape_hole(small_arg) << " cannot be expanded to ";
+  append_list(mr, target);
+  if (small.size() > target.size()) {
+    ctx.require(tag, le(ctx.rank(small_arg), static_cast<int64_t>(target.size())), mr);
+    return;
+  }
+  for (std::size_t k = 0; k < small.size(); ++k) {
+    const IntTerm& y = small[small.size() - 1 - k];
+    const IntTerm& x = target[target.size() - 1 - k];
+    ctx.require(tag, eq(y, x) || eq(y, 1), mr);
+  }
+}
+
+Value rule_matmul(RuleContext& ctx) {
+  Arg a = ctx.tensor("input");
+  Arg b = ctx.tensor("other");
+  Message m1;
+  m1 << "both arguments to matmul need to be at least 1D, but they are " << ctx.rank(a) << "D and " << ctx.rank(b)
+     << "D";
+  if (ctx.require("matmul_c1", ge(ctx.rank(a), 1) && ge(ctx.rank(b), 1), m1) == Status::Refuted)  // matmul_c1
+    return unknown_tensor();
+  if (!a.shape().rank_known() || !b.shape().rank_known()) {
+    // the inner sizes, whatever the ranks: (size a -1) against b's -2 (or only) axis
+    IntTerm m2 = ite(eq(ctx.rank(b), 1), ctx.size(b, 0), ctx.size(b, -2));
+    Message m;
+    m << "matmul: the last dimension of the first operand (" << ctx.size(a, -1)
+      << ") must match the matching dimension of the second operand (" << m2 << ")";
+    ctx.require("matmul_c2", eq(ctx.size(a, -1), m2), m);  // matmul_c2
+    return unknown_tensor();
+  }
+  // matmul_c2 (inner sizes), matmul_c3 (batch broadcast)
+  return Value::tensor(shape_of_terms(matmul_known(ctx, "matmul_c2", "matmul_c3", ctx.sizes(a), ctx.sizes(b),
+                                                   ctx.shape_hole(a), ctx.shape_hole(b))));
+}
+
+Value rule_mm(RuleContext& ctx) {
+  Arg a = ctx.tensor("input");
+  Arg b = ctx.tensor("mat2");
+  Message m1, m2;
+  m1 << "self must be a matrix, got a " << ctx.rank(a) << "-D tensor";
+  m2 << "mat2 must be a matrix, got a " << ctx.rank(b) << "-D tensor";
+  bool bad = ctx.require("mm_c1", eq(ctx.rank(a), 2), m1) == Status::Refuted;  // mm_c1
+  bad = (ctx.require("mm_c2", eq(ctx.rank(b), 2), m2) == Status::Refuted) || bad;  // mm_c2
+  if (bad || !a.shape().rank_known() || !b.shape().rank_known()) {
+    if (bad) return unknown_tensor();
+    Message m;
+    m << "mat1 and mat2 shapes cannot be multiplied (" << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and "
+      << ctx.size(b, 0) << "x" << ctx.size(b, 1) << ")";
+    ctx.require("mm_c3", eq(ctx.size(a, 1), ctx.size(b, 0)), m);  // mm_c3
+    return Value::tensor(Shape{ctx.size(a, 0).dim(), ctx.size(b, 1).dim()});
+  }
+  Message m;
+  m << "mat1 and mat2 shapes cannot be multiplied (" << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and "
+    << ctx.size(b, 0) << "x" << ctx.size(b, 1) << ")";
+  ctx.require("mm_c3", eq(ctx.size(a, 1), ctx.size(b, 0)), m);  // mm_c3
+  return Value::tensor(Shape{a.shape()[0], b.shape()[1]});
+}
+
+Value rule_bmm(RuleContext& ctx) {
+  Arg a = ctx.tensor("input");
+  Arg b = ctx.tensor("mat2");
+  Message m1, m2;
+  m1 << "batch1 must be a 3D tensor, got " << ctx.rank(a) << "D";
+  m2 << "batch2 must be a 3D tensor, got " << ctx.rank(b) << "D";
+  bool bad = ctx.require("bmm_c1", eq(ctx.rank(a), 3), m1) == Status::Refuted;  // bmm_c1
+  bad = (ctx.require("bmm_c2", eq(ctx.rank(b), 3), m2) == Status::Refuted) || bad;  // bmm_c2
+  if (bad) return unknown_tensor();
+  Message m3, m4;
+  m3 << "batch1 and batch2 must have the same batch size, got " << ctx.size(a, 0) << " and " << ctx.size(b, 0);
+  m4 << "expected size for first two dimensions of batch2 tensor to be: [" << ctx.size(a, 0) << ", "
+     << ctx.size(a, 2) << "] but got: [" << ctx.size(b, 0) << ", " << ctx.size(b, 1) << "]";
+  ctx.require("bmm_c3", eq(ctx.size(a, 0), ctx.size(b, 0)), m3);  // bmm_c3
+  ctx.require("bmm_c4", eq(ctx.size(a, 2), ctx.size(b, 1)), m4);  // bmm_c4
+  return Value::tensor(Shape{ctx.size(a, 0).dim(), ctx.size(a, 1).dim(), ctx.size(b, 2).dim()});
+}
+
+Value rule_addmm(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Arg a = ctx.tensor("mat1");
+  Arg b = ctx.tensor("mat2");
+  Message m1, m2;
+  m1 << "mat1 must be a matrix, got " << ctx.rank(a) << "-D tensor";
+  m2 << "mat2 must be a matrix, got " << ctx.rank(b) << "-D tensor";
+  bool bad = ctx.require("addmm_c1", eq(ctx.rank(a), 2), m1) == Status::Refuted;  // addmm_c1
+  bad = (ctx.require("addmm_c2", eq(ctx.rank(b), 2), m2) == Status::Refuted) || bad;  // addmm_c2
+  if (bad) return unknown_tensor();
+  Message m3;
+  m3 << "mat1 and mat2 shapes cannot be multiplied (" << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and "
+     << ctx.size(b, 0) << "x" << ctx.size(b, 1) << ")";
+  ctx.require("addmm_c3", eq(ctx.size(a, 1), ctx.size(b, 0)), m3);  // addmm_c3
+  std::vector<IntTerm> out{ctx.size(a, 0), ctx.size(b, 1)};
+  require_expandable(ctx, "addmm_c4", input, out);  // addmm_c4
+  return Value::tensor(shape_of_terms(out));
+}
+
+// F.linear(input, weight, bias): y = input @ weight.t() + bias.
+Value rule_linear(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Arg weight = ctx.tensor("weight");
+  Arg bias = ctx.arg("bias");
+  Message m2;
+  m2 << "linear needs an input with at least one dimension, got shape " << ctx.shape_hole(input);
+  bool bad = ctx.require("linear_c2", ge(ctx.rank(input), 1), m2) == Status::Refuted;  // linear_c2
+  Message m3;
+  m3 << "linear needs a 1-D or 2-D weight, got shape " << ctx.shape_hole(weight);
+  bad = (ctx.require("linear_c3", ge(ctx.rank(weight), 1) && le(ctx.rank(weight), 2), m3) == Status::Refuted) || bad;  // linear_c3
+  if (bad) return unknown_tensor();
+  Message m1;
+  m1 << "linear expects in_features " << ctx.size(weight, -1) << " but the input's last dimension is "
+     << ctx.size(input, -1);
+  ctx.require("linear_c1", eq(ctx.size(input, -1), ctx.size(weight, -1)), m1);  // linear_c1
+  if (!input.shape().rank_known() || !weight.shape().rank_known()) return unknown_tensor();
+  std::vector<IntTerm> wt = ctx.sizes(weight);
+  std::reverse(wt.begin(), wt.end());  // weight.t()
+  std::vector<IntTerm> out = matmul_known(ctx, "", "linear_c4", ctx.sizes(input), wt, ctx.shape_hole(input),
+                                          ctx.shape_hole(weight));
+  if (bias.is_none()) return Value::tensor(shape_of_terms(out));
+  Arg b = ctx.as_tensor(bias);
+  if (!b.shape().rank_known()) return unknown_tensor();
+  if (input.shape().rank() == 2) {
+    require_expandable(ctx, "linear_c4", b, out);  // linear_c4: addmm's bias expands to the result
+    return Value::tensor(shape_of_terms(out));
+  }
+  return Value::tensor(shape_of_terms(broadcast_terms(ctx, "linear_c4", out, sizes_from_end(ctx, b))));  // linear_c4
+}
+
+}  // namespace
+
+void register_linalg_rules(RuleRegistry& r) {
+  for (const char* name : {"torch.matmul", "Tensor.matmul", "operator.matmul", "Tensor.__matmul__"})
+    r.add(name, "input, other, *, out=None", rule_matmul);
+  for (const char* name : {"torch.mm", "Tensor.mm"}) r.add(name, "input, mat2, *, out=None", rule_mm);
+  for (const char* name : {"torch.bmm", "Tensor.bmm"}) r.add(name, "input, mat2, *, out=None", rule_bmm);
+  r.add("torch.addmm", "input, mat1, mat2, *, beta=1, alpha=1, out=None", rule_addmm);
+  r.add("Tensor.addmm", "input, mat1, mat2, *, beta=1, alpha=1", rule_addmm);
+  r.add("torch.nn.functional.linear", "input, weight, bias=None", rule_linear);
+}
+
+}  // namespace gshape::gradual
