@@ -88,6 +88,14 @@ TEST(Check, NonUtf8FileIsReportedAtTheBadByte) {
   EXPECT_TRUE(contains(r.err, "  y = \"caf?\"\n")) << r.err;
 }
 
+TEST(Check, BadByteAfterAByteOrderMarkHasTheEditorsColumn) {
+  TempDir dir;
+  dir.write("bom.py", "\xef\xbb\xbfs = '\xff'\n");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "bom.py:1:6: error: file is not valid UTF-8 (byte 0xff)")) << r.err;
+}
+
 TEST(Check, DeclaredOtherEncodingIsNamedInANote) {
   TempDir dir;
   dir.write("latin.py", "# -*- coding: latin-1 -*-\nname = \"Jos\xe9\"\n");
@@ -218,6 +226,14 @@ TEST(Check, SymlinkLoopsEndAndLinkedFilesCountOnce) {
   // each other cannot be read and say so.
   EXPECT_TRUE(contains(r.err, "checked 3 files: 2 errors")) << r.err;
   EXPECT_EQ(count_of(r.err, "cannot read file"), 2u) << r.err;
+}
+
+TEST(Check, DirectoryWithoutPythonFilesWarns) {
+  TempDir dir;
+  dir.write("notes.txt", "nothing here\n");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.err, "gshape: warning: no Python files found\nchecked 0 files: 0 errors, 1 warning\n");
 }
 
 TEST(Check, ExplicitFilesAreCheckedWithoutAWalk) {

@@ -19,6 +19,16 @@ TEST(DumpIr, PrintsTheTreeWithLocations) {
   EXPECT_LT(r.out.find("Import @1:1"), r.out.find("Assign @2:1"));
 }
 
+TEST(DumpIr, ByteOrderMarkDoesNotShiftColumns) {
+  // The BOM stays in the text, but editors do not show it: `f` is column 5.
+  TempDir dir;
+  std::string file = dir.write("bom.py", "\xef\xbb\xbfx = f(1)\n");
+  ProcessResult r = gshape({"dump-ir", file});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Assign @1:1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Call @1:5"), std::string::npos) << r.out;
+}
+
 TEST(DumpIr, SyntaxErrorPrintsTheDiagnosticAndExits1) {
   TempDir dir;
   std::string file = dir.write("broken.py", "x = (\n");
