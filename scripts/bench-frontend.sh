@@ -13,5 +13,5 @@ if [[ ! -x "$bench" ]]; then
   echo "bench-frontend: $bench not found; build with tests enabled first (make build)" >&2
   exit 2
 fi
-echo "== bench-frontend: load + parse + IR over generated PyTorch-style code (best of 3 runs, one thread)"
+echo "== bench-frontend: load + parse + IR over generated PyTorch-style code (best of --runs runs, default 3; one thread)"
 "$bench" "$@"
