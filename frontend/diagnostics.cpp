@@ -79,6 +79,8 @@ void render_one(std::ostream& out, const SourceLoc& loc, const std::string& path
   // Keep tabs so the caret lines up under the same characters.
   uint32_t column = 1;
   std::size_t i = 0;
+  // A byte-order mark opening the file takes no column (SourceFile::column_of).
+  if (loc.line == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
   for (; i < line.size() && column < loc.column; ++i) {
     unsigned char c = static_cast<unsigned char>(line[i]);
     if ((c & 0xC0) == 0x80) continue;

@@ -8,6 +8,8 @@ namespace gshape {
 namespace {
 
 // Length of the valid UTF-8 sequence starting at s[i], or 0 if invalid.
+// Overlong forms, UTF-16 surrogates and code points above U+10FFFF are
+// invalid too (RFC 3629), so strict JSON readers accept the output.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   unsigned char c = static_cast<unsigned char>(s[i]);
   std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
@@ -15,6 +17,13 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   for (std::size_t k = 1; k < n; ++k) {
     if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
   }
+  if (n == 1) return 1;
+  unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
+  if (c < 0xC2) return 0;                               // overlong 2-byte form
+  if (c == 0xE0 && c1 < 0xA0) return 0;                 // overlong 3-byte form
+  if (c == 0xED && c1 >= 0xA0) return 0;                // surrogates U+D800..U+DFFF
+  if (c == 0xF0 && c1 < 0x90) return 0;                 // overlong 4-byte form
+  if (c > 0xF4 || (c == 0xF4 && c1 >= 0x90)) return 0;  // above U+10FFFF
   return n;
 }
 

@@ -25,7 +25,10 @@ uint32_t SourceFile::column_of(uint32_t line, uint32_t byte_column) const {
   std::string_view text = line_text(line);
   if (byte_column > text.size()) return byte_column + 1;
   uint32_t column = 1;
-  for (uint32_t i = 0; i < byte_column; ++i) {
+  uint32_t i = 0;
+  // A byte-order mark opening the file is invisible in editors: it takes no column.
+  if (line == 1 && byte_column >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  for (; i < byte_column; ++i) {
     // Count every byte that is not a UTF-8 continuation byte.
     if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++column;
   }
