@@ -136,35 +136,45 @@ Value rule_addmm(RuleContext& ctx) {
   return Value::tensor(shape_of_terms(out));
 }
 
-// F.linear(input, weight, bias): y = input @ weight.t() + bias.
+// F.linear(input, weight, bias) as torch 1.13's at::linear computes it:
+// a 2-d input with a bias is addmm(bias, input, weight.t()); a (contiguous)
+// 3-d input with a bias is addmm on the input viewed as [n0*n1, in];
+// otherwise matmul(input, weight.t()), then bias added in place.
+// `linear_c2` input has an axis, `linear_c3` weight is 1-d or 2-d (2-d on
+// the addmm paths), `linear_c1` input's last axis is in_features,
+// `linear_c4` the bias expands to the output.
 Value rule_linear(RuleContext& ctx) {
   Arg input = ctx.tensor("input");
   Arg weight = ctx.tensor("weight");
   Arg bias = ctx.arg("bias");
+  bool has_bias = !bias.is_none();
   Message m2;
   m2 << "linear needs an input with at least one dimension, got shape " << ctx.shape_hole(input);
   bool bad = ctx.require("linear_c2", ge(ctx.rank(input), 1), m2) == Status::Refuted;  // linear_c2
+  BoolTerm addmm_path = has_bias ? (eq(ctx.rank(input), 2) || eq(ctx.rank(input), 3)) : BoolTerm(false);
   Message m3;
-  m3 << "linear needs a 1-D or 2-D weight, got shape " << ctx.shape_hole(weight);
-  bad = (ctx.require("linear_c3", ge(ctx.rank(weight), 1) && le(ctx.rank(weight), 2), m3) == Status::Refuted) || bad;  // linear_c3
+  m3 << "linear needs a 2-D weight (1-D only without a bias or for other input ranks), got shape "
+     << ctx.shape_hole(weight);
+  BoolTerm weight_ok = ge(ctx.rank(weight), 1) && le(ctx.rank(weight), 2) && implies(addmm_path, eq(ctx.rank(weight), 2));
+  bad = (ctx.require("linear_c3", weight_ok, m3) == Status::Refuted) || bad;  // linear_c3
   if (bad) return unknown_tensor();
   Message m1;
   m1 << "linear expects in_features " << ctx.size(weight, -1) << " but the input's last dimension is "
      << ctx.size(input, -1);
   ctx.require("linear_c1", eq(ctx.size(input, -1), ctx.size(weight, -1)), m1);  // linear_c1
   if (!input.shape().rank_known() || !weight.shape().rank_known()) return unknown_tensor();
+  std::vector<IntTerm> in = ctx.sizes(input);
   std::vector<IntTerm> wt = ctx.sizes(weight);
   std::reverse(wt.begin(), wt.end());  // weight.t()
-  std::vector<IntTerm> out = matmul_known(ctx, "", "linear_c4", ctx.sizes(input), wt, ctx.shape_hole(input),
-                                          ctx.shape_hole(weight));
-  if (bias.is_none()) return Value::tensor(shape_of_terms(out));
+  std::vector<IntTerm> out = matmul_known(ctx, "", "linear_c4", in, wt, ctx.shape_hole(input), ctx.shape_hole(weight));
+  if (!has_bias) return Value::tensor(shape_of_terms(out));
   Arg b = ctx.as_tensor(bias);
-  if (!b.shape().rank_known()) return unknown_tensor();
-  if (input.shape().rank() == 2) {
-    require_expandable(ctx, "linear_c4", b, out);  // linear_c4: addmm's bias expands to the result
-    return Value::tensor(shape_of_terms(out));
+  if (in.size() == 3) {
+    require_expandable(ctx, "linear_c4", b, {in[0] * in[1], out.back()});  // linear_c4 (addmm on the 2-d view)
+  } else {
+    require_expandable(ctx, "linear_c4", b, out);  // linear_c4
   }
-  return Value::tensor(shape_of_terms(broadcast_terms(ctx, "linear_c4", out, sizes_from_end(ctx, b))));  // linear_c4
+  return Value::tensor(shape_of_terms(out));
 }
 
 }  // namespace

@@ -190,6 +190,10 @@ Value rule_unsqueeze(RuleContext& ctx) {
 
 // expand / expand_as: `<prefix>_c1` enough sizes, `_c2` leading new sizes
 // non-negative, `_c3` existing axes match or are 1 (-1 keeps the axis).
+// Deliberate difference: torch 1.13 accepts a negative size other than -1
+// where the axis is new or 1 and builds a tensor with a negative size (or
+// fails later computing its numel, depending on the order of the sizes);
+// the rule rejects every negative size there.
 Shape expand_to(RuleContext& ctx, const std::string& prefix, const Arg& input, const std::vector<IntTerm>& sizes) {
   const Shape& in = input.shape();
   std::size_t n = sizes.size();

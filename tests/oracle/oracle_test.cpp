@@ -1,0 +1,658 @@
+// The libtorch agreement suite: for every rule, at least 200 seeded random
+// cases (shapes and arguments, many near the boundaries: off-by-one sizes,
+// wrong ranks, out-of-range dims, -1 twice, non-divisible sizes, size-1
+// broadcasting) run through the real libtorch op and through the rule on
+// all-constant inputs. The rule must refute an obligation if and only if
+// libtorch throws, and otherwise give the same result shapes with no
+// deferred obligation.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <random>
+
+#include "gradual/rule_registry.h"
+#include "oracle.h"
+
+namespace gshape::oracle {
+namespace {
+
+using gradual::Dim;
+using gradual::Obligation;
+using gradual::Operand;
+using gradual::Value;
+using Sizes = std::vector<int64_t>;
+
+constexpr int kCases = 240;
+
+// ------------------------------------------------------------------ random cases
+
+struct Rng {
+  std::mt19937_64 g;
+  explicit Rng(uint64_t seed) : g(seed) {}
+  int64_t range(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(g); }
+  bool chance(double p) { return std::bernoulli_distribution(p)(g); }
+  double real(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(g); }
+
+  int64_t size() {  // small sizes, with 1 and 0 often
+    if (chance(0.25)) return 1;
+    if (chance(0.08)) return 0;
+    return range(2, 4);
+  }
+  Sizes shape(int64_t min_rank, int64_t max_rank) {
+    Sizes s(static_cast<std::size_t>(range(min_rank, max_rank)));
+    for (auto& d : s) d = size();
+    return s;
+  }
+  // A dim index for a rank-r tensor (with `extra` more positions), one step
+  // beyond the valid range on either side now and then.
+  int64_t dim(int64_t r, int64_t extra = 0) {
+    int64_t b = std::max<int64_t>(r + extra, 1);
+    return chance(0.85) ? range(-b, b - 1) : (chance(0.5) ? b : -b - 1);
+  }
+  // Nudges one size by one, or sets it to 1, or changes the rank.
+  Sizes mutate(Sizes s) {
+    double p = real(0, 1);
+    if (p < 0.15) {
+      s.push_back(size());
+    } else if (p < 0.3 && !s.empty()) {
+      s.erase(s.begin());
+    } else if (!s.empty()) {
+      auto& d = s[static_cast<std::size_t>(range(0, static_cast<int64_t>(s.size()) - 1))];
+      d = chance(0.3) ? 1 : std::max<int64_t>(0, d + (chance(0.5) ? 1 : -1));
+    }
+    return s;
+  }
+  // A shape that broadcasts with `s` (usually), built from its tail.
+  Sizes broadcastable(const Sizes& s) {
+    Sizes out;
+    std::size_t keep = static_cast<std::size_t>(range(0, static_cast<int64_t>(s.size())));
+    for (std::size_t i = s.size() - keep; i < s.size(); ++i) out.push_back(chance(0.3) ? 1 : s[i]);
+    if (chance(0.2)) out.insert(out.begin(), size());
+    return chance(0.2) ? mutate(out) : out;
+  }
+};
+
+OArg T(Sizes s) { return OArg::tensor(std::move(s)); }
+OArg I(int64_t v) { return OArg::integer(v); }
+OArg L(Sizes v) { return OArg::int_list(std::move(v)); }
+OArg B(bool v) { return OArg::boolean(v); }
+OArg F(double v) { return OArg::floating(v); }
+OArg None() { return OArg::none(); }
+
+// A shape with the same numel as `s`: its sizes shuffled, merged and padded with 1s.
+Sizes regroup(Rng& r, Sizes s) {
+  std::shuffle(s.begin(), s.end(), r.g);
+  Sizes out;
+  for (int64_t d : s) {
+    if (!out.empty() && r.chance(0.4)) {
+      out.back() *= d;
+    } else {
+      out.push_back(d);
+    }
+  }
+  if (r.chance(0.2)) out.insert(out.begin() + r.range(0, static_cast<int64_t>(out.size())), 1);
+  return out;
+}
+
+// View-style size lists: valid groupings with -1 often, and broken ones.
+Sizes view_sizes(Rng& r, const Sizes& in) {
+  Sizes out = regroup(r, in);
+  if (!out.empty() && r.chance(0.5)) out[static_cast<std::size_t>(r.range(0, static_cast<int64_t>(out.size()) - 1))] = -1;
+  if (!out.empty() && r.chance(0.1)) out[static_cast<std::size_t>(r.range(0, static_cast<int64_t>(out.size()) - 1))] = -1;
+  if (!out.empty() && r.chance(0.05)) out[0] = -2;
+  if (!out.empty() && r.chance(0.2)) {
+    auto& d = out[static_cast<std::size_t>(r.range(0, static_cast<int64_t>(out.size()) - 1))];
+    if (d >= 0) d += r.chance(0.5) ? 1 : (d > 0 ? -1 : 1);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ the rule side
+
+struct RuleOutcome {
+  bool modelled = true;
+  bool refuted = false;
+  bool deferred = false;
+  std::string note;        // why not modelled / which obligation was refuted
+  std::vector<Sizes> shapes;
+  bool constant_result = true;
+};
+
+Operand operand_of(const OArg& a, int& next_slot) {
+  using K = OArg::Kind;
+  switch (a.kind) {
+    case K::Tensor:
+    case K::BoolTensor: return Operand(Value::tensor(gradual::Shape::of_constants(a.shape)), next_slot++);
+    case K::Int: return Operand(Value::integer(Dim(a.i)), next_slot++);
+    case K::Bool: return Operand(Value::boolean(gradual::Pred(a.b)), next_slot++);
+    case K::Float: return Operand(Value::floating(a.f), next_slot++);
+    case K::None: return Operand(Value::none(), next_slot++);
+    case K::IntList: {
+      std::vector<Value> items;
+      for (int64_t v : a.ints) items.push_back(Value::integer(Dim(v)));
+      return Operand(Value::tuple(std::move(items)), next_slot++);
+    }
+    case K::TensorList: {
+      Operand list;
+      list.slot = next_slot++;
+      std::vector<Value> items;
+      for (const Sizes& s : a.shapes) {
+        Operand t(Value::tensor(gradual::Shape::of_constants(s)), next_slot++);
+        items.push_back(t.value);
+        list.elements.push_back(t);
+      }
+      list.value = Value::list(std::move(items));
+      return list;
+    }
+  }
+  return Operand();
+}
+
+RuleOutcome outcome_of(const gradual::RuleResult& r, const std::vector<Obligation>& obs) {
+  RuleOutcome o;
+  o.modelled = r.modelled;
+  o.note = r.note;
+  for (int id : r.obligations) {
+    const Obligation& ob = obs[static_cast<std::size_t>(id)];
+    if (ob.status == gradual::Status::Refuted) {
+      if (!o.refuted) o.note = ob.tag + ": " + ob.render_message();
+      o.refuted = true;
+    }
+    if (ob.status == gradual::Status::Deferred) {
+      o.deferred = true;
+      if (o.note.empty()) o.note = "deferred " + ob.tag + ": " + ob.constraint.pred().str();
+    }
+  }
+  std::vector<Value> results;
+  if (r.value.is_tensor()) {
+    results.push_back(r.value);
+  } else if (r.value.is_sequence() && r.value.items()) {
+    results = *r.value.items();
+  } else if (!r.value.is_object()) {
+    o.constant_result = false;
+  }
+  for (const Value& v : results) {
+    auto sizes = v.is_tensor() ? v.shape().constant_sizes() : std::nullopt;
+    if (!sizes) {
+      o.constant_result = false;
+      continue;
+    }
+    o.shapes.push_back(*sizes);
+  }
+  return o;
+}
+
+RuleOutcome run_rule(const std::string& key, const OCase& c, gradual::Solver& solver) {
+  const gradual::Rule* rule = gradual::RuleRegistry::builtin().find(key);
+  if (!rule) {
+    RuleOutcome o;
+    o.modelled = false;
+    o.note = "no rule " + key;
+    return o;
+  }
+  gradual::CallSite site;
+  site.name = key;
+  int slot = 0;
+  for (const OArg& a : c.args) site.positional.push_back(operand_of(a, slot));
+  for (const auto& [k, v] : c.kwargs) site.keywords.emplace_back(k, operand_of(v, slot));
+  std::vector<Obligation> obs;
+  return outcome_of(gradual::apply_rule(*rule, site, solver, obs), obs);
+}
+
+// nn.Linear(in, out) then its forward on the input.
+RuleOutcome run_nn_linear(const std::string&, const OCase& c, gradual::Solver& solver) {
+  const auto& reg = gradual::RuleRegistry::builtin();
+  std::vector<Obligation> obs;
+  gradual::CallSite init;
+  init.name = "torch.nn.Linear";
+  init.positional = {Operand(Value::integer(Dim(c.args[0].i)), 0), Operand(Value::integer(Dim(c.args[1].i)), 1)};
+  gradual::RuleResult module = gradual::apply_rule(*reg.find(init.name), init, solver, obs);
+  RuleOutcome init_outcome = outcome_of(module, obs);
+  if (init_outcome.refuted) return init_outcome;
+  gradual::CallSite fwd;
+  fwd.name = "torch.nn.Linear.forward";
+  fwd.positional = {Operand(module.value, 0), Operand(Value::tensor(gradual::Shape::of_constants(c.args[2].shape)), 1)};
+  return outcome_of(gradual::apply_rule(*reg.find(fwd.name), fwd, solver, obs), obs);
+}
+
+// ------------------------------------------------------------------ suites
+
+using Gen = std::function<OCase(Rng&)>;
+using RuleRunner = RuleOutcome (*)(const std::string&, const OCase&, gradual::Solver&);
+
+struct Suite {
+  std::string op;    // the libtorch runner (oracle_torch.cpp)
+  std::string rule;  // the registry key
+  Gen gen;
+  bool can_fail = true;  // the generator must produce both errors and successes
+  RuleRunner runner = run_rule;
+};
+
+OCase C(std::vector<OArg> args) {
+  OCase c;
+  c.args = std::move(args);
+  return c;
+}
+
+Gen reduce_gen(bool list_dims) {
+  return [list_dims](Rng& r) {
+    Sizes s = r.shape(0, 4);
+    int64_t rank = static_cast<int64_t>(s.size());
+    double p = r.real(0, 1);
+    if (p < 0.15) return C({T(s)});
+    if (!list_dims || p < 0.55) return C({T(s), I(r.dim(rank)), B(r.chance(0.5))});
+    Sizes dims(static_cast<std::size_t>(r.range(0, 3)));
+    for (auto& d : dims) d = r.dim(rank);
+    if (p < 0.62) return C({T(s), None(), B(r.chance(0.5))});
+    return C({T(s), L(dims), B(r.chance(0.5))});
+  };
+}
+
+Gen nonempty_reduce_gen() {
+  return [](Rng& r) {
+    Sizes s = r.shape(0, 3);
+    if (r.chance(0.25)) return C({T(s)});
+    return C({T(s), I(r.dim(static_cast<int64_t>(s.size()))), B(r.chance(0.5))});
+  };
+}
+
+Gen along_dim_gen() {
+  return [](Rng& r) {
+    Sizes s = r.shape(0, 4);
+    return C({T(s), I(r.dim(static_cast<int64_t>(s.size())))});
+  };
+}
+
+Gen unary_gen() {
+  return [](Rng& r) { return C({T(r.shape(0, 4))}); };
+}
+
+Gen binary_gen() {
+  return [](Rng& r) {
+    Sizes a = r.shape(0, 4);
+    if (r.chance(0.15)) return C({T(a), r.chance(0.5) ? I(r.range(-3, 3)) : F(r.real(-2, 2))});
+    return C({T(a), T(r.broadcastable(a))});
+  };
+}
+
+Gen inplace_gen() {
+  return [](Rng& r) {
+    Sizes a = r.shape(0, 4);
+    Sizes b = r.broadcastable(a);
+    if (r.chance(0.2)) std::swap(a, b);
+    return C({T(a), T(b)});
+  };
+}
+
+Gen sizes_gen() {
+  return [](Rng& r) {
+    Sizes s = r.shape(0, 4);
+    if (!s.empty() && r.chance(0.2)) s[static_cast<std::size_t>(r.range(0, static_cast<int64_t>(s.size()) - 1))] = r.range(-2, -1);
+    return C({L(s)});
+  };
+}
+
+Gen view_gen() {
+  return [](Rng& r) {
+    Sizes in = r.shape(0, 4);
+    return C({T(in), L(view_sizes(r, in))});
+  };
+}
+
+Gen like_pair_gen() {  // view_as / reshape_as / expand_as
+  return [](Rng& r) {
+    Sizes a = r.shape(0, 3);
+    Sizes b = r.chance(0.6) ? regroup(r, a) : r.mutate(a);
+    if (r.chance(0.3)) b = r.broadcastable(a), std::swap(a, b);
+    return C({T(a), T(b)});
+  };
+}
+
+int64_t pick_dim(Rng& r, const Sizes& s) { return r.dim(static_cast<int64_t>(s.size())); }
+
+std::vector<Suite> suites() {
+  std::vector<Suite> out;
+  // ---- the 15 operations of the Cruces thesis
+  out.push_back({"range", "torch.range", [](Rng& r) {
+                   if (r.chance(0.2)) return C({F(r.real(-3, 5)), F(r.real(-3, 8)), F(r.chance(0.1) ? 0.0 : r.real(-2, 2))});
+                   return C({I(r.range(-4, 6)), I(r.range(-4, 8)), I(r.range(-3, 3))});
+                 }});
+  out.push_back({"view", "Tensor.view", view_gen()});
+  out.push_back({"reshape", "torch.reshape", view_gen()});
+  out.push_back({"reshape", "Tensor.reshape", view_gen()});
+  out.push_back({"transpose", "torch.transpose", [](Rng& r) {
+                   Sizes s = r.shape(0, 4);
+                   return C({T(s), I(pick_dim(r, s)), I(pick_dim(r, s))});
+                 }});
+  out.push_back({"cat", "torch.cat", [](Rng& r) {
+                   Sizes base = r.shape(0, 3);
+                   int64_t rank = static_cast<int64_t>(base.size());
+                   int64_t d = r.dim(rank);
+                   std::vector<Sizes> ts;
+                   int64_t n = r.chance(0.04) ? 0 : r.range(1, 4);
+                   for (int64_t i = 0; i < n; ++i) {
+                     Sizes t = base;
+                     int64_t axis = d < 0 ? d + rank : d;
+                     if (axis >= 0 && axis < rank) t[static_cast<std::size_t>(axis)] = r.range(0, 4);
+                     if (r.chance(0.12)) t = r.mutate(t);
+                     if (r.chance(0.1)) t = Sizes{0};  // legacy: 1-d empty tensors are skipped
+                     ts.push_back(t);
+                   }
+                   return C({OArg::tensors(ts), I(d)});
+                 }});
+  out.push_back({"sum", "torch.sum", reduce_gen(true)});
+  out.push_back({"split", "torch.split", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   return C({T(s), I(r.range(-1, 5)), I(pick_dim(r, s))});
+                 }});
+  out.push_back({"split_list", "torch.split", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   int64_t d = pick_dim(r, s);
+                   int64_t rank = static_cast<int64_t>(s.size());
+                   int64_t axis = d < 0 ? d + rank : d;
+                   int64_t total = axis >= 0 && axis < rank ? s[static_cast<std::size_t>(axis)] : r.range(0, 4);
+                   Sizes parts;
+                   while (total > 0) {
+                     int64_t p = r.range(0, total);
+                     parts.push_back(p);
+                     total -= p;
+                   }
+                   if (parts.empty() || r.chance(0.2)) parts.push_back(0);
+                   if (r.chance(0.2)) parts.back() += r.chance(0.5) ? 1 : -1;
+                   return C({T(s), L(parts), I(d)});
+                 }});
+  out.push_back({"unsqueeze", "torch.unsqueeze", [](Rng& r) {
+                   Sizes s = r.shape(0, 4);
+                   return C({T(s), I(r.dim(static_cast<int64_t>(s.size()), 1))});
+                 }});
+  out.push_back({"zeros", "torch.zeros", sizes_gen()});
+  out.push_back({"arange", "torch.arange", [](Rng& r) {
+                   if (r.chance(0.15)) return C({F(r.real(-1, 6)), F(r.real(-1, 9)), F(r.chance(0.1) ? 0.0 : r.real(-2, 2))});
+                   int64_t form = r.range(1, 3);
+                   if (form == 1) return C({I(r.range(-2, 8))});
+                   if (form == 2) return C({I(r.range(-4, 6)), I(r.range(-4, 8))});
+                   return C({I(r.range(-4, 6)), I(r.range(-4, 8)), I(r.range(-3, 3))});
+                 }});
+  out.push_back({"ones", "torch.ones", sizes_gen()});
+  out.push_back({"max", "torch.max", [](Rng& r) {
+                   if (r.chance(0.25)) {
+                     Sizes a = r.shape(0, 3);
+                     return C({T(a), T(r.broadcastable(a))});
+                   }
+                   return nonempty_reduce_gen()(r);
+                 }});
+  out.push_back({"squeeze", "torch.squeeze", [](Rng& r) {
+                   Sizes s = r.shape(0, 4);
+                   return r.chance(0.3) ? C({T(s)}) : C({T(s), I(pick_dim(r, s))});
+                 }});
+  out.push_back({"expand", "Tensor.expand", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   Sizes target;
+                   int64_t lead = r.chance(0.1) ? -1 : r.range(0, 2);
+                   for (int64_t i = 0; i < lead; ++i) target.push_back(r.chance(0.1) ? -1 : r.range(0, 3));
+                   std::size_t start = lead < 0 ? 1 : 0;
+                   for (std::size_t i = start; i < s.size(); ++i) {
+                     double p = r.real(0, 1);
+                     int64_t x = s[i];
+                     target.push_back(p < 0.4 ? x : p < 0.6 ? -1 : p < 0.8 ? (x == 1 ? r.range(0, 4) : x) : x + r.range(-1, 1));
+                   }
+                   // -2 only where torch rejects it too (an existing axis other than 1): torch 1.13
+                   // builds negative sizes elsewhere, which the rule deliberately rejects
+                   if (!s.empty() && s.back() != 1 && r.chance(0.06)) target.back() = -2;
+                   return C({T(s), L(target)});
+                 }});
+  out.push_back({"any", "torch.any", [](Rng& r) {
+                   Sizes s = r.shape(0, 4);
+                   if (r.chance(0.25)) return C({OArg::bool_tensor(s)});
+                   return C({OArg::bool_tensor(s), I(pick_dim(r, s)), B(r.chance(0.5))});
+                 }});
+  // ---- element-wise
+  for (const char* op : {"relu", "sigmoid", "tanh", "exp", "log", "abs", "sqrt", "gelu"})
+    out.push_back({op, std::string(op == std::string("gelu") ? "torch.nn.functional." : "torch.") + op, unary_gen(), false});
+  out.push_back({"leaky_relu", "torch.nn.functional.leaky_relu", [](Rng& r) { return C({T(r.shape(0, 4)), F(r.real(0, 1))}); }, false});
+  out.push_back({"clamp", "torch.clamp", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   auto bound = [&]() {
+                     double p = r.real(0, 1);
+                     if (p < 0.3) return None();
+                     if (p < 0.7) return F(r.real(-1, 1));
+                     return T(r.broadcastable(s));
+                   };
+                   OArg lo = bound(), hi = bound();
+                   if ((lo.kind == OArg::Kind::Tensor) != (hi.kind == OArg::Kind::Tensor) && lo.kind != OArg::Kind::None &&
+                       hi.kind != OArg::Kind::None)
+                     hi = None();  // libtorch has no mixed tensor/number overload
+                   return C({T(s), lo, hi});
+                 }});
+  out.push_back({"dropout", "torch.dropout", [](Rng& r) {
+                   return C({T(r.shape(0, 3)), F(r.chance(0.8) ? r.real(0, 1) : r.real(-0.5, 1.5)), B(r.chance(0.5))});
+                 }});
+  for (const char* op : {"add", "sub", "mul", "div", "eq", "lt", "ge", "maximum", "pow"})
+    out.push_back({op, std::string("torch.") + op, binary_gen()});
+  out.push_back({"add", "operator.add", binary_gen()});
+  out.push_back({"add_", "Tensor.add_", inplace_gen()});
+  out.push_back({"mul_", "Tensor.mul_", inplace_gen()});
+  out.push_back({"where", "torch.where", [](Rng& r) {
+                   Sizes c = r.shape(0, 3);
+                   OArg a = r.chance(0.15) ? F(1.0) : T(r.broadcastable(c));
+                   OArg b = r.chance(0.15) ? F(0.0) : T(r.broadcastable(c));
+                   return C({OArg::bool_tensor(c), a, b});
+                 }});
+  auto masked = [](Rng& r) {
+    Sizes s = r.shape(0, 3);
+    Sizes m = r.broadcastable(s);
+    if (r.chance(0.15)) std::swap(s, m);
+    OArg v = r.chance(0.75) ? F(1.5) : T(r.chance(0.6) ? Sizes{} : Sizes{r.range(1, 2)});
+    return C({T(s), OArg::bool_tensor(m), v});
+  };
+  out.push_back({"masked_fill", "Tensor.masked_fill", masked});
+  out.push_back({"masked_fill_", "Tensor.masked_fill_", masked});
+  // ---- matrix products
+  out.push_back({"matmul", "torch.matmul", [](Rng& r) {
+                   Sizes a = r.shape(r.chance(0.05) ? 0 : 1, 4);
+                   Sizes b = r.shape(r.chance(0.05) ? 0 : 1, 4);
+                   if (!a.empty() && !b.empty() && r.chance(0.7)) {  // make the inner sizes agree
+                     std::size_t k = b.size() > 1 ? b.size() - 2 : 0;
+                     b[k] = a.back();
+                   }
+                   if (a.size() > 2 && b.size() > 2 && r.chance(0.6)) {  // and the batch axes broadcast
+                     Sizes batch = r.broadcastable(Sizes(a.begin(), a.end() - 2));
+                     Sizes nb = batch;
+                     nb.insert(nb.end(), b.end() - 2, b.end());
+                     b = nb;
+                   }
+                   return C({T(a), T(b)});
+                 }});
+  out.push_back({"matmul", "operator.matmul", [](Rng& r) {
+                   Sizes a = r.shape(1, 3), b = r.shape(1, 3);
+                   if (r.chance(0.7)) b[b.size() > 1 ? b.size() - 2 : 0] = a.back();
+                   return C({T(a), T(b)});
+                 }});
+  out.push_back({"mm", "torch.mm", [](Rng& r) {
+                   Sizes a = r.chance(0.9) ? r.shape(2, 2) : r.shape(0, 3);
+                   Sizes b = r.chance(0.9) ? r.shape(2, 2) : r.shape(0, 3);
+                   if (a.size() == 2 && b.size() == 2 && r.chance(0.7)) b[0] = a[1];
+                   return C({T(a), T(b)});
+                 }});
+  out.push_back({"bmm", "torch.bmm", [](Rng& r) {
+                   Sizes a = r.chance(0.9) ? r.shape(3, 3) : r.shape(2, 4);
+                   Sizes b = r.chance(0.9) ? r.shape(3, 3) : r.shape(2, 4);
+                   if (a.size() == 3 && b.size() == 3) {
+                     if (r.chance(0.7)) b[0] = a[0];
+                     if (r.chance(0.7)) b[1] = a[2];
+                   }
+                   return C({T(a), T(b)});
+                 }});
+  out.push_back({"addmm", "torch.addmm", [](Rng& r) {
+                   Sizes a = r.chance(0.92) ? r.shape(2, 2) : r.shape(1, 3);
+                   Sizes b = r.chance(0.92) ? r.shape(2, 2) : r.shape(1, 3);
+                   if (a.size() == 2 && b.size() == 2 && r.chance(0.8)) b[0] = a[1];
+                   Sizes out_shape = {a.empty() ? 1 : a[0], b.empty() ? 1 : b.back()};
+                   return C({T(r.broadcastable(out_shape)), T(a), T(b)});
+                 }});
+  out.push_back({"linear", "torch.nn.functional.linear", [](Rng& r) {
+                   Sizes in = r.shape(r.chance(0.05) ? 0 : 1, 4);
+                   int64_t out_f = r.size();
+                   Sizes w = r.chance(0.85) ? Sizes{out_f, in.empty() ? 1 : in.back()} : r.shape(0, 3);
+                   if (r.chance(0.15) && !w.empty()) w.back() += 1;
+                   OArg bias = r.chance(0.3) ? None() : T(r.chance(0.7) ? Sizes{out_f} : r.broadcastable(Sizes{2, out_f}));
+                   return C({T(in), T(w), bias});
+                 }});
+  out.push_back({"nn_linear", "torch.nn.Linear.forward", [](Rng& r) {
+                   int64_t in_f = r.range(0, 5), out_f = r.range(0, 5);
+                   Sizes x = r.shape(0, 3);
+                   if (!x.empty() && r.chance(0.7)) x.back() = in_f;
+                   return C({I(in_f), I(out_f), T(x)});
+                 },
+                 true, run_nn_linear});
+  // ---- rearrangements
+  out.push_back({"permute", "Tensor.permute", [](Rng& r) {
+                   Sizes s = r.shape(0, 4);
+                   Sizes dims(s.size());
+                   for (std::size_t i = 0; i < dims.size(); ++i) dims[i] = static_cast<int64_t>(i) - (r.chance(0.3) ? static_cast<int64_t>(s.size()) : 0);
+                   std::shuffle(dims.begin(), dims.end(), r.g);
+                   double p = r.real(0, 1);
+                   if (p < 0.1 && !dims.empty()) dims[0] = dims.back();                         // a repeat
+                   else if (p < 0.2) dims.push_back(static_cast<int64_t>(dims.size()));          // too many
+                   else if (p < 0.3 && !dims.empty()) dims[0] = pick_dim(r, s);                  // maybe out of range
+                   return C({T(s), L(dims)});
+                 }});
+  out.push_back({"t", "torch.t", [](Rng& r) { return C({T(r.shape(0, 3))}); }});
+  out.push_back({"flatten", "torch.flatten", [](Rng& r) {
+                   Sizes s = r.shape(0, 4);
+                   return C({T(s), I(pick_dim(r, s)), I(pick_dim(r, s))});
+                 }});
+  out.push_back({"unflatten", "Tensor.unflatten", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   int64_t d = pick_dim(r, s);
+                   int64_t rank = static_cast<int64_t>(s.size());
+                   int64_t axis = d < 0 ? d + rank : d;
+                   int64_t n = axis >= 0 && axis < rank ? s[static_cast<std::size_t>(axis)] : r.range(1, 4);
+                   Sizes sizes = r.chance(0.08) ? Sizes{} : view_sizes(r, Sizes{n});
+                   return C({T(s), I(d), L(sizes)});
+                 }});
+  out.push_back({"stack", "torch.stack", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   std::vector<Sizes> ts;
+                   int64_t n = r.chance(0.04) ? 0 : r.range(1, 3);
+                   for (int64_t i = 0; i < n; ++i) ts.push_back(r.chance(0.15) ? r.mutate(s) : s);
+                   return C({OArg::tensors(ts), I(r.dim(static_cast<int64_t>(s.size()), 1))});
+                 }});
+  out.push_back({"chunk", "torch.chunk", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   return C({T(s), I(r.range(-1, 5)), I(pick_dim(r, s))});
+                 }});
+  out.push_back({"unbind", "torch.unbind", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   return C({T(s), I(pick_dim(r, s))});
+                 }});
+  out.push_back({"expand_as", "Tensor.expand_as", like_pair_gen()});
+  out.push_back({"view_as", "Tensor.view_as", like_pair_gen()});
+  out.push_back({"reshape_as", "Tensor.reshape_as", like_pair_gen()});
+  out.push_back({"repeat", "Tensor.repeat", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   Sizes reps(static_cast<std::size_t>(std::max<int64_t>(0, static_cast<int64_t>(s.size()) + r.range(-1, 2))));
+                   for (auto& k : reps) k = r.chance(0.1) ? -1 : r.range(0, 3);
+                   return C({T(s), L(reps)});
+                 }});
+  // ---- reductions
+  out.push_back({"mean", "torch.mean", reduce_gen(true)});
+  out.push_back({"norm", "torch.norm", [](Rng& r) {
+                   OCase c = reduce_gen(true)(r);
+                   if (c.args.size() == 1) return c;
+                   if (c.args[1].kind == OArg::Kind::Int) c.args[1] = L({c.args[1].i});
+                   // torch.norm(input, p, dim, keepdim)
+                   return C({c.args[0], I(2), c.args[1], c.args[2]});
+                 }});
+  out.push_back({"prod", "torch.prod", reduce_gen(false)});
+  out.push_back({"all", "torch.all", [](Rng& r) {
+                   Sizes s = r.shape(0, 4);
+                   if (r.chance(0.25)) return C({OArg::bool_tensor(s)});
+                   return C({OArg::bool_tensor(s), I(pick_dim(r, s)), B(r.chance(0.5))});
+                 }});
+  out.push_back({"min", "torch.min", nonempty_reduce_gen()});
+  out.push_back({"argmax", "torch.argmax", nonempty_reduce_gen()});
+  out.push_back({"argmin", "torch.argmin", nonempty_reduce_gen()});
+  out.push_back({"softmax", "torch.softmax", along_dim_gen()});
+  out.push_back({"log_softmax", "torch.nn.functional.log_softmax", along_dim_gen()});
+  out.push_back({"cumsum", "torch.cumsum", along_dim_gen()});
+  // ---- creation
+  out.push_back({"empty", "torch.empty", sizes_gen()});
+  out.push_back({"rand", "torch.rand", sizes_gen()});
+  out.push_back({"randn", "torch.randn", sizes_gen()});
+  out.push_back({"full", "torch.full", [](Rng& r) { return C({sizes_gen()(r).args[0], F(2.5)}); }});
+  out.push_back({"randint", "torch.randint", [](Rng& r) {
+                   int64_t lo = r.range(-3, 3);
+                   return C({I(lo), I(lo + r.range(-1, 4)), sizes_gen()(r).args[0]});
+                 }});
+  out.push_back({"eye", "torch.eye", [](Rng& r) {
+                   if (r.chance(0.4)) return C({I(r.range(-1, 4))});
+                   return C({I(r.range(-1, 4)), I(r.range(-1, 4))});
+                 }});
+  out.push_back({"zeros_like", "torch.zeros_like", unary_gen(), false});
+  out.push_back({"new_zeros", "Tensor.new_zeros", [](Rng& r) { return C({T(r.shape(0, 2)), sizes_gen()(r).args[0]}); }});
+  return out;
+}
+
+// ------------------------------------------------------------------ the test
+
+struct SuiteName {
+  std::string operator()(const ::testing::TestParamInfo<Suite>& info) const {
+    std::string name = info.param.rule + "_" + info.param.op;
+    for (char& ch : name)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+    return name;
+  }
+};
+
+class Oracle : public ::testing::TestWithParam<Suite> {};
+
+TEST_P(Oracle, RuleAgreesWithLibtorch) {
+  const Suite& suite = GetParam();
+  Rng rng(std::hash<std::string>()(suite.rule + "/" + suite.op) % 100003 + 17);  // deterministic per suite
+  gradual::Solver solver;
+  int agree = 0, errors = 0;
+  std::vector<std::string> disagreements;
+  for (int i = 0; i < kCases; ++i) {
+    OCase c = suite.gen(rng);
+    Outcome torch = run_torch(suite.op, c);
+    RuleOutcome rule = suite.runner(suite.rule, c, solver);
+    std::string problem;
+    if (torch.threw) {
+      ++errors;
+      if (!rule.refuted)
+        problem = "libtorch throws (" + torch.error + ") but the rule " +
+                  (rule.modelled ? "refutes nothing" + (rule.note.empty() ? "" : " [" + rule.note + "]")
+                                 : "gave up: " + rule.note);
+    } else if (rule.refuted) {
+      problem = "libtorch succeeds but the rule refutes " + rule.note;
+    } else if (!rule.modelled) {
+      problem = "the rule gave up: " + rule.note;
+    } else if (rule.deferred) {
+      problem = "the rule defers on constant inputs: " + rule.note;
+    } else if (!rule.constant_result || rule.shapes != torch.shapes) {
+      std::string got, want;
+      for (const auto& s : rule.shapes) got += shape_str(s) + " ";
+      for (const auto& s : torch.shapes) want += shape_str(s) + " ";
+      problem = "shapes differ: rule " + got + (rule.constant_result ? "" : "(not all constant) ") + "vs libtorch " + want;
+    }
+    if (problem.empty()) {
+      ++agree;
+    } else if (disagreements.size() < 8) {
+      disagreements.push_back(suite.rule + c.str() + ": " + problem);
+    }
+  }
+  std::printf("[ oracle   ] %-34s %-12s %d cases, %d agree, %d libtorch errors\n", suite.rule.c_str(), suite.op.c_str(),
+              kCases, agree, errors);
+  for (const std::string& d : disagreements) ADD_FAILURE() << d;
+  EXPECT_EQ(agree, kCases);
+  if (suite.can_fail) {
+    EXPECT_GT(errors, kCases / 50) << "the generator should reach the error boundary";
+    EXPECT_LT(errors, kCases - kCases / 20) << "the generator should mostly produce valid calls too";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rules, Oracle, ::testing::ValuesIn(suites()), SuiteName());
+
+}  // namespace
+}  // namespace gshape::oracle

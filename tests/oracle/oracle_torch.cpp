@@ -1,0 +1,262 @@
+// The torch side of the oracle: runs the real libtorch operator on small
+// zero-filled tensors of the case's shapes. The only file of the test that
+// includes libtorch headers (they take long to compile).
+#include <ATen/ATen.h>
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+#include "oracle.h"
+
+namespace gshape::oracle {
+namespace {
+
+using Kind = OArg::Kind;
+
+at::Tensor T(const OArg& a) {
+  if (a.kind == Kind::BoolTensor) return at::zeros(a.shape, at::kBool);
+  if (a.kind != Kind::Tensor) throw std::invalid_argument("oracle: expected a tensor argument");
+  return at::zeros(a.shape);
+}
+
+std::vector<at::Tensor> TL(const OArg& a) {
+  std::vector<at::Tensor> out;
+  for (const auto& s : a.shapes) out.push_back(at::zeros(s));
+  return out;
+}
+
+at::Scalar S(const OArg& a) {
+  if (a.kind == Kind::Float) return at::Scalar(a.f);
+  if (a.kind == Kind::Bool) return at::Scalar(a.b);
+  return at::Scalar(a.i);
+}
+
+bool is_tensor(const OArg& a) { return a.kind == Kind::Tensor || a.kind == Kind::BoolTensor; }
+bool has(const OCase& c, std::size_t i) { return c.args.size() > i && c.args[i].kind != Kind::None; }
+
+Outcome of(const at::Tensor& t) {
+  Outcome o;
+  o.shapes.push_back(t.sizes().vec());
+  return o;
+}
+Outcome of(const std::vector<at::Tensor>& ts) {
+  Outcome o;
+  for (const auto& t : ts) o.shapes.push_back(t.sizes().vec());
+  return o;
+}
+Outcome of(const std::tuple<at::Tensor, at::Tensor>& ts) { return of(std::vector<at::Tensor>{std::get<0>(ts), std::get<1>(ts)}); }
+
+// A reduction called as op(t), op(t, dim), op(t, dim, keepdim).
+template <class WithDim, class Plain>
+Outcome reduce_single(const OCase& c, WithDim with_dim, Plain plain) {
+  if (!has(c, 1)) return of(plain(T(c.args[0])));
+  bool keep = c.args.size() > 2 && c.args[2].b;
+  return of(with_dim(T(c.args[0]), c.args[1].i, keep));
+}
+
+// sum/mean(t) or (t, dims, keepdim) where dims is an int, a list or None.
+template <class F>
+Outcome reduce_list(const OCase& c, F f) {
+  bool keep = c.args.size() > 2 && c.args[2].b;
+  const OArg& d = c.args.size() > 1 ? c.args[1] : OArg::none();
+  if (d.kind == Kind::None) return of(f(T(c.args[0]), c10::nullopt, keep));
+  if (d.kind == Kind::Int) return of(f(T(c.args[0]), at::IntArrayRef{d.i}, keep));
+  return of(f(T(c.args[0]), at::IntArrayRef(d.ints), keep));
+}
+
+using Runner = std::function<Outcome(const OCase&)>;
+
+const std::map<std::string, Runner>& runners() {
+  static const std::map<std::string, Runner> table = [] {
+    std::map<std::string, Runner> m;
+    // shape rearrangements
+    m["view"] = [](const OCase& c) { return of(T(c.args[0]).view(c.args[1].ints)); };
+    m["reshape"] = [](const OCase& c) { return of(T(c.args[0]).reshape(c.args[1].ints)); };
+    m["view_as"] = [](const OCase& c) { return of(T(c.args[0]).view_as(T(c.args[1]))); };
+    m["reshape_as"] = [](const OCase& c) { return of(T(c.args[0]).reshape_as(T(c.args[1]))); };
+    m["transpose"] = [](const OCase& c) { return of(at::transpose(T(c.args[0]), c.args[1].i, c.args[2].i)); };
+    m["permute"] = [](const OCase& c) { return of(at::permute(T(c.args[0]), c.args[1].ints)); };
+    m["t"] = [](const OCase& c) { return of(at::t(T(c.args[0]))); };
+    m["flatten"] = [](const OCase& c) { return of(at::flatten(T(c.args[0]), c.args[1].i, c.args[2].i)); };
+    m["unflatten"] = [](const OCase& c) { return of(at::unflatten(T(c.args[0]), c.args[1].i, c.args[2].ints)); };
+    m["squeeze"] = [](const OCase& c) {
+      return has(c, 1) ? of(at::squeeze(T(c.args[0]), c.args[1].i)) : of(at::squeeze(T(c.args[0])));
+    };
+    m["unsqueeze"] = [](const OCase& c) { return of(at::unsqueeze(T(c.args[0]), c.args[1].i)); };
+    m["expand"] = [](const OCase& c) { return of(T(c.args[0]).expand(c.args[1].ints)); };
+    m["expand_as"] = [](const OCase& c) { return of(T(c.args[0]).expand_as(T(c.args[1]))); };
+    m["repeat"] = [](const OCase& c) { return of(T(c.args[0]).repeat(c.args[1].ints)); };
+    // joins and splits
+    m["cat"] = [](const OCase& c) { return of(at::cat(TL(c.args[0]), has(c, 1) ? c.args[1].i : 0)); };
+    m["stack"] = [](const OCase& c) { return of(at::stack(TL(c.args[0]), has(c, 1) ? c.args[1].i : 0)); };
+    m["split"] = [](const OCase& c) { return of(at::split(T(c.args[0]), c.args[1].i, c.args[2].i)); };
+    m["split_list"] = [](const OCase& c) { return of(at::split_with_sizes(T(c.args[0]), c.args[1].ints, c.args[2].i)); };
+    m["chunk"] = [](const OCase& c) { return of(at::chunk(T(c.args[0]), c.args[1].i, c.args[2].i)); };
+    m["unbind"] = [](const OCase& c) { return of(at::unbind(T(c.args[0]), c.args[1].i)); };
+    // reductions
+    m["sum"] = [](const OCase& c) {
+      return reduce_list(c, [](const at::Tensor& t, at::OptionalIntArrayRef d, bool k) { return at::sum(t, d, k); });
+    };
+    m["mean"] = [](const OCase& c) {
+      return reduce_list(c, [](const at::Tensor& t, at::OptionalIntArrayRef d, bool k) { return at::mean(t, d, k); });
+    };
+    // torch.norm(input, p, dim, keepdim) is linalg.vector_norm in torch 1.13's Python
+    m["norm"] = [](const OCase& c) {
+      at::Tensor t = T(c.args[0]);
+      if (c.args.size() == 1) return of(at::linalg_vector_norm(t, 2));
+      bool keep = c.args[3].b;
+      if (c.args[2].kind == Kind::None) return of(at::linalg_vector_norm(t, 2, c10::nullopt, keep));
+      return of(at::linalg_vector_norm(t, 2, at::IntArrayRef(c.args[2].ints), keep));
+    };
+    m["prod"] = [](const OCase& c) {
+      return reduce_single(c, [](const at::Tensor& t, int64_t d, bool k) { return at::prod(t, d, k); },
+                           [](const at::Tensor& t) { return at::prod(t); });
+    };
+    m["any"] = [](const OCase& c) {
+      return reduce_single(c, [](const at::Tensor& t, int64_t d, bool k) { return at::any(t, d, k); },
+                           [](const at::Tensor& t) { return at::any(t); });
+    };
+    m["all"] = [](const OCase& c) {
+      return reduce_single(c, [](const at::Tensor& t, int64_t d, bool k) { return at::all(t, d, k); },
+                           [](const at::Tensor& t) { return at::all(t); });
+    };
+    for (bool is_max : {true, false}) {
+      m[is_max ? "max" : "min"] = [is_max](const OCase& c) {
+        at::Tensor t = T(c.args[0]);
+        if (!has(c, 1)) return of(is_max ? at::max(t) : at::min(t));
+        if (is_tensor(c.args[1])) return of(is_max ? at::max(t, T(c.args[1])) : at::min(t, T(c.args[1])));
+        bool keep = c.args.size() > 2 && c.args[2].b;
+        return of(is_max ? at::max(t, c.args[1].i, keep) : at::min(t, c.args[1].i, keep));
+      };
+      m[is_max ? "argmax" : "argmin"] = [is_max](const OCase& c) {
+        c10::optional<int64_t> d;
+        if (has(c, 1)) d = c.args[1].i;
+        bool keep = c.args.size() > 2 && c.args[2].b;
+        return of(is_max ? at::argmax(T(c.args[0]), d, keep) : at::argmin(T(c.args[0]), d, keep));
+      };
+    }
+    m["softmax"] = [](const OCase& c) { return of(at::softmax(T(c.args[0]), c.args[1].i)); };
+    m["log_softmax"] = [](const OCase& c) { return of(at::log_softmax(T(c.args[0]), c.args[1].i)); };
+    m["cumsum"] = [](const OCase& c) { return of(at::cumsum(T(c.args[0]), c.args[1].i)); };
+    // element-wise
+    m["relu"] = [](const OCase& c) { return of(at::relu(T(c.args[0]))); };
+    m["sigmoid"] = [](const OCase& c) { return of(at::sigmoid(T(c.args[0]))); };
+    m["tanh"] = [](const OCase& c) { return of(at::tanh(T(c.args[0]))); };
+    m["exp"] = [](const OCase& c) { return of(at::exp(T(c.args[0]))); };
+    m["log"] = [](const OCase& c) { return of(at::log(T(c.args[0]))); };
+    m["abs"] = [](const OCase& c) { return of(at::abs(T(c.args[0]))); };
+    m["sqrt"] = [](const OCase& c) { return of(at::sqrt(T(c.args[0]))); };
+    m["gelu"] = [](const OCase& c) { return of(at::gelu(T(c.args[0]))); };
+    m["leaky_relu"] = [](const OCase& c) { return of(at::leaky_relu(T(c.args[0]), S(c.args[1]))); };
+    m["dropout"] = [](const OCase& c) { return of(at::dropout(T(c.args[0]), c.args[1].f, c.args[2].b)); };
+    m["clamp"] = [](const OCase& c) {
+      const OArg& lo = c.args[1];
+      const OArg& hi = c.args[2];
+      if (is_tensor(lo) || is_tensor(hi)) {
+        c10::optional<at::Tensor> l, h;
+        if (is_tensor(lo)) l = T(lo);
+        if (is_tensor(hi)) h = T(hi);
+        return of(at::clamp(T(c.args[0]), l, h));
+      }
+      c10::optional<at::Scalar> l, h;
+      if (lo.kind != Kind::None) l = S(lo);
+      if (hi.kind != Kind::None) h = S(hi);
+      return of(at::clamp(T(c.args[0]), l, h));
+    };
+    using Bin = at::Tensor (*)(const at::Tensor&, const at::Tensor&);
+    const std::pair<const char*, Bin> binaries[] = {
+        {"add", [](const at::Tensor& a, const at::Tensor& b) { return at::add(a, b); }},
+        {"sub", [](const at::Tensor& a, const at::Tensor& b) { return at::sub(a, b); }},
+        {"mul", [](const at::Tensor& a, const at::Tensor& b) { return at::mul(a, b); }},
+        {"div", [](const at::Tensor& a, const at::Tensor& b) { return at::div(a, b); }},
+        {"eq", [](const at::Tensor& a, const at::Tensor& b) { return at::eq(a, b); }},
+        {"lt", [](const at::Tensor& a, const at::Tensor& b) { return at::lt(a, b); }},
+        {"ge", [](const at::Tensor& a, const at::Tensor& b) { return at::ge(a, b); }},
+        {"maximum", [](const at::Tensor& a, const at::Tensor& b) { return at::maximum(a, b); }},
+        {"pow", [](const at::Tensor& a, const at::Tensor& b) { return at::pow(a, b); }},
+    };
+    for (const auto& [name, fn] : binaries) {
+      m[name] = [fn = fn](const OCase& c) {
+        const OArg& b = c.args[1];
+        if (is_tensor(b)) return of(fn(T(c.args[0]), T(b)));
+        return of(fn(T(c.args[0]), at::scalar_tensor(S(b))));  // a Python number: a 0-d operand
+      };
+    }
+    m["add_"] = [](const OCase& c) { return of(T(c.args[0]).add_(T(c.args[1]))); };
+    m["mul_"] = [](const OCase& c) { return of(T(c.args[0]).mul_(T(c.args[1]))); };
+    m["where"] = [](const OCase& c) {
+      const OArg& a = c.args[1];
+      const OArg& b = c.args[2];
+      at::Tensor cond = T(c.args[0]);
+      if (is_tensor(a) && is_tensor(b)) return of(at::where(cond, T(a), T(b)));
+      if (is_tensor(a)) return of(at::where(cond, T(a), S(b)));
+      if (is_tensor(b)) return of(at::where(cond, S(a), T(b)));
+      return of(at::where(cond, S(a), S(b)));
+    };
+    m["masked_fill"] = [](const OCase& c) {
+      if (is_tensor(c.args[2])) return of(at::masked_fill(T(c.args[0]), T(c.args[1]), T(c.args[2])));
+      return of(at::masked_fill(T(c.args[0]), T(c.args[1]), S(c.args[2])));
+    };
+    m["masked_fill_"] = [](const OCase& c) {
+      if (is_tensor(c.args[2])) return of(T(c.args[0]).masked_fill_(T(c.args[1]), T(c.args[2])));
+      return of(T(c.args[0]).masked_fill_(T(c.args[1]), S(c.args[2])));
+    };
+    // matrix products
+    m["matmul"] = [](const OCase& c) { return of(at::matmul(T(c.args[0]), T(c.args[1]))); };
+    m["mm"] = [](const OCase& c) { return of(at::mm(T(c.args[0]), T(c.args[1]))); };
+    m["bmm"] = [](const OCase& c) { return of(at::bmm(T(c.args[0]), T(c.args[1]))); };
+    m["addmm"] = [](const OCase& c) { return of(at::addmm(T(c.args[0]), T(c.args[1]), T(c.args[2]))); };
+    m["linear"] = [](const OCase& c) {
+      c10::optional<at::Tensor> bias;
+      if (has(c, 2)) bias = T(c.args[2]);
+      return of(at::linear(T(c.args[0]), T(c.args[1]), bias));
+    };
+    // nn.Linear(in, out)(input): F.linear with weight [out, in] and bias [out]
+    m["nn_linear"] = [](const OCase& c) {
+      at::Tensor w = at::zeros({c.args[1].i, c.args[0].i});
+      at::Tensor b = at::zeros({c.args[1].i});
+      return of(at::linear(T(c.args[2]), w, b));
+    };
+    // creation
+    m["zeros"] = [](const OCase& c) { return of(at::zeros(c.args[0].ints)); };
+    m["ones"] = [](const OCase& c) { return of(at::ones(c.args[0].ints)); };
+    m["empty"] = [](const OCase& c) { return of(at::empty(c.args[0].ints)); };
+    m["rand"] = [](const OCase& c) { return of(at::rand(c.args[0].ints)); };
+    m["randn"] = [](const OCase& c) { return of(at::randn(c.args[0].ints)); };
+    m["full"] = [](const OCase& c) { return of(at::full(c.args[0].ints, S(c.args[1]))); };
+    m["zeros_like"] = [](const OCase& c) { return of(at::zeros_like(T(c.args[0]))); };
+    m["new_zeros"] = [](const OCase& c) { return of(T(c.args[0]).new_zeros(c.args[1].ints)); };
+    m["eye"] = [](const OCase& c) { return has(c, 1) ? of(at::eye(c.args[0].i, c.args[1].i)) : of(at::eye(c.args[0].i)); };
+    m["randint"] = [](const OCase& c) { return of(at::randint(c.args[0].i, c.args[1].i, c.args[2].ints)); };
+    m["arange"] = [](const OCase& c) {
+      if (c.args.size() == 1) return of(at::arange(S(c.args[0])));
+      if (c.args.size() == 2) return of(at::arange(S(c.args[0]), S(c.args[1])));
+      return of(at::arange(S(c.args[0]), S(c.args[1]), S(c.args[2])));
+    };
+    m["range"] = [](const OCase& c) { return of(at::range(S(c.args[0]), S(c.args[1]), S(c.args[2]))); };
+    return m;
+  }();
+  return table;
+}
+
+}  // namespace
+
+Outcome run_torch(const std::string& op, const OCase& c) {
+  auto it = runners().find(op);
+  if (it == runners().end()) throw std::invalid_argument("oracle: no libtorch runner for '" + op + "'");
+  try {
+    return it->second(c);
+  } catch (const std::invalid_argument&) {
+    throw;
+  } catch (const std::exception& e) {
+    Outcome o;
+    o.threw = true;
+    o.error = e.what();
+    std::size_t nl = o.error.find('\n');
+    if (nl != std::string::npos) o.error.resize(nl);
+    return o;
+  }
+}
+
+}  // namespace gshape::oracle
