@@ -591,6 +591,57 @@ std::vector<Suite> suites() {
                  }});
   out.push_back({"zeros_like", "torch.zeros_like", unary_gen(), false});
   out.push_back({"new_zeros", "Tensor.new_zeros", [](Rng& r) { return C({T(r.shape(0, 2)), sizes_gen()(r).args[0]}); }});
+  // ---- aliases and method forms with their own signatures (same torch op)
+  auto same_as = [&out](const std::string& rule, const std::string& alias) {
+    for (const Suite& s : out) {
+      if (s.rule == rule) {
+        Suite copy = s;
+        copy.rule = alias;
+        return copy;
+      }
+    }
+    throw std::logic_error("no suite " + rule);
+  };
+  for (const auto& [rule, alias] : std::vector<std::pair<std::string, std::string>>{
+           {"torch.cat", "torch.concat"},          {"torch.transpose", "Tensor.transpose"},
+           {"torch.transpose", "torch.swapaxes"},  {"torch.flatten", "Tensor.flatten"},
+           {"torch.sum", "Tensor.sum"},            {"torch.mean", "Tensor.mean"},
+           {"torch.squeeze", "Tensor.squeeze"},    {"torch.unsqueeze", "Tensor.unsqueeze"},
+           {"torch.chunk", "Tensor.chunk"},        {"torch.max", "Tensor.max"},
+           {"torch.matmul", "Tensor.matmul"},      {"torch.softmax", "torch.nn.functional.softmax"},
+           {"torch.split", "Tensor.split"},        {"torch.add", "Tensor.add"},
+           {"torch.mm", "Tensor.mm"},              {"torch.bmm", "Tensor.bmm"},
+           {"Tensor.permute", "torch.permute"}}) {
+    out.push_back(same_as(rule, alias));
+  }
+  Suite split_sizes = same_as("torch.split", "torch.split_with_sizes");
+  for (const Suite& s : out)
+    if (s.op == "split_list") split_sizes.gen = s.gen;
+  split_sizes.op = "split_list";
+  out.push_back(split_sizes);
+  out.push_back({"T", "Tensor.T", unary_gen(), false});
+  out.push_back({"logsumexp", "torch.logsumexp", [](Rng& r) {
+                   Sizes s = r.shape(0, 4);
+                   int64_t rank = static_cast<int64_t>(s.size());
+                   if (r.chance(0.5)) return C({T(s), I(r.dim(rank)), B(r.chance(0.5))});
+                   Sizes dims(static_cast<std::size_t>(r.range(1, 3)));
+                   for (auto& d : dims) d = r.dim(rank);
+                   return C({T(s), L(dims), B(r.chance(0.5))});
+                 }});
+  out.push_back({"cumprod", "torch.cumprod", along_dim_gen()});
+  out.push_back({"clamp_", "Tensor.clamp_", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   auto bound = [&]() { return r.chance(0.3) ? None() : r.chance(0.5) ? F(0.5) : T(r.broadcastable(s)); };
+                   OArg lo = bound(), hi = bound();
+                   if (lo.kind != hi.kind && lo.kind != OArg::Kind::None && hi.kind != OArg::Kind::None) hi = None();
+                   return C({T(s), lo, hi});
+                 }});
+  out.push_back({"tensor_where", "Tensor.where", [](Rng& r) {
+                   Sizes c = r.shape(0, 3);
+                   return C({T(r.broadcastable(c)), OArg::bool_tensor(c), T(r.broadcastable(c))});
+                 }});
+  out.push_back({"new_ones", "Tensor.new_ones", [](Rng& r) { return C({T(r.shape(0, 2)), sizes_gen()(r).args[0]}); }});
+  out.push_back({"new_full", "Tensor.new_full", [](Rng& r) { return C({T(r.shape(0, 2)), sizes_gen()(r).args[0], F(1.0)}); }});
   return out;
 }
 

@@ -2,6 +2,8 @@
 // zero-filled tensors of the case's shapes. The only file of the test that
 // includes libtorch headers (they take long to compile).
 #include <ATen/ATen.h>
+#include <ATen/ops/numpy_T_native.h>
+#include <c10/util/Logging.h>
 
 #include <functional>
 #include <map>
@@ -13,6 +15,7 @@ namespace gshape::oracle {
 namespace {
 
 using Kind = OArg::Kind;
+using Sizes = std::vector<int64_t>;
 
 at::Tensor T(const OArg& a) {
   if (a.kind == Kind::BoolTensor) return at::zeros(a.shape, at::kBool);
@@ -218,6 +221,28 @@ const std::map<std::string, Runner>& runners() {
       at::Tensor b = at::zeros({c.args[1].i});
       return of(at::linear(T(c.args[2]), w, b));
     };
+    m["T"] = [](const OCase& c) { return of(at::native::numpy_T(T(c.args[0]))); };
+    m["logsumexp"] = [](const OCase& c) {
+      const OArg& d = c.args[1];
+      return of(at::logsumexp(T(c.args[0]), d.kind == Kind::Int ? Sizes{d.i} : d.ints, c.args[2].b));
+    };
+    m["cumprod"] = [](const OCase& c) { return of(at::cumprod(T(c.args[0]), c.args[1].i)); };
+    m["clamp_"] = [](const OCase& c) {
+      const OArg& lo = c.args[1];
+      const OArg& hi = c.args[2];
+      if (is_tensor(lo) || is_tensor(hi)) {
+        c10::optional<at::Tensor> l, h;
+        if (is_tensor(lo)) l = T(lo);
+        if (is_tensor(hi)) h = T(hi);
+        return of(T(c.args[0]).clamp_(l, h));
+      }
+      c10::optional<at::Scalar> l, h;
+      if (lo.kind != Kind::None) l = S(lo);
+      if (hi.kind != Kind::None) h = S(hi);
+      return of(T(c.args[0]).clamp_(l, h));
+    };
+    // Tensor.where(condition, other) with self first
+    m["tensor_where"] = [](const OCase& c) { return of(at::where(T(c.args[1]), T(c.args[0]), T(c.args[2]))); };
     // creation
     m["zeros"] = [](const OCase& c) { return of(at::zeros(c.args[0].ints)); };
     m["ones"] = [](const OCase& c) { return of(at::ones(c.args[0].ints)); };
@@ -227,6 +252,8 @@ const std::map<std::string, Runner>& runners() {
     m["full"] = [](const OCase& c) { return of(at::full(c.args[0].ints, S(c.args[1]))); };
     m["zeros_like"] = [](const OCase& c) { return of(at::zeros_like(T(c.args[0]))); };
     m["new_zeros"] = [](const OCase& c) { return of(T(c.args[0]).new_zeros(c.args[1].ints)); };
+    m["new_ones"] = [](const OCase& c) { return of(T(c.args[0]).new_ones(c.args[1].ints)); };
+    m["new_full"] = [](const OCase& c) { return of(T(c.args[0]).new_full(c.args[1].ints, S(c.args[2]))); };
     m["eye"] = [](const OCase& c) { return has(c, 1) ? of(at::eye(c.args[0].i, c.args[1].i)) : of(at::eye(c.args[0].i)); };
     m["randint"] = [](const OCase& c) { return of(at::randint(c.args[0].i, c.args[1].i, c.args[2].ints)); };
     m["arange"] = [](const OCase& c) {
@@ -243,6 +270,13 @@ const std::map<std::string, Runner>& runners() {
 }  // namespace
 
 Outcome run_torch(const std::string& op, const OCase& c) {
+  // libtorch captures a C++ backtrace for every error it throws (milliseconds
+  // each); the oracle provokes thousands of errors and needs only the message
+  static const bool no_backtraces = [] {
+    c10::SetStackTraceFetcher([] { return std::string(); });
+    return true;
+  }();
+  (void)no_backtraces;
   auto it = runners().find(op);
   if (it == runners().end()) throw std::invalid_argument("oracle: no libtorch runner for '" + op + "'");
   try {
