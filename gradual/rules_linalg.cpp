@@ -109,7 +109,8 @@ Value rule_bmm(RuleContext& ctx) {
   bad = (ctx.require("bmm_c2", eq(ctx.rank(b), 3), m2) == Status::Refuted) || bad;  // bmm_c2
   if (bad) return unknown_tensor();
   Message m3, m4;
-  m3 << "batch1 and batch2 must have the same batch size, got " << ctx.size(a, 0) << " and " << ctx.size(b, 0);
+  m3 << "expected size for first two dimensions of batch2 tensor to be: [" << ctx.size(a, 0) << ", "
+     << ctx.size(a, 2) << "] but got: [" << ctx.size(b, 0) << ", " << ctx.size(b, 1) << "]";
   m4 << "expected size for first two dimensions of batch2 tensor to be: [" << ctx.size(a, 0) << ", "
      << ctx.size(a, 2) << "] but got: [" << ctx.size(b, 0) << ", " << ctx.size(b, 1) << "]";
   ctx.require("bmm_c3", eq(ctx.size(a, 0), ctx.size(b, 0)), m3);  // bmm_c3

@@ -302,7 +302,7 @@ void register_pointwise_rules(RuleRegistry& r) {
       {"ipow", rule_inplace<BinKind::Pow>},
   };
   for (const Binary& b : inplace_operators) r.add(std::string("operator.") + b.name, "input, other", b.fn);
-  for (const char* op : {"neg", "pos", "invert", "not_"}) r.add(std::string("operator.") + op, "input", rule_unary_operator);
+  for (const char* op : {"pos", "invert"}) r.add(std::string("operator.") + op, "input", rule_unary_operator);
   r.add("operator.neg", "input", rule_neg);
   r.add("operator.abs", "input", rule_abs);
   r.add("builtins.abs", "input", rule_abs);
