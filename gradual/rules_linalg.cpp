@@ -1,6 +1,8 @@
 // Matrix products: matmul (every rank case) and `@`, mm, bmm, addmm,
-// F.linear.
+// F.linear, einsum.
 #include <algorithm>
+#include <cctype>
+#include <map>
 
 #include "gradual/rules.h"
 
@@ -178,6 +180,162 @@ Value rule_linear(RuleContext& ctx) {
   return Value::tensor(shape_of_terms(out));
 }
 
+// ------------------------------------------------------------------ einsum
+
+// One side of an einsum equation's term: its labels and where "..." sits.
+struct EinsumTerm {
+  std::vector<char> labels;
+  int ellipsis_at = -1;  // index in labels before which "..." stands; -1: none
+};
+
+// Parses "ij,jk->ik" (spaces ignored). False when malformed.
+bool parse_einsum(const std::string& eq, std::vector<EinsumTerm>& inputs, std::optional<EinsumTerm>& output) {
+  std::string lhs = eq, rhs;
+  std::size_t arrow = eq.find("->");
+  if (arrow != std::string::npos) {
+    lhs = eq.substr(0, arrow);
+    rhs = eq.substr(arrow + 2);
+  }
+  auto parse_term = [](const std::string& text, EinsumTerm& term) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      char ch = text[i];
+      if (ch == ' ') continue;
+      if (ch == '.') {
+        if (term.ellipsis_at >= 0 || text.compare(i, 3, "...") != 0) return false;
+        term.ellipsis_at = static_cast<int>(term.labels.size());
+        i += 2;
+        continue;
+      }
+      if (!std::isalpha(static_cast<unsigned char>(ch))) return false;
+      term.labels.push_back(ch);
+    }
+    return true;
+  };
+  std::size_t start = 0;
+  while (true) {
+    std::size_t comma = lhs.find(',', start);
+    EinsumTerm term;
+    if (!parse_term(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start), term)) return false;
+    inputs.push_back(term);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (arrow != std::string::npos) {
+    EinsumTerm term;
+    if (!parse_term(rhs, term)) return false;
+    output = term;
+  }
+  return true;
+}
+
+// torch's label order for the implicit output: A-Z, then a-z.
+int label_rank(char c) { return std::isupper(static_cast<unsigned char>(c)) ? c - 'A' : 26 + (c - 'a'); }
+
+// torch.einsum(equation, *operands): `einsum_c1` the equation is well
+// formed, `einsum_c2` one operand per input term, `einsum_c3` each operand's
+// rank fits its term, `einsum_c4` a label repeated within an operand has
+// equal sizes, `einsum_c5` the sizes of one label across operands (and the
+// "..." axes) broadcast, `einsum_c6` output labels appear in the input and
+// at most once.
+Value rule_einsum(RuleContext& ctx) {
+  Arg eq_arg = ctx.arg("equation");
+  if (!eq_arg.value.is_str() || !eq_arg.value.as_str()) throw NotModelled("einsum's equation is not a constant string");
+  std::string equation = *eq_arg.value.as_str();
+  std::vector<Arg> ops = ctx.elements(ctx.arg("operands"));
+  if (ops.size() == 1 && ops[0].value.is_sequence()) ops = ctx.elements(ops[0]);
+  for (Arg& a : ops) a = ctx.as_tensor(a);
+  std::vector<EinsumTerm> inputs;
+  std::optional<EinsumTerm> output;
+  bool well_formed = parse_einsum(equation, inputs, output);
+  Message m1;
+  m1 << "einsum(): invalid equation '" << equation << "'";
+  if (ctx.require("einsum_c1", BoolTerm(well_formed), m1) == Status::Refuted) return unknown_tensor();  // einsum_c1
+  Message m2;
+  m2 << "einsum(): the equation has " << std::to_string(inputs.size()) << " operand(s) but "
+     << std::to_string(ops.size()) << " were given";
+  if (ctx.require("einsum_c2", BoolTerm(inputs.size() == ops.size()), m2) == Status::Refuted) return unknown_tensor();  // einsum_c2
+  bool ranks_known = true;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    int64_t n = static_cast<int64_t>(inputs[i].labels.size());
+    bool ell = inputs[i].ellipsis_at >= 0;
+    Message m;
+    m << "einsum(): the number of subscripts in the equation (" << std::to_string(n)
+      << ") does not match the number of dimensions (" << ctx.rank(ops[i]) << ") for operand " << std::to_string(i)
+      << (ell ? "" : " and no ellipsis was given");
+    ctx.require("einsum_c3", ell ? ge(ctx.rank(ops[i]), n) : eq(ctx.rank(ops[i]), n), m);  // einsum_c3
+    ranks_known = ranks_known && ops[i].shape().rank_known();
+  }
+  if (ctx.any_refuted() || !ranks_known) return unknown_tensor();
+  // sizes per label (in operand order) and the "..." axes of each operand
+  std::map<char, std::vector<IntTerm>> sizes;
+  std::vector<std::vector<IntTerm>> ellipsis_axes;
+  bool any_ellipsis = false;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const EinsumTerm& t = inputs[i];
+    std::vector<IntTerm> axes = ctx.sizes(ops[i]);
+    std::size_t n_ell = axes.size() - t.labels.size();
+    std::map<char, IntTerm> first_in_operand;
+    std::vector<IntTerm> ell;
+    std::size_t axis = 0;
+    for (std::size_t k = 0; k <= t.labels.size(); ++k) {
+      if (static_cast<int>(k) == t.ellipsis_at) {
+        for (std::size_t e = 0; e < n_ell; ++e) ell.push_back(axes[axis++]);
+        any_ellipsis = true;
+      }
+      if (k == t.labels.size()) break;
+      char label = t.labels[k];
+      const IntTerm& size = axes[axis++];
+      auto seen = first_in_operand.find(label);
+      if (seen != first_in_operand.end()) {
+        Message m;
+        m << "einsum(): subscript " << std::string(1, label) << " is repeated for operand " << std::to_string(i)
+          << " but the sizes don't match, " << seen->second << " != " << size;
+        ctx.require("einsum_c4", eq(seen->second, size), m);  // einsum_c4
+        continue;
+      }
+      first_in_operand.emplace(label, size);
+      sizes[label].push_back(size);
+    }
+    ellipsis_axes.push_back(ell);
+  }
+  // one label across operands broadcasts like the "..." axes
+  std::map<char, IntTerm> label_size;
+  for (const auto& [label, list] : sizes) {
+    std::vector<IntTerm> acc{list[0]};
+    for (std::size_t j = 1; j < list.size(); ++j) acc = broadcast_terms(ctx, "einsum_c5", acc, {list[j]});  // einsum_c5
+    label_size.emplace(label, acc[0]);
+  }
+  std::vector<IntTerm> ell_out;
+  for (const auto& ell : ellipsis_axes) ell_out = broadcast_terms(ctx, "einsum_c5", ell_out, ell);  // einsum_c5
+  // the output labels
+  EinsumTerm out;
+  if (output) {
+    out = *output;
+    std::map<char, int> count;
+    for (char c : out.labels) ++count[c];
+    bool ok = true;
+    for (char c : out.labels) ok = ok && sizes.count(c) && count[c] == 1;
+    Message m;
+    m << "einsum(): output subscripts must appear in the input and only once in '" << equation << "'";
+    if (ctx.require("einsum_c6", BoolTerm(ok), m) == Status::Refuted) return unknown_tensor();  // einsum_c6
+  } else {
+    std::map<char, int> count;
+    for (const EinsumTerm& t : inputs)
+      for (char c : t.labels) ++count[c];
+    for (const auto& [c, k] : count)
+      if (k == 1) out.labels.push_back(c);
+    std::sort(out.labels.begin(), out.labels.end(), [](char a, char b) { return label_rank(a) < label_rank(b); });
+    out.ellipsis_at = any_ellipsis ? 0 : -1;
+  }
+  if (ctx.any_refuted()) return unknown_tensor();
+  std::vector<IntTerm> result;
+  for (std::size_t k = 0; k <= out.labels.size(); ++k) {
+    if (static_cast<int>(k) == out.ellipsis_at) result.insert(result.end(), ell_out.begin(), ell_out.end());
+    if (k < out.labels.size()) result.push_back(label_size.at(out.labels[k]));
+  }
+  return Value::tensor(shape_of_terms(result));
+}
+
 }  // namespace
 
 void register_linalg_rules(RuleRegistry& r) {
@@ -188,6 +346,7 @@ void register_linalg_rules(RuleRegistry& r) {
   r.add("torch.addmm", "input, mat1, mat2, *, beta=1, alpha=1, out=None", rule_addmm);
   r.add("Tensor.addmm", "input, mat1, mat2, *, beta=1, alpha=1", rule_addmm);
   r.add("torch.nn.functional.linear", "input, weight, bias=None", rule_linear);
+  r.add("torch.einsum", "equation, *operands", rule_einsum);
 }
 
 }  // namespace gshape::gradual

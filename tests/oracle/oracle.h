@@ -11,7 +11,7 @@
 namespace gshape::oracle {
 
 struct OArg {
-  enum class Kind { Tensor, BoolTensor, Int, IntList, Bool, Float, None, TensorList };
+  enum class Kind { Tensor, BoolTensor, Int, IntList, Bool, Float, None, TensorList, Str };
   Kind kind = Kind::None;
   std::vector<int64_t> shape;               // Tensor, BoolTensor
   int64_t i = 0;                            // Int
@@ -19,6 +19,7 @@ struct OArg {
   bool b = false;                           // Bool
   double f = 0;                             // Float
   std::vector<std::vector<int64_t>> shapes;  // TensorList
+  std::string s;                            // Str
 
   static OArg tensor(std::vector<int64_t> s);
   static OArg bool_tensor(std::vector<int64_t> s);
@@ -28,6 +29,7 @@ struct OArg {
   static OArg floating(double v);
   static OArg none();
   static OArg tensors(std::vector<std::vector<int64_t>> s);
+  static OArg string(std::string v);
   std::string str() const;
 };
 

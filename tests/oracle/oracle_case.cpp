@@ -48,6 +48,13 @@ OArg OArg::tensors(std::vector<std::vector<int64_t>> s) {
   return a;
 }
 
+OArg OArg::string(std::string v) {
+  OArg a;
+  a.kind = Kind::Str;
+  a.s = std::move(v);
+  return a;
+}
+
 std::string shape_str(const std::vector<int64_t>& s) {
   std::string out = "[";
   for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
@@ -67,6 +74,7 @@ std::string OArg::str() const {
       return o.str();
     }
     case Kind::None: return "None";
+    case Kind::Str: return "'" + s + "'";
     case Kind::TensorList: {
       std::string out = "[";
       for (std::size_t k = 0; k < shapes.size(); ++k) out += (k ? ", " : "") + ("Tensor" + shape_str(shapes[k]));

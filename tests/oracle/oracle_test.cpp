@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <random>
 
 #include "gradual/rule_registry.h"
@@ -127,6 +128,7 @@ Operand operand_of(const OArg& a, int& next_slot) {
     case K::Bool: return Operand(Value::boolean(gradual::Pred(a.b)), next_slot++);
     case K::Float: return Operand(Value::floating(a.f), next_slot++);
     case K::None: return Operand(Value::none(), next_slot++);
+    case K::Str: return Operand(Value::string(a.s), next_slot++);
     case K::IntList: {
       std::vector<Value> items;
       for (int64_t v : a.ints) items.push_back(Value::integer(Dim(v)));
@@ -505,6 +507,56 @@ std::vector<Suite> suites() {
                    return C({I(in_f), I(out_f), T(x)});
                  },
                  true, run_nn_linear});
+  out.push_back({"einsum", "torch.einsum", [](Rng& r) {
+                   const std::string labels = "ijkB";
+                   std::map<char, int64_t> size;
+                   for (char l : labels) size[l] = r.chance(0.2) ? 1 : r.range(2, 4);
+                   Sizes ell = r.shape(0, 2);
+                   int64_t n = r.range(1, 3);
+                   std::string lhs;
+                   std::vector<Sizes> shapes;
+                   std::string used;
+                   bool any_ellipsis = false;
+                   for (int64_t op = 0; op < n; ++op) {
+                     std::string term;
+                     Sizes shape;
+                     int64_t k = r.range(0, 3);
+                     bool ellipsis = r.chance(0.2);
+                     for (int64_t j = 0; j < k; ++j) {
+                       char l = r.chance(0.1) && !term.empty() ? term.back() : labels[static_cast<std::size_t>(r.range(0, 3))];
+                       if (ellipsis && j == k / 2) {
+                         term += "...";
+                         Sizes tail(ell.end() - r.range(0, static_cast<int64_t>(ell.size())), ell.end());
+                         shape.insert(shape.end(), tail.begin(), tail.end());
+                         any_ellipsis = true;
+                       }
+                       term += l;
+                       used += l;
+                       shape.push_back(r.chance(0.1) ? 1 : size[l]);
+                     }
+                     if (ellipsis && k == 0) {
+                       term += "...";
+                       shape = ell;
+                       any_ellipsis = true;
+                     }
+                     if (r.chance(0.1)) shape = r.mutate(shape);
+                     lhs += (op ? "," : "") + term;
+                     shapes.push_back(shape);
+                   }
+                   std::string eq = lhs;
+                   if (r.chance(0.6)) {
+                     std::string rhs = any_ellipsis && r.chance(0.8) ? "..." : "";
+                     for (char l : labels)
+                       if (used.find(l) != std::string::npos && r.chance(0.6)) rhs += l;
+                     if (r.chance(0.05)) rhs += "z";
+                     if (!rhs.empty() && r.chance(0.05)) rhs += rhs.back();
+                     eq += "->" + rhs;
+                   }
+                   if (r.chance(0.04)) shapes.push_back({2});
+                   std::vector<OArg> args{OArg::string(eq)};
+                   for (const Sizes& s : shapes) args.push_back(T(s));
+                   return C(args);
+                 }});
   // ---- rearrangements
   out.push_back({"permute", "Tensor.permute", [](Rng& r) {
                    Sizes s = r.shape(0, 4);

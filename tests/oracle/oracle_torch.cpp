@@ -215,6 +215,11 @@ const std::map<std::string, Runner>& runners() {
       if (has(c, 2)) bias = T(c.args[2]);
       return of(at::linear(T(c.args[0]), T(c.args[1]), bias));
     };
+    m["einsum"] = [](const OCase& c) {
+      std::vector<at::Tensor> ts;
+      for (std::size_t i = 1; i < c.args.size(); ++i) ts.push_back(T(c.args[i]));
+      return of(at::einsum(c.args[0].s, ts));
+    };
     // nn.Linear(in, out)(input): F.linear with weight [out, in] and bias [out]
     m["nn_linear"] = [](const OCase& c) {
       at::Tensor w = at::zeros({c.args[1].i, c.args[0].i});
