@@ -272,6 +272,20 @@ TEST_F(Rules, CreationAndArange) {
   EXPECT_EQ(r.value.as_object()->attribute("len")->as_int(), max(Dim(0), n));
 }
 
+TEST_F(Rules, EinsumKeepsSymbols) {
+  Dim b = Dim::symbol("B"), n = Dim::symbol("N"), k = Dim::symbol("K"), m = Dim::symbol("M");
+  Operand eq(Value::string("bij,bjk->bik"), 0);
+  RuleResult r = call("torch.einsum", {eq, T({b, n, k}, 1), T({b, k, m}, 2)});
+  EXPECT_EQ(r.value.shape(), Shape({b, n, m}));
+  EXPECT_FALSE(any_status(r, Status::Deferred));
+  RuleResult implicit = call("torch.einsum", {Operand(Value::string("...ij,jk"), 0), T({b, n, k}, 1), T({k, m}, 2)});
+  EXPECT_EQ(implicit.value.shape(), Shape({b, n, m}));  // "..." first, then i and k (j is summed)
+  RuleResult bad = call("torch.einsum", {Operand(Value::string("ij,jk->ik"), 0), T({2, 3}, 1), T({4, 5}, 2)});
+  EXPECT_EQ(with_tag(bad, "einsum_c5").status, Status::Refuted);
+  RuleResult unknown_eq = call("torch.einsum", {Operand(Value::string(), 0), T({2, 3}, 1)});
+  EXPECT_FALSE(unknown_eq.modelled);
+}
+
 TEST_F(Rules, RegistryIsConsistent) {
   const RuleRegistry& reg = RuleRegistry::builtin();
   EXPECT_GT(reg.size(), 150u);
