@@ -126,7 +126,12 @@ void write_json(JsonWriter& out, const Obligation& ob) {
   out.field("reason", ob.reason);
   out.key("slots").begin_array();
   for (const SlotInfo& s : ob.slots) {
-    out.begin_object().field("slot", s.slot).field("description", s.description).end_object();
+    out.begin_object().field("slot", s.slot).field("description", s.description);
+    if (s.loc.valid()) {
+      out.field("line", static_cast<uint64_t>(s.loc.line)).field("column", static_cast<uint64_t>(s.loc.column));
+      out.field("begin", static_cast<uint64_t>(s.loc.begin)).field("end", static_cast<uint64_t>(s.loc.end));
+    }
+    out.end_object();
   }
   out.end_array();
   out.key("example").begin_object();

@@ -68,6 +68,10 @@ struct FactRef {
 struct SlotInfo {
   int slot = -1;
   std::string description;  // "input", "weight", "tensors[1]"
+  // The operand's source expression (byte range included), filled by the
+  // analysis from the call site; invalid when no expression reaches it.
+  // The rewriter wraps exactly this range.
+  SourceLoc loc;
 };
 
 struct Obligation {
