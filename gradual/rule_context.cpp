@@ -269,7 +269,11 @@ Status RuleContext::require(const std::string& tag, const BoolTerm& c, const Mes
   std::set<int> slots;
   for (int s : slots_of(c.expr())) slots.insert(s);
   for (int s : message.slots()) slots.insert(s);
-  for (int s : slots) ob.slots.push_back({s, roles_.count(s) ? roles_[s] : std::string()});
+  for (int s : slots) {
+    // the operand's source expression, when the caller gave it (Operand::loc)
+    auto op = by_slot_.find(s);
+    ob.slots.push_back({s, roles_.count(s) ? roles_[s] : std::string(), op != by_slot_.end() ? op->second->loc : SourceLoc{}});
+  }
   solver_.discharge(ob);
   if (ob.status == Status::Refuted) refuted_ = true;
   emitted_.push_back(ob.id);

@@ -104,6 +104,19 @@ TEST_F(Rules, LinearMismatchIsAStaticErrorWithThePaperMessage) {
   EXPECT_EQ(ob.slots[0].description, "input");
 }
 
+TEST_F(Rules, SlotsCarryTheOperandLocation) {
+  SourceFile file("m.py", "y = a @ b\n");
+  Operand a = T({3, 4}, 0), b = T({Dim::symbol("K"), 5}, 1);
+  a.loc = SourceLoc{&file, 1, 5, 4, 5};
+  b.loc = SourceLoc{&file, 1, 9, 8, 9};
+  RuleResult r = call("operator.matmul", {a, b});
+  const Obligation& ob = with_tag(r, "matmul_c2");
+  ASSERT_EQ(ob.slots.size(), 2u);
+  EXPECT_EQ(ob.slots[0].loc.begin, 4u);
+  EXPECT_EQ(ob.slots[1].loc.begin, 8u);
+  EXPECT_EQ(ob.slots[1].description, "other");
+}
+
 TEST_F(Rules, LinearOnUnknownFeatureSizeIsDeferredAndCheckable) {
   Dim b = Dim::symbol("B"), k = Dim::symbol("K");
   RuleResult init = call("torch.nn.Linear", {I(80), I(10)});
