@@ -187,9 +187,11 @@ Shape infer_view_shape(RuleContext& ctx, const std::string& prefix, int first, c
   BoolTerm has_infer = any_of(inferred);
   if (!has_infer.pred().is_false()) {
     Message m3;
+    // torch words it this way for an empty input, and reports the generic
+    // "shape ... is invalid" otherwise; one message covers both
     m3 << "cannot reshape tensor of " << numel << " elements into shape ";
     shape_text(m3);
-    m3 << " because the unspecified dimension size -1 can be any value and is ambiguous";
+    m3 << ": the unspecified dimension size -1 cannot be inferred when the other sizes multiply to 0";
     ctx.require(tag(2), implies(has_infer, gt(newsize, 0)), m3);  // <prefix>_c<first+2>
     Message m4;
     m4 << "shape ";
