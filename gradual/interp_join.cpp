@@ -1,0 +1,169 @@
+// Joins, structural equality and memo keys of abstract values.
+#include "gradual/interp_join.h"
+
+namespace gshape::gradual::interp {
+
+Dim join_dims(const Dim& a, const Dim& b, const JoinOptions& options, const std::string& path) {
+  if (a == b) return a;
+  if (!options.widen && options.condition && !options.condition->is_constant()) {
+    return Dim::ite(*options.condition, a, b);
+  }
+  bool nonneg = a.nonneg() && b.nonneg();
+  if (options.widen && options.widen_cache) {
+    auto it = options.widen_cache->find(path);
+    if (it != options.widen_cache->end()) return it->second;
+    Dim d = Dim::symbol(path, nonneg);
+    options.widen_cache->emplace(path, d);
+    return d;
+  }
+  return Dim::symbol(path, nonneg);
+}
+
+Value join_values(const Value& a, const Value& b, const JoinOptions& options, const std::string& path) {
+  if (same_value(a, b)) return a;
+  if (a.kind() != b.kind()) {
+    // an int and a bool mix as ints (True + 1); everything else is unknown
+    return Value::unknown();
+  }
+  switch (a.kind()) {
+    case ValueKind::Unknown:
+    case ValueKind::None: return a;
+    case ValueKind::Bool:
+      if (!options.widen && options.condition && !options.condition->is_constant()) {
+        const Pred& c = *options.condition;
+        return Value::boolean((c && a.as_bool()) || (!c && b.as_bool()));
+      }
+      return Value::unknown();
+    case ValueKind::Int: return Value::integer(join_dims(a.as_int(), b.as_int(), options, path));
+    case ValueKind::Float: return Value::floating(a.as_float() == b.as_float() ? a.as_float() : std::nullopt);
+    case ValueKind::Str: return Value::string(a.as_str() == b.as_str() ? a.as_str() : std::nullopt);
+    case ValueKind::Tensor: {
+      const Shape& sa = a.shape();
+      const Shape& sb = b.shape();
+      if (!sa.rank_known() || !sb.rank_known() || sa.rank() != sb.rank()) return Value::tensor(Shape::unknown());
+      std::vector<Dim> dims;
+      for (std::size_t i = 0; i < sa.rank(); ++i)
+        dims.push_back(join_dims(sa[i], sb[i], options, path + ".size(" + std::to_string(i) + ")"));
+      return Value::tensor(Shape(std::move(dims)));
+    }
+    case ValueKind::Sequence: {
+      if (a.sequence_kind() != b.sequence_kind()) return Value::unknown();
+      const auto* ia = a.items();
+      const auto* ib = b.items();
+      if (ia && ib && ia->size() == ib->size()) {
+        std::vector<Value> items;
+        for (std::size_t i = 0; i < ia->size(); ++i)
+          items.push_back(join_values((*ia)[i], (*ib)[i], options, path + "[" + std::to_string(i) + "]"));
+        return Value::sequence(a.sequence_kind(), std::move(items));
+      }
+      // different or unknown lengths: one element describing all of them
+      JoinOptions loose = options;
+      loose.condition.reset();
+      std::optional<Value> element;
+      auto absorb = [&](const Value& s) {
+        if (s.items()) {
+          for (const Value& item : *s.items())
+            element = element ? join_values(*element, item, loose, path + "[i]") : item;
+        } else if (s.element()) {
+          element = element ? join_values(*element, *s.element(), loose, path + "[i]") : *s.element();
+        } else {
+          element = Value::unknown();
+        }
+      };
+      absorb(a);
+      absorb(b);
+      return Value::unknown_length(a.sequence_kind(), element ? *element : Value::unknown());
+    }
+    case ValueKind::Object: return Value::unknown();  // different objects
+  }
+  return Value::unknown();
+}
+
+Vars join_vars(const Vars& a, const Vars& b, const JoinOptions& options) {
+  Vars out = a;
+  for (const auto& [name, bb] : b) {
+    auto it = out.find(name);
+    if (it == out.end()) {
+      out.emplace(name, bb);
+      continue;
+    }
+    Binding& ba = it->second;
+    if (same_value(ba.value, bb.value)) continue;
+    ba.value = join_values(ba.value, bb.value, options, name);
+    ba.unknown_sizes.clear();
+  }
+  return out;
+}
+
+bool same_value(const Value& a, const Value& b) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case ValueKind::Unknown:
+    case ValueKind::None: return true;
+    case ValueKind::Bool: return a.as_bool() == b.as_bool();
+    case ValueKind::Int: return a.as_int() == b.as_int();
+    case ValueKind::Float: return a.as_float() == b.as_float();
+    case ValueKind::Str: return a.as_str() == b.as_str();
+    case ValueKind::Tensor: return a.shape() == b.shape();
+    case ValueKind::Object: return a.as_object() == b.as_object();
+    case ValueKind::Sequence: {
+      if (a.sequence_kind() != b.sequence_kind()) return false;
+      const auto* ia = a.items();
+      const auto* ib = b.items();
+      if (ia && ib) {
+        if (ia == ib) return true;
+        if (ia->size() != ib->size()) return false;
+        for (std::size_t i = 0; i < ia->size(); ++i)
+          if (!same_value((*ia)[i], (*ib)[i])) return false;
+        return true;
+      }
+      if (ia || ib) return false;
+      const Value* ea = a.element();
+      const Value* eb = b.element();
+      if (!ea || !eb) return ea == eb;
+      return same_value(*ea, *eb);
+    }
+  }
+  return false;
+}
+
+bool same_vars(const Vars& a, const Vars& b) {
+  if (a.size() != b.size()) return false;
+  auto ib = b.begin();
+  for (auto ia = a.begin(); ia != a.end(); ++ia, ++ib) {
+    if (ia->first != ib->first || !same_value(ia->second.value, ib->second.value)) return false;
+  }
+  return true;
+}
+
+std::string value_key(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::Unknown: return "?";
+    case ValueKind::None: return "N";
+    case ValueKind::Bool: return "b" + std::to_string(v.as_bool().node()->id);
+    case ValueKind::Int: return "i" + std::to_string(v.as_int().node()->id);
+    case ValueKind::Float: return v.as_float() ? "f" + std::to_string(*v.as_float()) : "f?";
+    case ValueKind::Str: return v.as_str() ? "s" + std::to_string(v.as_str()->size()) + ":" + *v.as_str() : "s?";
+    case ValueKind::Tensor: {
+      if (!v.shape().rank_known()) return "t*";
+      std::string out = "t[";
+      for (const Dim& d : v.shape().dims()) out += std::to_string(d.node()->id) + ",";
+      return out + "]";
+    }
+    case ValueKind::Sequence: {
+      std::string out = "q" + std::to_string(static_cast<int>(v.sequence_kind()));
+      if (!v.items()) return out + "*" + (v.element() ? value_key(*v.element()) : std::string("?"));
+      out += "(";
+      for (const Value& item : *v.items()) out += value_key(item) + ",";
+      return out + ")";
+    }
+    case ValueKind::Object: {
+      std::string out = "o" + std::to_string(reinterpret_cast<uintptr_t>(v.as_object().get()));
+      if (const auto* inst = object_as<InstanceObject>(v)) out += "v" + std::to_string(inst->version);
+      return out;
+    }
+  }
+  return "?";
+}
+
+}  // namespace gshape::gradual::interp

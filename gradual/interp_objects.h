@@ -1,0 +1,185 @@
+// The interpreter's own kinds of Python objects, carried in a Value as
+// ObjectValue subclasses: project functions, classes and their instances,
+// bound methods, project modules, library names (`torch.nn.functional`),
+// nn.Sequential / nn.ModuleList, argparse parsers, DataLoaders, datasets and
+// dicts with constant keys. Rule-made objects (an nn.Linear) stay plain
+// ObjectValues; everything here is internal to the analysis.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/ir.h"
+#include "frontend/source.h"
+#include "gradual/value.h"
+
+namespace gshape::gradual::interp {
+
+struct ModuleState;
+struct ClassObject;
+
+// A variable: its value and where it was last assigned (for notes).
+struct Binding {
+  Value value;
+  SourceLoc origin;
+  // Sizes read from a tensor of unknown rank (`x.size(0)`): the same symbol
+  // each time, so relations survive (`b = x.size(0); x.view(b, -1)`).
+  std::map<int64_t, Dim> unknown_sizes;
+};
+using Vars = std::map<std::string, Binding>;
+
+// A `def` or `lambda` of the project, closed over its module and (read-only)
+// the enclosing function's variables at definition time.
+struct FunctionObject : ObjectValue {
+  enum class Flavor : uint8_t { Plain, Static, Class, Property };
+  FunctionObject() : ObjectValue("builtins.function") {}
+  const ir::FunctionDef* def = nullptr;
+  const ir::Lambda* lambda = nullptr;
+  ModuleState* module = nullptr;
+  std::shared_ptr<const Vars> closure;
+  std::vector<Value> defaults;  // per parameter; Unknown when it has none
+  std::vector<bool> has_default;
+  std::string qualname;
+  ClassObject* owner = nullptr;  // the class whose body defined it (for super())
+  Flavor flavor = Flavor::Plain;
+  const std::vector<ir::Parameter>& params() const;
+};
+
+// A project class. Its namespace is `attributes` (methods, class variables).
+struct ClassObject : ObjectValue {
+  ClassObject() : ObjectValue("builtins.type") {}
+  std::string qualname;  // "model.Net"
+  const ir::ClassDef* def = nullptr;
+  ModuleState* module = nullptr;
+  std::vector<Value> bases;
+  bool is_nn_module = false;
+  std::string library_base;  // the first library class among the bases ("torch.nn.Module")
+  bool is_dataclass = false;
+  struct Field {
+    std::string name;
+    std::optional<Value> default_value;
+  };
+  std::vector<Field> fields;  // dataclass fields in order
+  // Class attribute by the method resolution order (depth first, left to right).
+  const Value* lookup(const std::string& name) const;
+};
+
+// An instance of a project class (an nn.Module subclass, a config object).
+struct InstanceObject : ObjectValue {
+  explicit InstanceObject(std::shared_ptr<ClassObject> c) : ObjectValue(c->qualname), cls(std::move(c)) {}
+  std::shared_ptr<ClassObject> cls;
+  std::map<std::string, SourceLoc> origins;  // where each attribute was set
+  uint64_t version = 0;                      // bumped on every attribute write (memo keys)
+};
+
+// `obj.method` of a project class: the function with its first argument.
+struct BoundMethod : ObjectValue {
+  BoundMethod() : ObjectValue("builtins.method") {}
+  Value self;
+  std::shared_ptr<FunctionObject> function;
+};
+
+// `super()` inside a method: attribute lookup starts after `cls`.
+struct SuperObject : ObjectValue {
+  SuperObject() : ObjectValue("builtins.super") {}
+  ClassObject* cls = nullptr;
+  Value self;
+};
+
+// A name in a library the project imports: a module, function or class
+// (`torch`, `torch.nn.functional.relu`, `torch.nn.Linear`), canonical form.
+struct LibraryName : ObjectValue {
+  explicit LibraryName(std::string p) : ObjectValue("library"), path(std::move(p)) {}
+  std::string path;
+};
+
+// A method of a value that is not a project object (`x.view`, `layers.append`,
+// `parser.add_argument`): the receiver and the qualified method name
+// ("Tensor.view", "list.append", "torch.nn.Linear.forward").
+struct BoundBuiltin : ObjectValue {
+  BoundBuiltin(Value r, std::string n) : ObjectValue("builtins.method"), receiver(std::move(r)), name(std::move(n)) {}
+  Value receiver;
+  std::string name;
+};
+
+// A project module as a value (`import pkg.mod as m`).
+struct ModuleNamespace : ObjectValue {
+  explicit ModuleNamespace(ModuleState* m) : ObjectValue("builtins.module"), module(m) {}
+  ModuleState* module;
+};
+
+// nn.Sequential and nn.ModuleList: their child modules in order.
+struct ContainerModule : ObjectValue {
+  explicit ContainerModule(std::string cls) : ObjectValue(std::move(cls)) {}
+  std::vector<Value> children;
+  bool children_known = true;  // false: built from something the analysis cannot list
+  bool is_sequential() const { return class_name == "torch.nn.Sequential"; }
+};
+
+// argparse.ArgumentParser: each option's destination and default value.
+struct ArgParserObject : ObjectValue {
+  ArgParserObject() : ObjectValue("argparse.ArgumentParser") {}
+  std::vector<std::pair<std::string, Value>> defaults;
+};
+
+// torch.utils.data.TensorDataset of known tensors.
+struct DatasetObject : ObjectValue {
+  DatasetObject() : ObjectValue("torch.utils.data.TensorDataset") {}
+  std::vector<Value> tensors;
+  std::optional<Dim> length() const;  // dim 0 of the first tensor, when known
+};
+
+// torch.utils.data.DataLoader(dataset, batch_size, drop_last).
+struct DataLoaderObject : ObjectValue {
+  DataLoaderObject() : ObjectValue("torch.utils.data.DataLoader") {}
+  Value dataset;
+  Value batch_size;            // Int (default 1) or Unknown
+  std::optional<bool> drop_last;  // nullopt: not a constant
+  SourceLoc loc;               // where it was built (notes)
+};
+
+// `iter(loader)`: next() gives its first batch.
+struct LoaderIterator : ObjectValue {
+  explicit LoaderIterator(Value l) : ObjectValue("builtins.iterator"), loader(std::move(l)) {}
+  Value loader;
+};
+
+// enumerate(x) / zip(a, b, ...) over iterables that are not known sequences.
+struct EnumerateObject : ObjectValue {
+  explicit EnumerateObject(Value i) : ObjectValue("builtins.enumerate"), inner(std::move(i)) {}
+  Value inner;
+  Dim start = 0;
+};
+struct ZipObject : ObjectValue {
+  ZipObject() : ObjectValue("builtins.zip") {}
+  std::vector<Value> inners;
+};
+
+// A dict whose keys are constants (strings or ints), as written: `{"hidden": 64}`.
+struct DictObject : ObjectValue {
+  DictObject() : ObjectValue("builtins.dict") {}
+  std::vector<std::pair<std::string, Value>> entries;  // key text → value, in insertion order
+  bool complete = true;  // false: some entry has a key the analysis does not know
+  const Value* find(const std::string& key) const;
+  void set(const std::string& key, Value v);
+};
+
+// Downcasts of a Value's object (nullptr when it is not of that kind).
+template <class T>
+T* object_as(const Value& v) {
+  if (!v.is_object() || !v.as_object()) return nullptr;
+  return dynamic_cast<T*>(v.as_object().get());
+}
+template <class T>
+std::shared_ptr<T> shared_as(const Value& v) {
+  if (!v.is_object() || !v.as_object()) return nullptr;
+  return std::dynamic_pointer_cast<T>(v.as_object());
+}
+
+// The key of a constant dict key value (`'hidden'`, `3`), or nullopt.
+std::optional<std::string> dict_key(const Value& v);
+
+}  // namespace gshape::gradual::interp
