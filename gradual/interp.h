@@ -1,0 +1,346 @@
+// The abstract interpreter (internal to the analysis): walks the IR of each
+// module with abstract values, applies operator rules at call sites, and
+// records every obligation with the context it was emitted in. Its parts:
+//   interp_stmt.cpp     statements, assignment, branches, asserts, imports, defs
+//   interp_expr.cpp     expressions, names, attributes, operators on Python values
+//   interp_index.cpp    subscripts of tensors, sequences, containers
+//   interp_call.cpp     calls: project functions (memo, recursion), classes, rules
+//   interp_library.cpp  builtins and library objects (argparse, DataLoader, nn containers)
+//   interp_loops.cpp    for/while: unrolling, fixed points, DataLoader batches
+//   interp_join.cpp     joining values and variables after branches and loops
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "frontend/project.h"
+#include "gradual/analysis.h"
+#include "gradual/call.h"
+#include "gradual/interp_callgraph.h"
+#include "gradual/interp_join.h"
+#include "gradual/interp_objects.h"
+#include "gradual/rule_registry.h"
+#include "gradual/solver.h"
+
+namespace gshape::gradual::interp {
+
+// Thrown when a work budget runs out; caught at the call or module boundary.
+struct BudgetExceeded : std::runtime_error {
+  BudgetExceeded() : std::runtime_error("work budget exhausted") {}
+};
+
+// One analysed Python module.
+struct ModuleState {
+  const ProjectModule* project_module = nullptr;
+  std::string name;  // dotted
+  Vars globals;
+  bool started = false;
+  std::shared_ptr<ModuleNamespace> ns;
+};
+
+// What kind of execution the code is analysed for.
+struct Context {
+  enum class Kind : uint8_t { Normal, LastBatch };
+  Kind kind = Kind::Normal;
+  std::string note;    // LastBatch: "fails on the last batch of 40 when drop_last=False"
+  std::string detail;  // LastBatch: "the last batch holds 40 samples: len(dataset) = 1000, batch_size = 64"
+  SourceLoc loader_loc;
+};
+
+// One way through a loop body: the element bound to the target, the context
+// it runs in, and the facts that hold in it.
+struct IterPass {
+  Value element;
+  int context = 0;
+  std::vector<std::pair<Pred, std::string>> facts;
+};
+
+// How a loop runs: unrolled over known items, or passes from a fixed point.
+struct IterPlan {
+  bool unroll = false;
+  std::vector<Value> items;      // unroll
+  std::vector<IterPass> passes;  // otherwise: recorded passes from the fixed-point head
+  Value head_element;            // what the silent passes bind (covers every pass)
+};
+
+// The sample a DataLoader's dataset gives, and its length when known.
+struct DatasetView {
+  std::optional<Value> sample;
+  std::optional<Dim> length;
+};
+
+// Per-obligation bookkeeping beside the raw obligation list.
+struct RawInfo {
+  int context = 0;
+  int evaluation = 0;  // one visit of one call site
+  std::vector<DiagnosticNote> notes;
+};
+
+// A function activation (or a module's / class body's top-level code).
+struct Frame {
+  ModuleState* module = nullptr;
+  Vars locals;
+  Vars* vars = nullptr;  // &locals, or the module's globals at top level
+  std::shared_ptr<const Vars> closure;
+  std::set<std::string> global_names;
+  bool is_class_body = false;
+  ClassObject* owner = nullptr;  // the method's class (super())
+  Value self;                     // the method's first argument (super())
+  bool live = true;               // false after return/raise/break/continue
+  bool is_generator = false;      // a yield ran: the call's result is unknown
+  std::vector<Value> returns;
+  struct Loop {
+    std::vector<Vars> breaks;
+    std::vector<Vars> continues;
+  };
+  std::vector<Loop*> loops;
+  uint64_t start_steps = 0;
+  uint64_t budget = 0;
+};
+
+// An evaluated call argument.
+struct ArgValue {
+  ir::Argument::Type type = ir::Argument::Type::Positional;
+  std::string name;
+  Value value;
+  const ir::Expr* expr = nullptr;
+  std::vector<Value> elements;  // a list/tuple display: its element values
+};
+
+// The receiver of a method or module call and the expression it came from.
+struct Receiver {
+  Value value;
+  const ir::Expr* expr = nullptr;  // nullptr: the runtime cannot reach it
+};
+
+class Interpreter {
+ public:
+  Interpreter(const Project& project, const AnalysisOptions& options);
+
+  void run();  // every module, then every function nobody called
+
+  // Results (read by the analysis driver).
+  std::vector<Obligation>& raw_obligations() { return raw_; }
+  const std::vector<RawInfo>& raw_info() const { return raw_info_; }
+  const std::vector<Context>& contexts() const { return contexts_; }
+  const std::map<const ir::Expr*, std::vector<std::string>>& shapes() const { return shapes_; }
+  std::vector<Diagnostic>& internal() { return internal_; }
+  AnalysisStats& stats() { return stats_; }
+  const Solver& solver() const { return solver_; }
+
+  // ---- used by the interp_*.cpp parts
+  // statements
+  void exec_body(const ir::Body& body);
+  void exec(const ir::Stmt* s);
+  void assign(const ir::Expr* target, const Value& v, const SourceLoc& origin, const ir::Expr* value_expr = nullptr);
+  void bind_name(const std::string& name, const Value& v, const SourceLoc& origin);
+  void branch(const ir::Expr* test, const std::function<void()>& then_arm, const std::function<void()>& else_arm);
+
+  // expressions
+  Value eval(const ir::Expr* e);
+  Value lookup_name(const std::string& name, const ir::Node* at);
+  Binding* find_binding(const std::string& name);
+  Value get_attribute(const Value& obj, const std::string& attr, const ir::Expr* obj_expr,
+                      const ir::Node* site = nullptr);
+  bool set_attribute(const Value& obj, const std::string& attr, const Value& v, const SourceLoc& origin);
+  Value binary(ir::BinOpKind op, const Value& a, const Value& b, const ir::Node* site, const ir::Expr* left,
+               const ir::Expr* right, bool in_place);
+  Value compare(ir::CmpOpKind op, const Value& a, const Value& b, const ir::Node* site, const ir::Expr* left,
+                const ir::Expr* right);
+  std::optional<Pred> truth(const Value& v);
+  Value subscript(const Value& obj, const ir::Expr* index_expr, const ir::Subscript* site);
+  Value size_of_unknown(const ir::Expr* receiver, int64_t axis);
+
+  // calls
+  Value eval_call(const ir::Call* c);
+  std::vector<ArgValue> eval_args(const std::vector<ir::Argument>& args);
+  Value call_value(const Value& callee, const ir::Expr* callee_expr, const std::vector<ArgValue>& args,
+                   const ir::Node* site);
+  Value call_function(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
+                      const std::optional<Value>& self, const ir::Node* site);
+  Value instantiate(const std::shared_ptr<ClassObject>& cls, const std::vector<ArgValue>& args, const ir::Node* site);
+  // Applies the rule `name` when the registry has it; nullopt when it has not.
+  std::optional<Value> apply_named_rule(const std::string& name, const std::optional<Receiver>& receiver,
+                                        const std::vector<ArgValue>& args, const ir::Node* site);
+  // The rule application itself on a call site already built.
+  Value apply_rule_at(const Rule& rule, const CallSite& call, const ir::Node* site);
+  // Builds the call site of `name`: slots in source order, receiver first.
+  std::optional<CallSite> make_call_site(const std::string& name, const std::optional<Receiver>& receiver,
+                                         const std::vector<ArgValue>& args, const ir::Node* site);
+  Value call_library(const std::string& path, const std::vector<ArgValue>& args, const ir::Node* site);
+  Value call_method(const BoundBuiltin& method, const std::optional<Receiver>& receiver,
+                    const std::vector<ArgValue>& args, const ir::Node* site, const ir::Expr* receiver_target);
+  Value call_module_object(const Value& module, const ir::Expr* callee_expr, const std::vector<ArgValue>& args,
+                           const ir::Node* site);
+  Value library_attribute(const std::string& path);
+  // A method name a tensor has (a registry rule `Tensor.NAME`, or a size query).
+  bool is_tensor_method(const std::string& name) const;
+
+  // loops
+  void exec_for(const ir::For* f);
+  void exec_while(const ir::While* w);
+  IterPlan plan_iteration(const Value& iterable, const std::string& hint);
+  void run_loop(const ir::Expr* target, const ir::Body& body, const ir::Body& orelse, const IterPlan& plan,
+                const ir::Expr* test);
+  DatasetView dataset_view(const Value& dataset);
+  Value first_batch(const Value& loader);
+  Value comprehension(const ir::ComprehensionExpr* c, bool is_set);
+  // The items of an iterable when they are known and few (unrolling).
+  std::optional<std::vector<Value>> known_items(const Value& v, std::size_t limit);
+  // One abstract element of an iterable of unknown or large length.
+  Value any_element(const Value& v, const std::string& name_hint);
+
+  // values
+  Value fresh_int(const std::string& name, bool nonneg = true) { return Value::integer(Dim::symbol(name, nonneg)); }
+  void record_shape(const ir::Expr* e, const Value& v);
+  std::string source_text(const SourceLoc& loc, std::size_t max_len = 60) const;
+  void add_fact(const Pred& p, const SourceLoc& loc, const std::string& description);
+  void tick();  // one unit of work; throws BudgetExceeded past the frame's budget
+
+  Frame& frame() { return *frames_.back(); }
+  const AnalysisOptions& options() const { return options_; }
+  Solver& solver() { return solver_; }
+  int current_context() const { return context_; }
+  ModuleState* module_state(const std::string& dotted);
+  void ensure_module(ModuleState* m);
+
+  // ---- attribute write log (undone and joined around branches)
+  struct AttrWrite {
+    std::shared_ptr<ObjectValue> object;
+    std::string name;
+    std::optional<Value> old_value;
+  };
+  std::vector<AttrWrite>& write_log() { return write_log_; }
+  void write_object_attribute(const std::shared_ptr<ObjectValue>& obj, const std::string& name, const Value& v);
+  void undo_writes(std::size_t mark);
+  int log_depth = 0;  // > 0: attribute writes are logged (inside a branch arm or a silent pass)
+
+  // ---- call-site visits: rule applications during one visit of a site share an evaluation id
+  class SiteVisit {
+   public:
+    SiteVisit(Interpreter& in, const ir::Node* site);
+    ~SiteVisit();
+    SiteVisit(const SiteVisit&) = delete;
+    SiteVisit& operator=(const SiteVisit&) = delete;
+
+   private:
+    Interpreter& in_;
+    const ir::Node* site_;
+    std::optional<int> previous_;
+  };
+  int visit_of(const ir::Node* site);
+
+  // ---- silent passes (loop fixed points): obligations and memo entries are dropped
+  struct Checkpoint {
+    std::size_t raw = 0;
+    std::size_t memo_log = 0;
+    std::size_t writes = 0;
+    bool recording = true;
+  };
+  Checkpoint checkpoint() const;
+  void rollback(const Checkpoint& cp);
+  bool recording() const { return recording_; }
+  void set_recording(bool r) { recording_ = r; }
+  int push_context(Context c);
+  void set_context(int id) { context_ = id; }
+
+ private:
+  friend class FrameGuard;
+  void run_module(ModuleState& m);
+  void analyse_uncalled();
+  void collect_defs(const ir::Body& body, ModuleState* m, const ir::ClassDef* cls,
+                    std::vector<std::tuple<const ir::FunctionDef*, ModuleState*, const ir::ClassDef*>>& out);
+  std::string memo_key(const FunctionObject& fn, const std::vector<Value>& args) const;
+  void attach_notes(const CallSite& call, std::size_t first_raw, const ir::Node* site);
+
+ public:
+  std::vector<std::unique_ptr<Frame>> frames_;
+
+ private:
+  const Project& project_;
+  AnalysisOptions options_;
+  const RuleRegistry& registry_;
+  Solver solver_;
+  std::vector<Obligation> raw_;
+  std::vector<RawInfo> raw_info_;
+  std::vector<Context> contexts_;
+  int context_ = 0;
+  int next_evaluation_ = 0;
+  std::map<const ir::Expr*, std::vector<std::string>> shapes_;
+  std::vector<Diagnostic> internal_;
+  AnalysisStats stats_;
+  bool recording_ = true;
+
+  std::vector<std::unique_ptr<ModuleState>> modules_;
+  std::map<std::string, ModuleState*> modules_by_name_;
+  CallGraph call_graph_;
+
+  // memoised calls: key → result; the log lists keys in insertion order (rollback)
+  struct MemoEntry {
+    Value result;
+    std::vector<Value> args;
+  };
+  std::unordered_map<std::string, MemoEntry> memo_;
+  bool receiver_is_guess_ = false;  // the current method call's receiver was unknown
+  std::vector<std::string> memo_log_;
+  std::unordered_set<const ir::FunctionDef*> analysed_defs_;
+  std::vector<int> active_sccs_;  // call-graph components on the call stack
+  std::vector<const ir::FunctionDef*> active_defs_;
+  std::unordered_map<const ir::Node*, int> active_visit_;
+  int visit_counter_ = 0;
+  std::vector<const ir::Expr*> slot_exprs_;  // the last call site's operand expressions, by slot
+  std::map<const ClassObject*, Value> dyn_instances_;
+  std::unordered_map<const ObjectValue*, SourceLoc> created_at_;
+  std::vector<AttrWrite> write_log_;
+  int depth_ = 0;  // expression recursion depth
+
+ public:
+  uint64_t steps_ = 0;
+  int call_depth_ = 0;
+  void note_created(const ObjectValue* obj, const SourceLoc& loc) { created_at_[obj] = loc; }
+  const SourceLoc* created_at(const ObjectValue* obj) const {
+    auto it = created_at_.find(obj);
+    return it == created_at_.end() ? nullptr : &it->second;
+  }
+  int& expr_depth() { return depth_; }
+  std::set<std::string> warned_once_;
+};
+
+// Pushes a frame for the life of the guard.
+class FrameGuard {
+ public:
+  FrameGuard(Interpreter& in, std::unique_ptr<Frame> f) : in_(in) { in_.frames_.push_back(std::move(f)); }
+  ~FrameGuard() { in_.frames_.pop_back(); }
+  FrameGuard(const FrameGuard&) = delete;
+  FrameGuard& operator=(const FrameGuard&) = delete;
+
+ private:
+  Interpreter& in_;
+};
+
+// A solver scope for the life of the guard (branches, loop passes).
+class SolverScope {
+ public:
+  explicit SolverScope(Solver& s) : s_(s) { s_.push_scope(); }
+  ~SolverScope() { s_.pop_scope(); }
+  SolverScope(const SolverScope&) = delete;
+  SolverScope& operator=(const SolverScope&) = delete;
+
+ private:
+  Solver& s_;
+};
+
+// Short names of Python operators for rule lookup ("add", "matmul", ...).
+std::string operator_rule_name(ir::BinOpKind op, bool in_place);
+std::string compare_rule_name(ir::CmpOpKind op);
+
+}  // namespace gshape::gradual::interp

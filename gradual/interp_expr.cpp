@@ -1,0 +1,763 @@
+// Expressions: names and scopes, attributes, displays, Python arithmetic on
+// ints (dims), floats, strings and sequences, comparisons and truth; tensor
+// operands of operators go to the registry's `operator.*` rules.
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "gradual/interp.h"
+
+namespace gshape::gradual::interp {
+
+using namespace gshape::ir;
+
+namespace {
+
+const std::set<std::string>& builtin_names() {
+  static const std::set<std::string> names = {
+      "len", "range", "enumerate", "zip", "min", "max", "int", "float", "str", "bool", "tuple", "list", "dict",
+      "set", "frozenset", "print", "isinstance", "issubclass", "super", "abs", "sum", "sorted", "reversed", "round",
+      "getattr", "setattr", "hasattr", "type", "iter", "next", "map", "filter", "any", "all", "open", "object",
+      "callable", "repr", "id", "hash", "divmod", "pow", "vars", "dir", "format", "input", "exit", "quit",
+      "staticmethod", "classmethod", "property", "slice", "bytes", "complex", "Exception", "ValueError",
+      "TypeError", "RuntimeError", "KeyError", "IndexError", "NotImplementedError", "AssertionError",
+      "StopIteration", "AttributeError", "OSError", "IOError", "ImportError", "NotImplemented", "ord", "chr",
+      "hex", "bin", "oct", "locals", "globals", "delattr", "memoryview", "bytearray"};
+  return names;
+}
+
+// An int-like value as a dim (bools are 0/1), or nullopt.
+std::optional<Dim> as_dim(const Value& v) {
+  if (v.is_int()) return v.as_int();
+  if (v.is_bool()) {
+    const Pred& p = v.as_bool();
+    if (p.is_constant()) return Dim(p.is_true() ? 1 : 0);
+    return Dim::ite(p, Dim(1), Dim(0));
+  }
+  return std::nullopt;
+}
+
+std::optional<double> as_number(const Value& v) {
+  if (v.is_float()) return v.as_float();
+  if (auto d = as_dim(v)) {
+    if (auto c = d->constant_value()) return static_cast<double>(*c);
+  }
+  return std::nullopt;
+}
+
+bool is_numeric(const Value& v) { return v.is_int() || v.is_bool() || v.is_float(); }
+
+Value int_arith(BinOpKind op, const Dim& a, const Dim& b) {
+  try {
+    switch (op) {
+      case BinOpKind::Add: return Value::integer(a + b);
+      case BinOpKind::Sub: return Value::integer(a - b);
+      case BinOpKind::Mult: return Value::integer(a * b);
+      case BinOpKind::FloorDiv:
+        if (b.constant_value() == 0) return Value::unknown();
+        return Value::integer(floordiv(a, b));
+      case BinOpKind::Mod:
+        if (b.constant_value() == 0) return Value::unknown();
+        return Value::integer(mod(a, b));
+      case BinOpKind::Div: {
+        auto ca = a.constant_value(), cb = b.constant_value();
+        if (ca && cb && *cb != 0) return Value::floating(static_cast<double>(*ca) / static_cast<double>(*cb));
+        return Value::floating();
+      }
+      case BinOpKind::Pow: {
+        auto e = b.constant_value();
+        if (!e) return Value::unknown();
+        if (*e < 0) {
+          auto ca = a.constant_value();
+          if (ca && *ca != 0) return Value::floating(std::pow(static_cast<double>(*ca), static_cast<double>(*e)));
+          return Value::floating();
+        }
+        if (*e > 64) return Value::unknown();
+        Dim r(1);
+        for (int64_t i = 0; i < *e; ++i) r = r * a;
+        return Value::integer(r);
+      }
+      default: {
+        auto ca = a.constant_value(), cb = b.constant_value();
+        if (!ca || !cb) return Value::unknown();
+        switch (op) {
+          case BinOpKind::BitAnd: return Value::integer(*ca & *cb);
+          case BinOpKind::BitOr: return Value::integer(*ca | *cb);
+          case BinOpKind::BitXor: return Value::integer(*ca ^ *cb);
+          case BinOpKind::LShift:
+            if (*cb < 0 || *cb > 62) return Value::unknown();
+            return Value::integer(*ca << *cb);
+          case BinOpKind::RShift:
+            if (*cb < 0 || *cb > 62) return Value::unknown();
+            return Value::integer(*ca >> *cb);
+          default: return Value::unknown();
+        }
+      }
+    }
+  } catch (const std::exception&) {  // overflow in the simplifier
+    return Value::unknown();
+  }
+}
+
+Value float_arith(BinOpKind op, std::optional<double> a, std::optional<double> b) {
+  if (!a || !b) return Value::floating();
+  switch (op) {
+    case BinOpKind::Add: return Value::floating(*a + *b);
+    case BinOpKind::Sub: return Value::floating(*a - *b);
+    case BinOpKind::Mult: return Value::floating(*a * *b);
+    case BinOpKind::Div: return *b == 0 ? Value::unknown() : Value::floating(*a / *b);
+    case BinOpKind::Pow: return Value::floating(std::pow(*a, *b));
+    case BinOpKind::FloorDiv: return *b == 0 ? Value::unknown() : Value::floating(std::floor(*a / *b));
+    case BinOpKind::Mod: return *b == 0 ? Value::unknown() : Value::floating(*a - *b * std::floor(*a / *b));
+    default: return Value::unknown();
+  }
+}
+
+Value concat(const Value& a, const Value& b) {
+  SequenceKind kind = a.sequence_kind();
+  if (a.items() && b.items()) {
+    std::vector<Value> items = *a.items();
+    items.insert(items.end(), b.items()->begin(), b.items()->end());
+    return Value::sequence(kind, std::move(items));
+  }
+  auto element = [](const Value& s) -> Value {
+    if (s.element()) return *s.element();
+    if (s.items() && !s.items()->empty()) return s.items()->front();
+    return Value::unknown();
+  };
+  Value ea = element(a), eb = element(b);
+  return Value::unknown_length(kind, same_value(ea, eb) ? ea : Value::unknown());
+}
+
+}  // namespace
+
+std::string operator_rule_name(BinOpKind op, bool in_place) {
+  std::string base;
+  switch (op) {
+    case BinOpKind::Add: base = "add"; break;
+    case BinOpKind::Sub: base = "sub"; break;
+    case BinOpKind::Mult: base = "mul"; break;
+    case BinOpKind::MatMult: base = "matmul"; break;
+    case BinOpKind::Div: base = "truediv"; break;
+    case BinOpKind::FloorDiv: base = "floordiv"; break;
+    case BinOpKind::Mod: base = "mod"; break;
+    case BinOpKind::Pow: base = "pow"; break;
+    case BinOpKind::LShift: base = "lshift"; break;
+    case BinOpKind::RShift: base = "rshift"; break;
+    case BinOpKind::BitOr: base = in_place ? "or" : "or_"; break;
+    case BinOpKind::BitXor: base = "xor"; break;
+    case BinOpKind::BitAnd: base = in_place ? "and" : "and_"; break;
+  }
+  return "operator." + (in_place ? "i" + base : base);
+}
+
+std::string compare_rule_name(CmpOpKind op) {
+  switch (op) {
+    case CmpOpKind::Eq: return "operator.eq";
+    case CmpOpKind::NotEq: return "operator.ne";
+    case CmpOpKind::Lt: return "operator.lt";
+    case CmpOpKind::LtE: return "operator.le";
+    case CmpOpKind::Gt: return "operator.gt";
+    case CmpOpKind::GtE: return "operator.ge";
+    default: return {};
+  }
+}
+
+Binding* Interpreter::find_binding(const std::string& name) {
+  Frame& f = frame();
+  if (!f.global_names.count(name)) {
+    auto it = f.vars->find(name);
+    if (it != f.vars->end()) return &it->second;
+  }
+  auto g = f.module->globals.find(name);
+  if (g != f.module->globals.end()) return &g->second;
+  return nullptr;
+}
+
+Value Interpreter::lookup_name(const std::string& name, const Node*) {
+  Frame& f = frame();
+  if (!f.global_names.count(name)) {
+    auto it = f.vars->find(name);
+    if (it != f.vars->end()) return it->second.value;
+  }
+  if (f.closure) {
+    auto it = f.closure->find(name);
+    if (it != f.closure->end()) return it->second.value;
+  }
+  auto g = f.module->globals.find(name);
+  if (g != f.module->globals.end()) return g->second.value;
+  if (builtin_names().count(name)) return Value::object(std::make_shared<LibraryName>("builtins." + name));
+  return Value::unknown();
+}
+
+Value Interpreter::size_of_unknown(const Expr* receiver, int64_t axis) {
+  if (const auto* n = receiver ? dyn_cast<Name>(receiver) : nullptr) {
+    if (Binding* b = find_binding(n->id)) {
+      auto it = b->unknown_sizes.find(axis);
+      if (it != b->unknown_sizes.end()) return Value::integer(it->second);
+      Dim d = Dim::symbol(n->id + ".size(" + std::to_string(axis) + ")");
+      b->unknown_sizes.emplace(axis, d);
+      return Value::integer(d);
+    }
+  }
+  return fresh_int("size(" + std::to_string(axis) + ")");
+}
+
+Value Interpreter::eval(const Expr* e) {
+  if (!e) return Value::none();
+  tick();
+  struct Depth {
+    int& d;
+    explicit Depth(int& x) : d(x) { ++d; }
+    ~Depth() { --d; }
+  } depth(expr_depth());
+  if (expr_depth() > 400) return Value::unknown();
+  Value v;
+  switch (e->kind) {
+    case Kind::Name: v = lookup_name(cast<Name>(e)->id, e); break;
+    case Kind::Constant: {
+      const auto* c = cast<Constant>(e);
+      switch (c->type) {
+        case Constant::Type::Int: v = c->int_value ? Value::integer(*c->int_value) : Value::unknown(); break;
+        case Constant::Type::Float: v = Value::floating(c->float_value); break;
+        case Constant::Type::Str: v = Value::string(c->str_value); break;
+        case Constant::Type::True: v = Value::boolean(Pred(true)); break;
+        case Constant::Type::False: v = Value::boolean(Pred(false)); break;
+        case Constant::Type::None: v = Value::none(); break;
+        default: v = Value::unknown(); break;
+      }
+      break;
+    }
+    case Kind::FString:
+      for (const Expr* x : cast<FString>(e)->values) eval(x);
+      v = Value::string();
+      break;
+    case Kind::Attribute: {
+      const auto* a = cast<Attribute>(e);
+      Value obj = eval(a->value);
+      v = get_attribute(obj, a->attr, a->value, a);
+      break;
+    }
+    case Kind::Subscript: {
+      const auto* s = cast<Subscript>(e);
+      // `x.shape[1]` of a tensor of unknown rank: the same symbol each time
+      if (const auto* a = dyn_cast<Attribute>(s->value); a && a->attr == "shape" && isa<Name>(a->value)) {
+        const auto* c = dyn_cast<Constant>(s->index);
+        Binding* b = find_binding(cast<Name>(a->value)->id);
+        if (c && c->int_value && *c->int_value >= 0 && b &&
+            (b->value.is_unknown() || (b->value.is_tensor() && !b->value.shape().rank_known()))) {
+          v = size_of_unknown(a->value, *c->int_value);
+          break;
+        }
+      }
+      Value obj = eval(s->value);
+      v = subscript(obj, s->index, s);
+      break;
+    }
+    case Kind::Call: v = eval_call(cast<Call>(e)); break;
+    case Kind::BinOp: {
+      const auto* b = cast<BinOp>(e);
+      Value l = eval(b->left);
+      Value r = eval(b->right);
+      v = binary(b->op, l, r, e, b->left, b->right, false);
+      break;
+    }
+    case Kind::UnaryOp: {
+      const auto* u = cast<UnaryOp>(e);
+      Value x = eval(u->operand);
+      switch (u->op) {
+        case UnaryOpKind::Not: {
+          auto p = truth(x);
+          v = p ? Value::boolean(!*p) : Value::unknown();
+          break;
+        }
+        case UnaryOpKind::Neg:
+        case UnaryOpKind::Pos:
+        case UnaryOpKind::Invert: {
+          const char* name = u->op == UnaryOpKind::Neg ? "operator.neg" : u->op == UnaryOpKind::Pos ? "operator.pos"
+                                                                                                     : "operator.invert";
+          if (x.is_tensor()) {
+            std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, x, u->operand, {}}};
+            v = apply_named_rule(name, std::nullopt, args, e).value_or(Value::unknown());
+          } else if (auto d = as_dim(x)) {
+            if (u->op == UnaryOpKind::Neg) v = int_arith(BinOpKind::Sub, Dim(0), *d);
+            else if (u->op == UnaryOpKind::Pos) v = Value::integer(*d);
+            else v = int_arith(BinOpKind::Sub, Dim(-1), *d);
+          } else if (x.is_float()) {
+            v = u->op == UnaryOpKind::Neg && x.as_float() ? Value::floating(-*x.as_float())
+                : u->op == UnaryOpKind::Pos             ? x
+                                                        : Value::unknown();
+          } else {
+            v = Value::unknown();
+          }
+          break;
+        }
+      }
+      break;
+    }
+    case Kind::Compare: {
+      const auto* c = cast<Compare>(e);
+      Value left = eval(c->left);
+      const Expr* left_expr = c->left;
+      std::optional<Pred> all = Pred(true);
+      bool unknown = false;
+      Value last;
+      for (std::size_t i = 0; i < c->ops.size(); ++i) {
+        Value right = eval(c->comparators[i]);
+        Value r = compare(c->ops[i], left, right, e, left_expr, c->comparators[i]);
+        last = r;
+        if (r.is_bool()) {
+          all = *all && r.as_bool();
+        } else {
+          unknown = true;
+        }
+        left = right;
+        left_expr = c->comparators[i];
+      }
+      if (c->ops.size() == 1) v = last;
+      else v = unknown ? (all && all->is_false() ? Value::boolean(false) : Value::unknown()) : Value::boolean(*all);
+      break;
+    }
+    case Kind::BoolOp: {
+      const auto* b = cast<BoolOp>(e);
+      bool is_and = b->op == BoolOp::Op::And;
+      std::optional<Pred> acc = Pred(is_and);
+      bool all_bool = true;
+      bool any_symbolic = false;
+      Value result;
+      for (std::size_t i = 0; i < b->values.size(); ++i) {
+        Value x = eval(b->values[i]);
+        result = x;
+        auto p = truth(x);
+        if (p && p->is_constant()) {
+          // short circuit: `a and b` stops at a falsy a, `a or b` at a truthy one
+          if (p->is_true() != is_and) {
+            v = x;
+            goto done;
+          }
+          continue;
+        }
+        any_symbolic = true;
+        if (!p || !(x.is_bool() || x.is_int())) all_bool = false;
+        if (p && acc) acc = is_and ? (*acc && *p) : (*acc || *p);
+        else acc.reset();
+      }
+      if (!any_symbolic) v = result;  // every operand constant: Python's value is the last one
+      else if (all_bool && acc) v = Value::boolean(*acc);
+      else if (b->values.size() == 1) v = result;
+      else v = acc && all_bool ? Value::boolean(*acc) : Value::unknown();
+      break;
+    }
+    case Kind::IfExp: {
+      const auto* i = cast<IfExp>(e);
+      Value then_v, else_v;
+      bool then_ran = false, else_ran = false;
+      Value cond = eval(i->test);
+      std::optional<Pred> p = truth(cond);
+      std::optional<bool> decided;
+      if (p) decided = p->is_constant() ? p->constant_value() : solver_.query(*p);
+      if (decided) {
+        v = eval(*decided ? i->body : i->orelse);
+        break;
+      }
+      {
+        SolverScope scope(solver_);
+        if (p) add_fact(*p, i->test->loc, "condition " + source_text(i->test->loc));
+        then_v = eval(i->body);
+        then_ran = true;
+      }
+      {
+        SolverScope scope(solver_);
+        if (p) add_fact(!*p, i->test->loc, "condition not (" + source_text(i->test->loc) + ")");
+        else_v = eval(i->orelse);
+        else_ran = true;
+      }
+      JoinOptions join;
+      if (p) join.condition = *p;
+      v = then_ran && else_ran ? join_values(then_v, else_v, join, source_text(e->loc, 24)) : Value::unknown();
+      break;
+    }
+    case Kind::Lambda: {
+      auto fn = std::make_shared<FunctionObject>();
+      const auto* l = cast<Lambda>(e);
+      fn->lambda = l;
+      fn->module = frame().module;
+      fn->qualname = "<lambda>";
+      if (frame().vars != &frame().module->globals) {
+        auto closure = std::make_shared<Vars>(frame().closure ? *frame().closure : Vars{});
+        for (const auto& [name, b] : *frame().vars) (*closure)[name] = b;
+        fn->closure = std::move(closure);
+      }
+      for (const Parameter& p : l->params) {
+        fn->has_default.push_back(p.default_value != nullptr);
+        fn->defaults.push_back(p.default_value ? eval(p.default_value) : Value::unknown());
+      }
+      v = Value::object(fn);
+      break;
+    }
+    case Kind::ListComp: v = comprehension(cast<ListComp>(e), false); break;
+    case Kind::GeneratorExp: v = comprehension(cast<GeneratorExp>(e), false); break;
+    case Kind::SetComp: comprehension(cast<SetComp>(e), true); v = Value::unknown(); break;
+    case Kind::DictComp: {
+      const auto* d = cast<DictComp>(e);
+      for (const Comprehension& g : d->generators) eval(g.iter);
+      auto dict = std::make_shared<DictObject>();
+      dict->complete = false;
+      v = Value::object(dict);
+      break;
+    }
+    case Kind::List:
+    case Kind::Tuple: {
+      const auto* seq = static_cast<const SequenceExpr*>(e);
+      std::vector<Value> items;
+      bool known = true;
+      Value element;
+      for (const Expr* x : seq->elts) {
+        if (const auto* st = dyn_cast<Starred>(x)) {
+          Value inner = eval(st->value);
+          auto expanded = known_items(inner, 4096);
+          if (expanded) {
+            items.insert(items.end(), expanded->begin(), expanded->end());
+          } else {
+            known = false;
+            element = any_element(inner, "item");
+          }
+        } else {
+          items.push_back(eval(x));
+        }
+      }
+      SequenceKind kind = e->kind == Kind::List ? SequenceKind::List : SequenceKind::Tuple;
+      v = known ? Value::sequence(kind, std::move(items)) : Value::unknown_length(kind, Value::unknown());
+      break;
+    }
+    case Kind::Set:
+      for (const Expr* x : cast<Set>(e)->elts) eval(x);
+      v = Value::unknown();
+      break;
+    case Kind::Dict: {
+      const auto* d = cast<Dict>(e);
+      auto dict = std::make_shared<DictObject>();
+      for (std::size_t i = 0; i < d->keys.size(); ++i) {
+        if (!d->keys[i]) {
+          Value inner = eval(d->values[i]);
+          if (const auto* other = object_as<DictObject>(inner)) {
+            for (const auto& [k, val] : other->entries) dict->set(k, val);
+            if (!other->complete) dict->complete = false;
+          } else {
+            dict->complete = false;
+          }
+          continue;
+        }
+        Value key = eval(d->keys[i]);
+        Value val = eval(d->values[i]);
+        if (auto k = dict_key(key)) dict->set(*k, val);
+        else dict->complete = false;
+      }
+      v = Value::object(dict);
+      break;
+    }
+    case Kind::Starred: v = eval(cast<Starred>(e)->value); break;
+    case Kind::NamedExpr: {
+      const auto* n = cast<NamedExpr>(e);
+      v = eval(n->value);
+      assign(n->target, v, n->value->loc, n->value);
+      break;
+    }
+    case Kind::Await: eval(cast<Await>(e)->value); v = Value::unknown(); break;
+    case Kind::Yield:
+      eval(cast<Yield>(e)->value);
+      frame().is_generator = true;
+      v = Value::unknown();
+      break;
+    default: v = Value::unknown(); break;
+  }
+done:
+  record_shape(e, v);
+  return v;
+}
+
+std::optional<Pred> Interpreter::truth(const Value& v) {
+  switch (v.kind()) {
+    case ValueKind::Bool: return v.as_bool();
+    case ValueKind::Int: return ne(v.as_int(), Dim(0));
+    case ValueKind::None: return Pred(false);
+    case ValueKind::Float:
+      if (v.as_float()) return Pred(*v.as_float() != 0.0);
+      return std::nullopt;
+    case ValueKind::Str:
+      if (v.as_str()) return Pred(!v.as_str()->empty());
+      return std::nullopt;
+    case ValueKind::Sequence:
+      if (v.items()) return Pred(!v.items()->empty());
+      return std::nullopt;
+    case ValueKind::Object: {
+      if (const auto* c = object_as<ContainerModule>(v)) {
+        if (c->children_known) return Pred(!c->children.empty());
+        return std::nullopt;
+      }
+      if (const auto* d = object_as<DictObject>(v)) {
+        if (d->complete) return Pred(!d->entries.empty());
+        return std::nullopt;
+      }
+      if (object_as<FunctionObject>(v) || object_as<ClassObject>(v) || object_as<BoundMethod>(v) ||
+          object_as<ModuleNamespace>(v) || object_as<LibraryName>(v))
+        return Pred(true);
+      if (const auto* inst = object_as<InstanceObject>(v)) {
+        if (!inst->cls->lookup("__len__") && !inst->cls->lookup("__bool__")) return Pred(true);
+      }
+      return std::nullopt;
+    }
+    default: return std::nullopt;
+  }
+}
+
+Value Interpreter::binary(BinOpKind op, const Value& a, const Value& b, const Node* site, const Expr* left,
+                          const Expr* right, bool in_place) {
+  if (a.is_tensor() || b.is_tensor()) {
+    std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, a, left, {}},
+                               ArgValue{Argument::Type::Positional, {}, b, right, {}}};
+    std::string name = operator_rule_name(op, in_place);
+    if (in_place && !registry_.find(name)) name = operator_rule_name(op, false);
+    return apply_named_rule(name, std::nullopt, args, site).value_or(Value::unknown());
+  }
+  if (a.is_unknown() || b.is_unknown()) return Value::unknown();
+  auto da = as_dim(a), db = as_dim(b);
+  if (da && db) {
+    if (a.is_bool() && b.is_bool() && (op == BinOpKind::BitAnd || op == BinOpKind::BitOr)) {
+      return Value::boolean(op == BinOpKind::BitAnd ? a.as_bool() && b.as_bool() : a.as_bool() || b.as_bool());
+    }
+    return int_arith(op, *da, *db);
+  }
+  if (is_numeric(a) && is_numeric(b)) return float_arith(op, as_number(a), as_number(b));
+  if (a.is_str() && b.is_str() && op == BinOpKind::Add) {
+    if (a.as_str() && b.as_str()) return Value::string(*a.as_str() + *b.as_str());
+    return Value::string();
+  }
+  if (a.is_str() && (op == BinOpKind::Mod || op == BinOpKind::Mult)) return Value::string();
+  if (a.is_sequence() && b.is_sequence() && op == BinOpKind::Add) return concat(a, b);
+  if ((a.is_sequence() && db) || (b.is_sequence() && da)) {
+    if (op != BinOpKind::Mult) return Value::unknown();
+    const Value& seq = a.is_sequence() ? a : b;
+    auto count = (a.is_sequence() ? *db : *da).constant_value();
+    if (count && seq.items() && *count >= 0 && static_cast<std::size_t>(*count) * seq.items()->size() <= 4096) {
+      std::vector<Value> items;
+      for (int64_t i = 0; i < *count; ++i) items.insert(items.end(), seq.items()->begin(), seq.items()->end());
+      return Value::sequence(seq.sequence_kind(), std::move(items));
+    }
+    return concat(seq, seq);
+  }
+  return Value::unknown();
+}
+
+Value Interpreter::compare(CmpOpKind op, const Value& a, const Value& b, const Node* site, const Expr* left,
+                           const Expr* right) {
+  if (op == CmpOpKind::Is || op == CmpOpKind::IsNot) {
+    std::optional<bool> same;
+    if (a.is_none() && b.is_none()) same = true;
+    else if ((a.is_none() && !b.is_unknown()) || (b.is_none() && !a.is_unknown())) same = false;
+    else if (a.is_object() && b.is_object() && a.as_object() == b.as_object()) same = true;
+    else if (a.is_bool() && b.is_bool() && a.as_bool().is_constant() && b.as_bool().is_constant())
+      same = a.as_bool() == b.as_bool();
+    if (!same) return Value::unknown();
+    return Value::boolean(Pred(op == CmpOpKind::Is ? *same : !*same));
+  }
+  if (op == CmpOpKind::In || op == CmpOpKind::NotIn) return Value::unknown();
+  if (a.is_tensor() || b.is_tensor()) {
+    std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, a, left, {}},
+                               ArgValue{Argument::Type::Positional, {}, b, right, {}}};
+    return apply_named_rule(compare_rule_name(op), std::nullopt, args, site).value_or(Value::unknown());
+  }
+  if (a.is_none() || b.is_none()) {
+    if (a.is_unknown() || b.is_unknown()) return Value::unknown();
+    bool equal = a.is_none() && b.is_none();
+    if (op == CmpOpKind::Eq) return Value::boolean(equal);
+    if (op == CmpOpKind::NotEq) return Value::boolean(!equal);
+    return Value::unknown();
+  }
+  auto da = as_dim(a), db = as_dim(b);
+  if (da && db) {
+    try {
+      switch (op) {
+        case CmpOpKind::Eq: return Value::boolean(eq(*da, *db));
+        case CmpOpKind::NotEq: return Value::boolean(ne(*da, *db));
+        case CmpOpKind::Lt: return Value::boolean(lt(*da, *db));
+        case CmpOpKind::LtE: return Value::boolean(le(*da, *db));
+        case CmpOpKind::Gt: return Value::boolean(gt(*da, *db));
+        case CmpOpKind::GtE: return Value::boolean(ge(*da, *db));
+        default: return Value::unknown();
+      }
+    } catch (const std::exception&) {
+      return Value::unknown();
+    }
+  }
+  if (is_numeric(a) && is_numeric(b)) {
+    auto x = as_number(a), y = as_number(b);
+    if (!x || !y) return Value::unknown();
+    switch (op) {
+      case CmpOpKind::Eq: return Value::boolean(*x == *y);
+      case CmpOpKind::NotEq: return Value::boolean(*x != *y);
+      case CmpOpKind::Lt: return Value::boolean(*x < *y);
+      case CmpOpKind::LtE: return Value::boolean(*x <= *y);
+      case CmpOpKind::Gt: return Value::boolean(*x > *y);
+      case CmpOpKind::GtE: return Value::boolean(*x >= *y);
+      default: return Value::unknown();
+    }
+  }
+  if (a.is_str() && b.is_str() && a.as_str() && b.as_str()) {
+    if (op == CmpOpKind::Eq) return Value::boolean(*a.as_str() == *b.as_str());
+    if (op == CmpOpKind::NotEq) return Value::boolean(*a.as_str() != *b.as_str());
+  }
+  if ((op == CmpOpKind::Eq || op == CmpOpKind::NotEq) && a.kind() != b.kind() && !a.is_unknown() && !b.is_unknown() &&
+      !a.is_object() && !b.is_object() && !(is_numeric(a) && is_numeric(b))) {
+    return Value::boolean(op == CmpOpKind::NotEq);  // a string is never equal to an int
+  }
+  return Value::unknown();
+}
+
+Value Interpreter::get_attribute(const Value& obj, const std::string& attr, const Expr* obj_expr, const Node* site) {
+  if (obj.is_tensor()) {
+    const Shape& s = obj.shape();
+    if (attr == "shape") {
+      if (!s.rank_known()) return Value::unknown_length(SequenceKind::Size, Value::unknown());
+      return Value::size_of(s);
+    }
+    if (attr == "ndim") return s.rank_known() ? Value::integer(static_cast<int64_t>(s.rank())) : Value::unknown();
+    if (attr == "data" || attr == "grad") return obj;
+    if (attr == "T" || attr == "mT") {
+      if (site) {
+        std::optional<Receiver> recv = Receiver{obj, obj_expr};
+        if (auto r = apply_named_rule("Tensor." + attr, recv, {}, site)) return *r;
+      }
+      return Value::tensor(Shape::unknown());
+    }
+    if (attr == "dtype" || attr == "device" || attr == "is_cuda" || attr == "requires_grad" || attr == "layout")
+      return Value::unknown();
+    return Value::object(std::make_shared<BoundBuiltin>(obj, "Tensor." + attr));
+  }
+  if (obj.is_sequence()) {
+    const char* prefix = obj.sequence_kind() == SequenceKind::List    ? "list."
+                         : obj.sequence_kind() == SequenceKind::Size ? "torch.Size."
+                                                                      : "tuple.";
+    return Value::object(std::make_shared<BoundBuiltin>(obj, prefix + attr));
+  }
+  if (obj.is_str()) return Value::object(std::make_shared<BoundBuiltin>(obj, "str." + attr));
+  if (obj.is_int() || obj.is_float() || obj.is_bool()) return Value::object(std::make_shared<BoundBuiltin>(obj, "int." + attr));
+  if (!obj.is_object() || !obj.as_object()) return Value::unknown();
+
+  if (auto inst = shared_as<InstanceObject>(obj)) {
+    if (const Value* v = inst->attribute(attr)) return *v;
+    if (const Value* v = inst->cls->lookup(attr)) {
+      if (auto fn = shared_as<FunctionObject>(*v)) {
+        switch (fn->flavor) {
+          case FunctionObject::Flavor::Static: return *v;
+          case FunctionObject::Flavor::Class: {
+            auto bm = std::make_shared<BoundMethod>();
+            bm->self = Value::object(inst->cls);
+            bm->function = fn;
+            return Value::object(bm);
+          }
+          case FunctionObject::Flavor::Property: return call_function(fn, {}, obj, site ? site : obj_expr);
+          case FunctionObject::Flavor::Plain: {
+            auto bm = std::make_shared<BoundMethod>();
+            bm->self = obj;
+            bm->function = fn;
+            return Value::object(bm);
+          }
+        }
+      }
+      return *v;
+    }
+    if (!inst->cls->library_base.empty())
+      return Value::object(std::make_shared<BoundBuiltin>(obj, inst->cls->library_base + "." + attr));
+    return Value::unknown();
+  }
+  if (auto cls = shared_as<ClassObject>(obj)) {
+    if (const Value* v = cls->lookup(attr)) {
+      if (auto fn = shared_as<FunctionObject>(*v); fn && fn->flavor == FunctionObject::Flavor::Class) {
+        auto bm = std::make_shared<BoundMethod>();
+        bm->self = obj;
+        bm->function = fn;
+        return Value::object(bm);
+      }
+      return *v;
+    }
+    if (attr == "__name__") return Value::string(cls->def ? cls->def->name : std::string());
+    return Value::unknown();
+  }
+  if (const auto* sup = object_as<SuperObject>(obj)) {
+    if (!sup->cls) return Value::unknown();
+    for (const Value& base : sup->cls->bases) {
+      if (const auto* b = object_as<ClassObject>(base)) {
+        if (const Value* v = b->lookup(attr)) {
+          if (auto fn = shared_as<FunctionObject>(*v)) {
+            if (fn->flavor == FunctionObject::Flavor::Static) return *v;
+            auto bm = std::make_shared<BoundMethod>();
+            bm->self = fn->flavor == FunctionObject::Flavor::Class ? base : sup->self;
+            bm->function = fn;
+            return Value::object(bm);
+          }
+          return *v;
+        }
+        if (!b->library_base.empty())
+          return Value::object(std::make_shared<BoundBuiltin>(sup->self, b->library_base + "." + attr));
+      } else if (const auto* lib = object_as<LibraryName>(base)) {
+        return Value::object(std::make_shared<BoundBuiltin>(sup->self, lib->path + "." + attr));
+      }
+    }
+    return Value::object(std::make_shared<BoundBuiltin>(sup->self, "builtins.object." + attr));
+  }
+  if (const auto* ns = object_as<ModuleNamespace>(obj)) {
+    ensure_module(ns->module);
+    auto it = ns->module->globals.find(attr);
+    if (it != ns->module->globals.end()) return it->second.value;
+    if (ModuleState* sub = module_state(ns->module->name + "." + attr)) {
+      ensure_module(sub);
+      return Value::object(sub->ns);
+    }
+    return Value::unknown();
+  }
+  if (const auto* lib = object_as<LibraryName>(obj)) return library_attribute(lib->path + "." + attr);
+  if (const auto* loader = object_as<DataLoaderObject>(obj)) {
+    if (attr == "dataset") return loader->dataset;
+    if (attr == "batch_size") return loader->batch_size;
+    return Value::object(std::make_shared<BoundBuiltin>(obj, "torch.utils.data.DataLoader." + attr));
+  }
+  if (const auto* ds = object_as<DatasetObject>(obj)) {
+    if (attr == "tensors") return Value::tuple(ds->tensors);
+    return Value::object(std::make_shared<BoundBuiltin>(obj, "torch.utils.data.TensorDataset." + attr));
+  }
+  if (object_as<ContainerModule>(obj) || object_as<DictObject>(obj) || object_as<ArgParserObject>(obj)) {
+    std::string cls = object_as<DictObject>(obj) ? "dict" : obj.as_object()->class_name;
+    return Value::object(std::make_shared<BoundBuiltin>(obj, cls + "." + attr));
+  }
+  if (object_as<FunctionObject>(obj) || object_as<BoundMethod>(obj) || object_as<BoundBuiltin>(obj) ||
+      object_as<EnumerateObject>(obj) || object_as<ZipObject>(obj) || object_as<LoaderIterator>(obj))
+    return Value::unknown();
+  // a rule-made object (an nn.Linear, a range, an argparse namespace)
+  if (const Value* v = obj.as_object()->attribute(attr)) return *v;
+  return Value::object(std::make_shared<BoundBuiltin>(obj, obj.as_object()->class_name + "." + attr));
+}
+
+bool Interpreter::set_attribute(const Value& obj, const std::string& attr, const Value& v, const SourceLoc& origin) {
+  if (auto inst = shared_as<InstanceObject>(obj)) {
+    write_object_attribute(inst, attr, v);
+    inst->origins[attr] = origin;
+    return true;
+  }
+  if (auto cls = shared_as<ClassObject>(obj)) {
+    write_object_attribute(cls, attr, v);
+    return true;
+  }
+  if (const auto* ns = object_as<ModuleNamespace>(obj)) {
+    ns->module->globals[attr] = Binding{v, origin, {}};
+    return true;
+  }
+  if (obj.is_object() && obj.as_object() &&
+      (obj.as_object()->class_name == "argparse.Namespace" || obj.as_object()->class_name == "types.SimpleNamespace")) {
+    write_object_attribute(obj.as_object(), attr, v);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace gshape::gradual::interp

@@ -1,0 +1,209 @@
+// Subscripts: tensor indexing (ints drop an axis, slices keep a computed
+// length, None adds one, `...` fills), sequence and torch.Size indexing and
+// slicing, nn.Sequential/ModuleList children, constant-key dicts, datasets.
+#include "gradual/interp.h"
+
+namespace gshape::gradual::interp {
+
+using namespace gshape::ir;
+
+namespace {
+
+struct SliceBounds {
+  std::optional<Value> lower, upper, step;  // nullopt: absent
+};
+
+// A bound normalised against length n (Python's slice.indices for step > 0),
+// or nullopt when its sign is not known.
+std::optional<Dim> normalise(const std::optional<Value>& bound, const Dim& n, const Dim& absent) {
+  if (!bound || bound->is_none()) return absent;
+  if (!bound->is_int()) return std::nullopt;
+  const Dim& d = bound->as_int();
+  if (auto c = d.constant_value()) {
+    if (*c < 0) return max(Dim(*c) + n, Dim(0));
+    return min(Dim(*c), n);
+  }
+  if (d.nonneg()) return min(d, n);
+  return std::nullopt;
+}
+
+// Length of `[lower:upper:step]` on an axis of length n, or nullopt.
+std::optional<Dim> slice_length(const SliceBounds& s, const Dim& n) {
+  int64_t step = 1;
+  if (s.step && !s.step->is_none()) {
+    if (!s.step->is_int() || !s.step->as_int().constant_value() || *s.step->as_int().constant_value() <= 0)
+      return std::nullopt;
+    step = *s.step->as_int().constant_value();
+  }
+  try {
+    auto start = normalise(s.lower, n, Dim(0));
+    auto stop = normalise(s.upper, n, n);
+    if (!start || !stop) return std::nullopt;
+    Dim len = max(*stop - *start, Dim(0));
+    if (step > 1) len = floordiv(len + Dim(step - 1), Dim(step));
+    return len;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Subscript* site) {
+  (void)site;
+  // Evaluate the index once, keeping slices and `...`/None apart.
+  struct Item {
+    enum class Kind { Value, Slice, Ellipsis } kind = Kind::Value;
+    Value value;
+    SliceBounds slice;
+  };
+  auto evaluate = [&](const Expr* x) {
+    Item it;
+    if (const auto* sl = dyn_cast<Slice>(x)) {
+      it.kind = Item::Kind::Slice;
+      if (sl->lower) it.slice.lower = eval(sl->lower);
+      if (sl->upper) it.slice.upper = eval(sl->upper);
+      if (sl->step) it.slice.step = eval(sl->step);
+      return it;
+    }
+    if (const auto* c = dyn_cast<Constant>(x); c && c->type == Constant::Type::Ellipsis) {
+      it.kind = Item::Kind::Ellipsis;
+      return it;
+    }
+    it.value = eval(x);
+    return it;
+  };
+  std::vector<Item> items;
+  const auto* tuple = dyn_cast<Tuple>(index_expr);
+  bool multi = tuple && !tuple->parenthesized;
+  if (tuple && (multi || obj.is_tensor())) {
+    for (const Expr* x : tuple->elts) items.push_back(evaluate(x));
+    multi = true;
+  } else {
+    items.push_back(evaluate(index_expr));
+  }
+
+  if (obj.is_tensor()) {
+    const Shape& s = obj.shape();
+    if (!s.rank_known()) return Value::tensor(Shape::unknown());
+    std::size_t consumed = 0;
+    int ellipses = 0;
+    for (const Item& it : items) {
+      if (it.kind == Item::Kind::Slice) {
+        ++consumed;
+      } else if (it.kind == Item::Kind::Ellipsis) {
+        ++ellipses;
+      } else if (it.value.is_int()) {
+        ++consumed;
+      } else if (it.value.is_none()) {
+        // adds an axis
+      } else {
+        return Value::tensor(Shape::unknown());  // advanced indexing, bools, unknown
+      }
+    }
+    if (ellipses > 1 || consumed > s.rank()) return Value::tensor(Shape::unknown());
+    std::size_t fill = s.rank() - consumed;
+    std::vector<Dim> out;
+    std::size_t k = 0;
+    for (const Item& it : items) {
+      if (it.kind == Item::Kind::Ellipsis) {
+        for (std::size_t i = 0; i < fill; ++i) out.push_back(s[k++]);
+        fill = 0;
+      } else if (it.kind == Item::Kind::Slice) {
+        auto len = slice_length(it.slice, s[k]);
+        out.push_back(len ? *len : Dim::symbol("slice"));
+        ++k;
+      } else if (it.value.is_int()) {
+        ++k;
+      } else {
+        out.push_back(Dim(1));
+      }
+    }
+    for (; k < s.rank(); ++k) out.push_back(s[k]);
+    return Value::tensor(Shape(std::move(out)));
+  }
+
+  if (multi || items.size() != 1) return Value::unknown();
+  const Item& it = items.front();
+
+  if (obj.is_sequence()) {
+    const std::vector<Value>* seq = obj.items();
+    if (it.kind == Item::Kind::Slice) {
+      if (!seq) return obj;
+      Dim n(static_cast<int64_t>(seq->size()));
+      auto start = normalise(it.slice.lower, n, Dim(0));
+      auto len = slice_length(it.slice, n);
+      int64_t step = 1;
+      if (it.slice.step && it.slice.step->is_int() && it.slice.step->as_int().constant_value())
+        step = *it.slice.step->as_int().constant_value();
+      if (start && len && start->constant_value() && len->constant_value() && step > 0) {
+        std::vector<Value> out;
+        for (int64_t i = 0; i < *len->constant_value(); ++i)
+          out.push_back((*seq)[static_cast<std::size_t>(*start->constant_value() + i * step)]);
+        return Value::sequence(obj.sequence_kind(), std::move(out));
+      }
+      return Value::unknown_length(obj.sequence_kind(), seq->empty() ? Value::unknown() : any_element(obj, "item"));
+    }
+    if (it.kind != Item::Kind::Value || !it.value.is_int()) return Value::unknown();
+    if (!seq) return obj.element() ? *obj.element() : Value::unknown();
+    if (auto c = it.value.as_int().constant_value()) {
+      int64_t i = *c < 0 ? *c + static_cast<int64_t>(seq->size()) : *c;
+      if (i >= 0 && static_cast<std::size_t>(i) < seq->size()) return (*seq)[static_cast<std::size_t>(i)];
+      return Value::unknown();
+    }
+    return any_element(obj, "item");
+  }
+
+  if (const auto* c = object_as<ContainerModule>(obj)) {
+    if (!c->children_known) return Value::unknown();
+    if (it.kind == Item::Kind::Value && it.value.is_int()) {
+      if (auto k = it.value.as_int().constant_value()) {
+        int64_t i = *k < 0 ? *k + static_cast<int64_t>(c->children.size()) : *k;
+        if (i >= 0 && static_cast<std::size_t>(i) < c->children.size()) return c->children[static_cast<std::size_t>(i)];
+      }
+      return Value::unknown();
+    }
+    if (it.kind == Item::Kind::Slice) {
+      std::vector<Value> children(c->children.begin(), c->children.end());
+      Value as_list = Value::list(children);
+      Value sliced = subscript(as_list, index_expr, site);
+      if (!sliced.items()) return Value::unknown();
+      auto out = std::make_shared<ContainerModule>(c->class_name);
+      out->children = *sliced.items();
+      return Value::object(out);
+    }
+    return Value::unknown();
+  }
+  if (const auto* d = object_as<DictObject>(obj)) {
+    if (it.kind != Item::Kind::Value) return Value::unknown();
+    if (auto k = dict_key(it.value)) {
+      if (const Value* v = d->find(*k)) return *v;
+    }
+    return Value::unknown();
+  }
+  if (const auto* ds = object_as<DatasetObject>(obj)) {
+    std::vector<Value> sample;
+    for (const Value& t : ds->tensors) {
+      if (t.is_tensor() && t.shape().rank_known() && t.shape().rank() >= 1) {
+        sample.push_back(Value::tensor(Shape(std::vector<Dim>(t.shape().dims().begin() + 1, t.shape().dims().end()))));
+      } else {
+        sample.push_back(Value::tensor(Shape::unknown()));
+      }
+    }
+    if (it.kind == Item::Kind::Slice) return Value::unknown();
+    return Value::tuple(std::move(sample));
+  }
+  if (obj.is_str()) return Value::string();
+  if (auto inst = shared_as<InstanceObject>(obj)) {
+    if (const Value* getitem = inst->cls->lookup("__getitem__")) {
+      if (auto fn = shared_as<FunctionObject>(*getitem)) {
+        std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, it.kind == Item::Kind::Value ? it.value : Value::unknown(),
+                                            index_expr, {}}};
+        return call_function(fn, args, obj, site);
+      }
+    }
+  }
+  return Value::unknown();
+}
+
+}  // namespace gshape::gradual::interp

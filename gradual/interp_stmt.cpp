@@ -1,0 +1,515 @@
+// Statements: assignment and unpacking, branches (both arms, pruned by Z3,
+// joined), asserts as facts, imports, defs and classes, try/with/return.
+#include "gradual/interp.h"
+
+namespace gshape::gradual::interp {
+
+using namespace gshape::ir;
+
+void Interpreter::exec_body(const Body& body) {
+  for (const Stmt* s : body) {
+    if (!frame().live) return;
+    exec(s);
+  }
+}
+
+namespace {
+
+// The absolute module an ImportFrom names, resolved against `current`.
+std::string resolve_from(const ImportFrom* from, const std::string& current, bool is_package_init) {
+  if (from->level == 0) return from->module;
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= current.size()) {
+    std::size_t dot = current.find('.', start);
+    parts.push_back(current.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  if (!is_package_init && !parts.empty()) parts.pop_back();
+  for (int i = 1; i < from->level && !parts.empty(); ++i) parts.pop_back();
+  std::string base;
+  for (const std::string& p : parts) base += (base.empty() ? "" : ".") + p;
+  if (from->module.empty()) return base;
+  return base.empty() ? from->module : base + "." + from->module;
+}
+
+bool is_dataclass_decorator(const Expr* d) {
+  if (const auto* c = dyn_cast<Call>(d)) d = c->func;
+  if (const auto* n = dyn_cast<Name>(d)) return n->id == "dataclass";
+  if (const auto* a = dyn_cast<Attribute>(d)) return a->attr == "dataclass";
+  return false;
+}
+
+}  // namespace
+
+void Interpreter::bind_name(const std::string& name, const Value& v, const SourceLoc& origin) {
+  Frame& f = frame();
+  Vars& target = f.global_names.count(name) ? f.module->globals : *f.vars;
+  Binding& b = target[name];
+  b.value = v;
+  b.origin = origin;
+  b.unknown_sizes.clear();
+}
+
+void Interpreter::exec(const Stmt* s) {
+  tick();
+  switch (s->kind) {
+    case Kind::Import: {
+      for (const ImportAlias& a : cast<Import>(s)->names) {
+        if (a.asname.empty()) {
+          std::string top = a.name.substr(0, a.name.find('.'));
+          if (ModuleState* m = module_state(a.name)) ensure_module(m);
+          if (ModuleState* m = module_state(top)) {
+            ensure_module(m);
+            bind_name(top, Value::object(m->ns), a.loc);
+          } else {
+            bind_name(top, library_attribute(top), a.loc);
+          }
+        } else if (ModuleState* m = module_state(a.name)) {
+          ensure_module(m);
+          bind_name(a.asname, Value::object(m->ns), a.loc);
+        } else {
+          bind_name(a.asname, library_attribute(a.name), a.loc);
+        }
+      }
+      return;
+    }
+    case Kind::ImportFrom: {
+      const auto* from = cast<ImportFrom>(s);
+      bool package_init = frame().module->project_module->file->is_package_init();
+      std::string target = resolve_from(from, frame().module->name, package_init);
+      ModuleState* m = module_state(target);
+      if (m) ensure_module(m);
+      for (const ImportAlias& a : from->names) {
+        if (a.name == "*") {
+          if (m) {
+            for (const auto& [name, b] : m->globals)
+              if (!name.empty() && name[0] != '_') bind_name(name, b.value, b.origin);
+          }
+          continue;
+        }
+        std::string local = a.asname.empty() ? a.name : a.asname;
+        if (m) {
+          auto it = m->globals.find(a.name);
+          if (it != m->globals.end()) {
+            bind_name(local, it->second.value, it->second.origin);
+          } else if (ModuleState* sub = module_state(target + "." + a.name)) {
+            ensure_module(sub);
+            bind_name(local, Value::object(sub->ns), a.loc);
+          } else {
+            bind_name(local, Value::unknown(), a.loc);  // not defined yet (an import cycle)
+          }
+        } else if (ModuleState* sub = module_state(target + "." + a.name)) {
+          ensure_module(sub);
+          bind_name(local, Value::object(sub->ns), a.loc);
+        } else {
+          bind_name(local, library_attribute(target + "." + a.name), a.loc);
+        }
+      }
+      return;
+    }
+    case Kind::FunctionDef: {
+      const auto* def = cast<FunctionDef>(s);
+      auto fn = std::make_shared<FunctionObject>();
+      fn->def = def;
+      fn->module = frame().module;
+      fn->qualname = def->name;
+      if (frame().is_class_body && frame().owner) {
+        fn->owner = frame().owner;
+        fn->qualname = frame().owner->qualname + "." + def->name;
+      }
+      if (frame().vars != &frame().module->globals) {
+        auto closure = std::make_shared<Vars>(frame().closure ? *frame().closure : Vars{});
+        for (const auto& [name, b] : *frame().vars) (*closure)[name] = b;
+        fn->closure = std::move(closure);
+      }
+      for (const Parameter& p : def->params) {
+        fn->has_default.push_back(p.default_value != nullptr);
+        fn->defaults.push_back(p.default_value ? eval(p.default_value) : Value::unknown());
+      }
+      Value result = Value::object(fn);
+      for (auto it = def->decorators.rbegin(); it != def->decorators.rend(); ++it) {
+        const Expr* d = *it;
+        if (const auto* attr = dyn_cast<Attribute>(d)) {
+          if (attr->attr == "setter" || attr->attr == "deleter" || attr->attr == "getter") return;  // keep the property
+        }
+        Value dv = eval(d);
+        if (const auto* lib = object_as<LibraryName>(dv)) {
+          if (auto f = shared_as<FunctionObject>(result)) {
+            if (lib->path == "builtins.staticmethod") f->flavor = FunctionObject::Flavor::Static;
+            if (lib->path == "builtins.classmethod") f->flavor = FunctionObject::Flavor::Class;
+            if (lib->path == "builtins.property" || lib->path == "functools.cached_property")
+              f->flavor = FunctionObject::Flavor::Property;
+          }
+          continue;  // library decorators keep the function's calling convention
+        }
+        if (object_as<FunctionObject>(dv) || object_as<ClassObject>(dv) || object_as<BoundMethod>(dv)) {
+          result = call_value(dv, d, {ArgValue{Argument::Type::Positional, {}, result, nullptr, {}}}, d);
+        }
+        // an unknown decorator: assume it keeps the function (the common factory case)
+      }
+      bind_name(def->name, result, def->name_loc);
+      return;
+    }
+    case Kind::ClassDef: {
+      const auto* def = cast<ClassDef>(s);
+      auto cls = std::make_shared<ClassObject>();
+      cls->def = def;
+      cls->module = frame().module;
+      cls->qualname = frame().module->name + "." + def->name;
+      for (const Argument& b : def->bases) {
+        Value bv = eval(b.value);
+        if (b.type != Argument::Type::Positional) continue;
+        if (const auto* lib = object_as<LibraryName>(bv)) {
+          if (cls->library_base.empty()) cls->library_base = lib->path;
+          if (lib->path.rfind("torch.nn.", 0) == 0) cls->is_nn_module = true;
+        } else if (const auto* base = object_as<ClassObject>(bv)) {
+          if (base->is_nn_module) cls->is_nn_module = true;
+          if (cls->library_base.empty()) cls->library_base = base->library_base;
+          if (base->is_dataclass) cls->fields = base->fields;
+        }
+        cls->bases.push_back(bv);
+      }
+      auto body_frame = std::make_unique<Frame>();
+      body_frame->module = frame().module;
+      body_frame->vars = &body_frame->locals;
+      body_frame->is_class_body = true;
+      body_frame->owner = cls.get();
+      body_frame->start_steps = frame().start_steps;
+      body_frame->budget = frame().budget;
+      if (frame().vars != &frame().module->globals) {
+        auto closure = std::make_shared<Vars>(frame().closure ? *frame().closure : Vars{});
+        for (const auto& [name, b] : *frame().vars) (*closure)[name] = b;
+        body_frame->closure = std::move(closure);
+      }
+      {
+        FrameGuard guard(*this, std::move(body_frame));
+        exec_body(def->body);
+        for (const auto& [name, b] : frame().locals) cls->attributes[name] = b.value;
+      }
+      for (const Expr* d : def->decorators) {
+        if (is_dataclass_decorator(d)) cls->is_dataclass = true;
+      }
+      if (cls->is_dataclass) {
+        for (const Stmt* st : def->body) {
+          const auto* ann = dyn_cast<AnnAssign>(st);
+          if (!ann) continue;
+          const auto* n = dyn_cast<Name>(ann->target);
+          if (!n) continue;
+          ClassObject::Field field{n->id, std::nullopt};
+          if (ann->value) {
+            if (const Value* v = cls->attribute(n->id)) field.default_value = *v;
+          }
+          bool replaced = false;
+          for (auto& existing : cls->fields) {
+            if (existing.name == field.name) {
+              existing = field;
+              replaced = true;
+            }
+          }
+          if (!replaced) cls->fields.push_back(std::move(field));
+        }
+      }
+      bind_name(def->name, Value::object(cls), def->name_loc);
+      return;
+    }
+    case Kind::Assign: {
+      const auto* a = cast<Assign>(s);
+      Value v = eval(a->value);
+      for (const Expr* t : a->targets) assign(t, v, a->value->loc, a->value);
+      return;
+    }
+    case Kind::AugAssign: {
+      const auto* a = cast<AugAssign>(s);
+      Value current = eval(a->target);
+      Value rhs = eval(a->value);
+      Value result = binary(a->op, current, rhs, s, a->target, a->value, true);
+      assign(a->target, result, s->loc);
+      return;
+    }
+    case Kind::AnnAssign: {
+      const auto* a = cast<AnnAssign>(s);
+      if (a->value) assign(a->target, eval(a->value), a->value->loc, a->value);
+      return;
+    }
+    case Kind::ExprStmt: eval(cast<ExprStmt>(s)->value); return;
+    case Kind::If: {
+      const auto* i = cast<If>(s);
+      branch(i->test, [&] { exec_body(i->body); }, [&] { exec_body(i->orelse); });
+      return;
+    }
+    case Kind::For: exec_for(cast<For>(s)); return;
+    case Kind::While: exec_while(cast<While>(s)); return;
+    case Kind::With: {
+      const auto* w = cast<With>(s);
+      for (const WithItem& item : w->items) {
+        Value ctx = eval(item.context);
+        // `as` binds __enter__()'s result: the object itself for files, locks, ...
+        if (item.target) assign(item.target, object_as<InstanceObject>(ctx) ? ctx : Value::unknown(), item.context->loc);
+      }
+      exec_body(w->body);
+      return;
+    }
+    case Kind::Try: {
+      const auto* t = cast<Try>(s);
+      Vars before = *frame().vars;
+      exec_body(t->body);
+      if (frame().live) exec_body(t->orelse);
+      std::vector<Vars> ends;
+      if (frame().live) ends.push_back(*frame().vars);
+      for (const ExceptHandler& h : t->handlers) {
+        *frame().vars = before;
+        frame().live = true;
+        if (h.type) eval(h.type);
+        if (!h.name.empty()) bind_name(h.name, Value::unknown(), h.loc);
+        exec_body(h.body);
+        if (frame().live) ends.push_back(*frame().vars);
+      }
+      if (ends.empty()) {
+        frame().live = true;
+        exec_body(t->finalbody);
+        frame().live = false;
+        return;
+      }
+      Vars joined = ends.front();
+      for (std::size_t i = 1; i < ends.size(); ++i) joined = join_vars(joined, ends[i], {});
+      *frame().vars = std::move(joined);
+      frame().live = true;
+      exec_body(t->finalbody);
+      return;
+    }
+    case Kind::Return: {
+      const auto* r = cast<Return>(s);
+      Value v = r->value ? eval(r->value) : Value::none();
+      frame().returns.push_back(v);
+      frame().live = false;
+      return;
+    }
+    case Kind::Raise: {
+      const auto* r = cast<Raise>(s);
+      if (r->exc) eval(r->exc);
+      frame().live = false;
+      return;
+    }
+    case Kind::Assert: {
+      const auto* a = cast<Assert>(s);
+      Value c = eval(a->test);
+      std::optional<Pred> p = truth(c);
+      if (!p || p->is_true()) return;
+      // An assert the facts already refute would make every later query
+      // vacuous: it is not assumed.
+      if (p->is_false() || solver_.query(*p) == false) return;
+      add_fact(*p, a->test->loc, "assert " + source_text(a->test->loc));
+      return;
+    }
+    case Kind::Break:
+      if (!frame().loops.empty()) frame().loops.back()->breaks.push_back(*frame().vars);
+      frame().live = false;
+      return;
+    case Kind::Continue:
+      if (!frame().loops.empty()) frame().loops.back()->continues.push_back(*frame().vars);
+      frame().live = false;
+      return;
+    case Kind::Global:
+      for (const std::string& n : cast<Global>(s)->names) frame().global_names.insert(n);
+      return;
+    case Kind::Delete:
+      for (const Expr* t : cast<Delete>(s)->targets) {
+        if (const auto* n = dyn_cast<Name>(t)) frame().vars->erase(n->id);
+      }
+      return;
+    default: return;  // pass, nonlocal, opaque statements
+  }
+}
+
+void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm, const std::function<void()>& else_arm) {
+  Value c = eval(test);
+  std::optional<Pred> p = truth(c);
+  if (p) {
+    std::optional<bool> decided = p->constant_value();
+    if (!decided) decided = solver_.query(*p);
+    if (decided) {
+      if (*decided) {
+        then_arm();
+      } else {
+        else_arm();
+      }
+      return;
+    }
+  }
+  Frame& f = frame();
+  Vars before = *f.vars;
+  std::size_t mark = write_log_.size();
+  ++log_depth;
+  struct LogDepth {
+    int& d;
+    ~LogDepth() { --d; }
+  } restore_depth{log_depth};
+
+  {
+    SolverScope scope(solver_);
+    if (p) add_fact(*p, test->loc, "branch condition " + source_text(test->loc));
+    then_arm();
+  }
+  Vars then_vars = std::move(*f.vars);
+  bool then_live = f.live;
+  std::map<std::pair<ObjectValue*, std::string>, std::pair<std::shared_ptr<ObjectValue>, std::optional<Value>>> then_writes;
+  for (std::size_t i = mark; i < write_log_.size(); ++i) {
+    const AttrWrite& w = write_log_[i];
+    const Value* now = w.object->attribute(w.name);
+    then_writes[{w.object.get(), w.name}] = {w.object, now ? std::optional<Value>(*now) : std::nullopt};
+  }
+  undo_writes(mark);
+
+  *f.vars = std::move(before);
+  f.live = true;
+  {
+    SolverScope scope(solver_);
+    if (p) add_fact(!*p, test->loc, "branch condition not (" + source_text(test->loc) + ")");
+    else_arm();
+  }
+  bool else_live = f.live;
+  std::map<std::pair<ObjectValue*, std::string>, std::pair<std::shared_ptr<ObjectValue>, std::optional<Value>>> else_writes;
+  for (std::size_t i = mark; i < write_log_.size(); ++i) {
+    const AttrWrite& w = write_log_[i];
+    const Value* now = w.object->attribute(w.name);
+    else_writes[{w.object.get(), w.name}] = {w.object, now ? std::optional<Value>(*now) : std::nullopt};
+  }
+  undo_writes(mark);
+
+  JoinOptions join;
+  if (p) join.condition = *p;
+  if (then_live && else_live) {
+    *f.vars = join_vars(then_vars, *f.vars, join);
+  } else if (then_live) {
+    *f.vars = std::move(then_vars);
+  }
+  f.live = then_live || else_live;
+
+  // attributes written in either arm: the joined value (or the live arm's)
+  auto keys = then_writes;
+  for (const auto& [k, v] : else_writes) keys.emplace(k, v);
+  for (const auto& [key, entry] : keys) {
+    const std::shared_ptr<ObjectValue>& obj = entry.first;
+    const Value* pre = obj->attribute(key.second);
+    auto pick = [&](const auto& writes) -> std::optional<Value> {
+      auto it = writes.find(key);
+      if (it != writes.end()) return it->second.second;
+      return pre ? std::optional<Value>(*pre) : std::nullopt;
+    };
+    std::optional<Value> a = pick(then_writes), b = pick(else_writes);
+    std::optional<Value> result;
+    if (then_live && else_live) {
+      if (a && b) result = join_values(*a, *b, join, key.second);
+      else result = a ? a : b;
+    } else if (then_live) {
+      result = a;
+    } else if (else_live) {
+      result = b;
+    }
+    if (result) write_object_attribute(obj, key.second, *result);
+  }
+}
+
+void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& origin, const Expr* value_expr) {
+  switch (target->kind) {
+    case Kind::Name:
+      bind_name(cast<Name>(target)->id, v, origin);
+      record_shape(target, v);
+      return;
+    case Kind::Attribute: {
+      const auto* a = cast<Attribute>(target);
+      Value obj = eval(a->value);
+      set_attribute(obj, a->attr, v, origin);
+      return;
+    }
+    case Kind::Subscript: {
+      const auto* sub = cast<Subscript>(target);
+      Value obj = eval(sub->value);
+      Value key = eval(sub->index);
+      if (auto dict = shared_as<DictObject>(obj)) {
+        if (auto k = dict_key(key)) {
+          dict->set(*k, v);
+        } else {
+          dict->complete = false;
+        }
+      }
+      return;
+    }
+    case Kind::Starred: assign(cast<Starred>(target)->value, v, origin); return;
+    case Kind::List:
+    case Kind::Tuple: break;
+    default: return;
+  }
+  const auto& elts = static_cast<const SequenceExpr*>(target)->elts;
+  std::size_t n = elts.size();
+  std::size_t star = n;
+  for (std::size_t i = 0; i < n; ++i)
+    if (isa<Starred>(elts[i])) star = i;
+
+  // `B, C, H, W = x.shape` with x of unknown rank: x gets four symbols named after the targets
+  if (star == n && value_expr && (v.is_unknown() || (v.is_sequence() && !v.items()))) {
+    const Expr* base = nullptr;
+    if (const auto* a = dyn_cast<Attribute>(value_expr)) {
+      if (a->attr == "shape") base = a->value;
+    } else if (const auto* c = dyn_cast<Call>(value_expr)) {
+      const auto* f = dyn_cast<Attribute>(c->func);
+      if (f && f->attr == "size" && c->args.empty()) base = f->value;
+    }
+    const auto* name = base ? dyn_cast<Name>(base) : nullptr;
+    Binding* b = name ? find_binding(name->id) : nullptr;
+    if (b && (b->value.is_unknown() || (b->value.is_tensor() && !b->value.shape().rank_known()))) {
+      std::vector<Dim> dims;
+      std::vector<Value> items;
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto* tn = dyn_cast<Name>(elts[i]);
+        Dim d = Dim::symbol(tn && tn->id != "_" ? tn->id : name->id + ".size(" + std::to_string(i) + ")");
+        dims.push_back(d);
+        items.push_back(Value::integer(d));
+      }
+      b->value = Value::tensor(Shape(std::move(dims)));
+      b->unknown_sizes.clear();
+      for (std::size_t i = 0; i < n; ++i) assign(elts[i], items[i], origin);
+      return;
+    }
+  }
+
+  std::optional<std::vector<Value>> items;
+  if (v.is_sequence() && v.items()) {
+    items = *v.items();
+  } else if (v.is_sequence() && v.element()) {
+    if (star == n) items = std::vector<Value>(n, *v.element());
+  } else if (v.is_tensor() && v.shape().rank_known() && v.shape().rank() >= 1) {
+    const Shape& s = v.shape();
+    std::vector<Dim> rest(s.dims().begin() + 1, s.dims().end());
+    auto first = s[0].constant_value();
+    if (star == n && (!first || *first == static_cast<int64_t>(n))) items = std::vector<Value>(n, Value::tensor(Shape(rest)));
+  } else if (!v.is_unknown()) {
+    items = known_items(v, 4096);
+  }
+  if (!items) {
+    for (std::size_t i = 0; i < n; ++i) assign(elts[i], Value::unknown(), origin);
+    return;
+  }
+  if (star == n) {
+    if (items->size() != n) {
+      for (std::size_t i = 0; i < n; ++i) assign(elts[i], Value::unknown(), origin);
+      return;
+    }
+    for (std::size_t i = 0; i < n; ++i) assign(elts[i], (*items)[i], origin);
+    return;
+  }
+  if (items->size() + 1 < n) {
+    for (std::size_t i = 0; i < n; ++i) assign(elts[i], Value::unknown(), origin);
+    return;
+  }
+  std::size_t after = n - star - 1;
+  for (std::size_t i = 0; i < star; ++i) assign(elts[i], (*items)[i], origin);
+  std::vector<Value> middle(items->begin() + static_cast<std::ptrdiff_t>(star),
+                            items->end() - static_cast<std::ptrdiff_t>(after));
+  assign(elts[star], Value::list(std::move(middle)), origin);
+  for (std::size_t i = 0; i < after; ++i) assign(elts[star + 1 + i], (*items)[items->size() - after + i], origin);
+}
+
+}  // namespace gshape::gradual::interp
