@@ -1,0 +1,672 @@
+// Builtins and library objects the analysis models itself because shapes
+// flow through them: len/min/max/int/tuple/zip/enumerate/getattr/..., tensor
+// size queries (x.size(0), x.dim(), x.numel()), nn.Sequential / ModuleList,
+// nn.Module's own methods, argparse defaults, TensorDataset and DataLoader,
+// list methods and constant-key dicts. Anything else is unknown.
+#include <cmath>
+
+#include "gradual/interp.h"
+
+namespace gshape::gradual::interp {
+
+using namespace gshape::ir;
+
+namespace {
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+std::string last_component(const std::string& path) {
+  std::size_t dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+// Positional and keyword access to a library call's arguments.
+struct Args {
+  const std::vector<ArgValue>& list;
+  std::vector<const ArgValue*> positional;
+  bool has_star = false;
+  explicit Args(const std::vector<ArgValue>& l) : list(l) {
+    for (const ArgValue& a : list) {
+      if (a.type == Argument::Type::Positional) positional.push_back(&a);
+      if (a.type == Argument::Type::Star || a.type == Argument::Type::DoubleStar) has_star = true;
+    }
+  }
+  const ArgValue* kw(const std::string& name) const {
+    for (const ArgValue& a : list)
+      if (a.type == Argument::Type::Keyword && a.name == name) return &a;
+    return nullptr;
+  }
+  // Positional `index` or keyword `name`.
+  const Value* get(std::size_t index, const std::string& name) const {
+    if (const ArgValue* k = kw(name)) return &k->value;
+    if (index < positional.size()) return &positional[index]->value;
+    return nullptr;
+  }
+};
+
+std::optional<Dim> int_of(const Value* v) {
+  if (!v) return std::nullopt;
+  if (v->is_int()) return v->as_int();
+  if (v->is_bool() && v->as_bool().is_constant()) return Dim(v->as_bool().is_true() ? 1 : 0);
+  return std::nullopt;
+}
+
+std::optional<bool> bool_of(const Value* v) {
+  if (!v) return std::nullopt;
+  if (v->is_bool() && v->as_bool().is_constant()) return v->as_bool().is_true();
+  if (v->is_int() && v->as_int().is_constant()) return *v->as_int().constant_value() != 0;
+  if (v->is_none()) return false;
+  return std::nullopt;
+}
+
+const std::set<std::string>& returns_self_methods() {
+  static const std::set<std::string> names = {"to", "cuda", "cpu", "train", "eval", "float", "double", "half",
+                                              "bfloat16", "requires_grad_", "apply", "share_memory", "type"};
+  return names;
+}
+
+}  // namespace
+
+Value Interpreter::library_attribute(const std::string& raw) {
+  std::string path = raw;
+  // torch.nn.modules.linear.Linear → torch.nn.Linear (the registry's names)
+  if (starts_with(path, "torch.nn.modules.")) {
+    std::string rest = path.substr(std::string("torch.nn.modules.").size());
+    std::size_t dot = rest.find('.');
+    if (dot != std::string::npos) path = "torch.nn." + rest.substr(dot + 1);
+  }
+  if (starts_with(path, "torch.utils.data.dataloader.")) path = "torch.utils.data." + last_component(path);
+  if (starts_with(path, "torch.utils.data.dataset.")) path = "torch.utils.data." + last_component(path);
+  if (starts_with(path, "torch.functional.")) path = "torch." + path.substr(std::string("torch.functional.").size());
+  if (starts_with(path, "torch.Tensor.")) path = "Tensor." + path.substr(std::string("torch.Tensor.").size());
+  if (path == "math.pi") return Value::floating(M_PI);
+  if (path == "math.e") return Value::floating(M_E);
+  if (path == "math.inf") return Value::floating(INFINITY);
+  return Value::object(std::make_shared<LibraryName>(path));
+}
+
+Value Interpreter::call_library(const std::string& path, const std::vector<ArgValue>& args, const Node* site) {
+  Args a(args);
+  const SourceLoc& loc = site->loc;
+  auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
+
+  // ---- Python builtins whose meaning on ints and sequences is ours
+  if (starts_with(path, "builtins.")) {
+    std::string name = path.substr(9);
+    if (name == "len" && arg0()) {
+      const Value& v = *arg0();
+      if (v.is_sequence() && v.items()) return Value::integer(static_cast<int64_t>(v.items()->size()));
+      if (v.is_tensor() && v.shape().rank_known() && v.shape().rank() >= 1) return Value::integer(v.shape()[0]);
+      if (v.is_tensor() && !v.shape().rank_known()) return size_of_unknown(a.positional.front()->expr, 0);
+      if (v.is_str() && v.as_str()) return Value::integer(static_cast<int64_t>(v.as_str()->size()));
+      if (const auto* c = object_as<ContainerModule>(v); c && c->children_known)
+        return Value::integer(static_cast<int64_t>(c->children.size()));
+      if (const auto* d = object_as<DictObject>(v); d && d->complete)
+        return Value::integer(static_cast<int64_t>(d->entries.size()));
+      if (const auto* ds = object_as<DatasetObject>(v)) {
+        if (auto n = ds->length()) return Value::integer(*n);
+      }
+      if (const auto* r = v.is_object() && v.as_object() && v.as_object()->class_name == "builtins.range" ? v.as_object().get() : nullptr) {
+        if (const Value* len = r->attribute("len")) return *len;
+      }
+      if (const auto* loader = object_as<DataLoaderObject>(v)) {
+        const auto* ds = object_as<DatasetObject>(loader->dataset);
+        auto n = ds ? ds->length() : std::nullopt;
+        if (n && loader->batch_size.is_int() && loader->drop_last) {
+          const Dim& b = loader->batch_size.as_int();
+          try {
+            return Value::integer(*loader->drop_last ? floordiv(*n, b) : floordiv(*n + b - Dim(1), b));
+          } catch (const std::exception&) {
+          }
+        }
+      }
+      if (auto inst = shared_as<InstanceObject>(v)) {
+        if (const Value* len = inst->cls->lookup("__len__")) {
+          if (auto fn = shared_as<FunctionObject>(*len)) return call_function(fn, {}, v, site);
+        }
+      }
+      return fresh_int("len");
+    }
+    if ((name == "min" || name == "max") && !a.has_star) {
+      std::vector<Value> operands;
+      if (a.positional.size() == 1) {
+        auto items = known_items(a.positional.front()->value, 64);
+        if (!items) return Value::unknown();
+        operands = *items;
+      } else {
+        for (const ArgValue* p : a.positional) operands.push_back(p->value);
+      }
+      if (operands.empty()) return Value::unknown();
+      bool ints = true, numbers = true;
+      for (const Value& v : operands) {
+        ints = ints && (v.is_int() || v.is_bool());
+        numbers = numbers && (v.is_int() || v.is_bool() || v.is_float());
+      }
+      if (ints) {
+        try {
+          Dim r = *int_of(&operands.front());
+          for (std::size_t i = 1; i < operands.size(); ++i)
+            r = name == "min" ? min(r, *int_of(&operands[i])) : max(r, *int_of(&operands[i]));
+          return Value::integer(r);
+        } catch (const std::exception&) {
+          return Value::unknown();
+        }
+      }
+      if (numbers) return Value::floating();
+      return Value::unknown();
+    }
+    if (name == "abs" && arg0() && (arg0()->is_int() || arg0()->is_float())) {
+      if (arg0()->is_int()) return Value::integer(abs(arg0()->as_int()));
+      return arg0()->as_float() ? Value::floating(std::fabs(*arg0()->as_float())) : Value::floating();
+    }
+    if (name == "int") {
+      const Value* v = arg0();
+      if (!v) return Value::integer(0);
+      if (v->is_int()) return *v;
+      if (v->is_bool() && v->as_bool().is_constant()) return Value::integer(v->as_bool().is_true() ? 1 : 0);
+      if (v->is_float() && v->as_float() && std::fabs(*v->as_float()) < 9e18)
+        return Value::integer(static_cast<int64_t>(*v->as_float()));
+      if (v->is_str() && v->as_str()) {
+        try {
+          std::size_t used = 0;
+          long long x = std::stoll(*v->as_str(), &used);
+          if (used == v->as_str()->size()) return Value::integer(static_cast<int64_t>(x));
+        } catch (const std::exception&) {
+        }
+      }
+      return Value::unknown();
+    }
+    if (name == "float") {
+      const Value* v = arg0();
+      if (v && v->is_float()) return *v;
+      if (auto d = int_of(v); d && d->constant_value()) return Value::floating(static_cast<double>(*d->constant_value()));
+      return Value::floating();
+    }
+    if (name == "str" || name == "repr" || name == "format" || name == "chr" || name == "hex") return Value::string();
+    if (name == "bool") {
+      if (!arg0()) return Value::boolean(false);
+      auto p = truth(*arg0());
+      return p ? Value::boolean(*p) : Value::unknown();
+    }
+    if (name == "tuple" || name == "list") {
+      SequenceKind kind = name == "tuple" ? SequenceKind::Tuple : SequenceKind::List;
+      if (!arg0()) return Value::sequence(kind, {});
+      if (auto items = known_items(*arg0(), 4096)) return Value::sequence(kind, *items);
+      return Value::unknown_length(kind, any_element(*arg0(), "item"));
+    }
+    if (name == "print" || name == "setattr" || name == "delattr" || name == "exit" || name == "quit") {
+      if (name == "setattr" && a.positional.size() == 3 && a.positional[1]->value.is_str() && a.positional[1]->value.as_str())
+        set_attribute(a.positional[0]->value, *a.positional[1]->value.as_str(), a.positional[2]->value, loc);
+      return Value::none();
+    }
+    if (name == "getattr" && a.positional.size() >= 2 && a.positional[1]->value.is_str() && a.positional[1]->value.as_str()) {
+      const Value& obj = a.positional[0]->value;
+      const std::string& attr = *a.positional[1]->value.as_str();
+      if (auto inst = shared_as<InstanceObject>(obj); inst && !inst->attribute(attr) && !inst->cls->lookup(attr) &&
+                                                        a.positional.size() == 3)
+        return a.positional[2]->value;
+      return get_attribute(obj, attr, a.positional[0]->expr, site);
+    }
+    if (name == "enumerate" && arg0()) {
+      Dim start(0);
+      if (auto s = int_of(a.get(1, "start"))) start = *s;
+      if (auto items = known_items(*arg0(), 4096)) {
+        std::vector<Value> out;
+        for (std::size_t i = 0; i < items->size(); ++i)
+          out.push_back(Value::tuple({Value::integer(start + Dim(static_cast<int64_t>(i))), (*items)[i]}));
+        return Value::list(std::move(out));
+      }
+      auto e = std::make_shared<EnumerateObject>(*arg0());
+      e->start = start;
+      return Value::object(e);
+    }
+    if (name == "zip") {
+      if (a.has_star) return Value::unknown();
+      std::vector<std::vector<Value>> lists;
+      bool known = true;
+      for (const ArgValue* p : a.positional) {
+        auto items = known_items(p->value, 4096);
+        if (!items) {
+          known = false;
+          break;
+        }
+        lists.push_back(*items);
+      }
+      if (known) {
+        std::size_t n = lists.empty() ? 0 : lists.front().size();
+        for (const auto& l : lists) n = std::min(n, l.size());
+        std::vector<Value> out;
+        for (std::size_t i = 0; i < n; ++i) {
+          std::vector<Value> tuple;
+          for (const auto& l : lists) tuple.push_back(l[i]);
+          out.push_back(Value::tuple(std::move(tuple)));
+        }
+        return Value::list(std::move(out));
+      }
+      auto z = std::make_shared<ZipObject>();
+      for (const ArgValue* p : a.positional) z->inners.push_back(p->value);
+      return Value::object(z);
+    }
+    if (name == "reversed" && arg0()) {
+      if (auto items = known_items(*arg0(), 4096)) return Value::list(std::vector<Value>(items->rbegin(), items->rend()));
+      return Value::unknown();
+    }
+    if (name == "sorted" && arg0()) {
+      auto items = known_items(*arg0(), 4096);
+      return items ? Value::unknown_length(SequenceKind::List, any_element(*arg0(), "item")) : Value::unknown();
+    }
+    if (name == "sum" && arg0()) {
+      auto items = known_items(*arg0(), 4096);
+      if (!items) return Value::unknown();
+      bool ints = true;
+      for (const Value& v : *items) ints = ints && (v.is_int() || v.is_bool());
+      if (!ints) return Value::unknown();
+      try {
+        Dim total(0);
+        for (const Value& v : *items) total = total + *int_of(&v);
+        return Value::integer(total);
+      } catch (const std::exception&) {
+        return Value::unknown();
+      }
+    }
+    if (name == "super") {
+      auto sup = std::make_shared<SuperObject>();
+      if (a.positional.size() >= 2) {
+        sup->cls = object_as<ClassObject>(a.positional[0]->value);
+        sup->self = a.positional[1]->value;
+      } else {
+        sup->cls = frame().owner;
+        sup->self = frame().self;
+      }
+      return Value::object(sup);
+    }
+    if (name == "iter" && arg0()) {
+      if (object_as<DataLoaderObject>(*arg0())) return Value::object(std::make_shared<LoaderIterator>(*arg0()));
+      return *arg0();
+    }
+    if (name == "next" && arg0()) {
+      if (const auto* it = object_as<LoaderIterator>(*arg0())) return first_batch(it->loader);
+      return any_element(*arg0(), "item");
+    }
+    if (name == "range") {
+      // the registry's rule (pyrange_c1 and the range object)
+      if (auto r = apply_named_rule(path, std::nullopt, args, site)) return *r;
+    }
+    if (name == "abs") {
+      if (auto r = apply_named_rule(path, std::nullopt, args, site)) return *r;
+    }
+    if (name == "dict") {
+      auto d = std::make_shared<DictObject>();
+      if (arg0()) d->complete = false;
+      for (const ArgValue& x : args)
+        if (x.type == Argument::Type::Keyword) d->set("s:" + x.name, x.value);
+      return Value::object(d);
+    }
+    if (name == "round") return arg0() && arg0()->is_int() ? *arg0() : Value::unknown();
+    return Value::unknown();
+  }
+
+  // ---- the operator rules of the registry
+  if (auto r = apply_named_rule(path, std::nullopt, args, site)) return *r;
+
+  // ---- library objects shapes flow through
+  if (path == "torch.nn.Sequential" || path == "torch.nn.ModuleList") {
+    auto c = std::make_shared<ContainerModule>(path);
+    if (path == "torch.nn.Sequential") {
+      for (const ArgValue& x : args) {
+        if (x.type == Argument::Type::Positional) {
+          if (x.value.is_object() && object_as<DictObject>(x.value) == nullptr) {
+            c->children.push_back(x.value);
+          } else {
+            c->children_known = false;  // an OrderedDict or something unknown
+          }
+        } else if (x.type == Argument::Type::Star) {
+          auto items = known_items(x.value, 4096);
+          if (items) c->children.insert(c->children.end(), items->begin(), items->end());
+          else c->children_known = false;
+        } else {
+          c->children_known = false;
+        }
+      }
+    } else if (arg0()) {
+      auto items = known_items(*arg0(), 4096);
+      if (items) c->children = *items;
+      else c->children_known = false;
+    }
+    note_created(c.get(), loc);
+    return Value::object(c);
+  }
+  if (path == "torch.utils.data.TensorDataset") {
+    auto ds = std::make_shared<DatasetObject>();
+    for (const ArgValue& x : args) {
+      if (x.type == Argument::Type::Positional) ds->tensors.push_back(x.value);
+      else if (x.type == Argument::Type::Star) {
+        auto items = known_items(x.value, 64);
+        if (!items) return Value::unknown();
+        ds->tensors.insert(ds->tensors.end(), items->begin(), items->end());
+      }
+    }
+    note_created(ds.get(), loc);
+    return Value::object(ds);
+  }
+  if (path == "torch.utils.data.DataLoader") {
+    auto loader = std::make_shared<DataLoaderObject>();
+    loader->loc = loc;
+    const Value* ds = a.get(0, "dataset");
+    loader->dataset = ds ? *ds : Value::unknown();
+    const Value* bs = a.get(1, "batch_size");
+    loader->batch_size = bs ? *bs : Value::integer(1);
+    const Value* dl = a.get(8, "drop_last");
+    loader->drop_last = dl ? bool_of(dl) : std::optional<bool>(false);
+    // a custom sampler, batch sampler or collate function: batches are not modelled
+    if (a.kw("sampler") || a.kw("batch_sampler") || a.kw("collate_fn") || a.positional.size() > 3 || a.has_star)
+      loader->dataset = Value::unknown();
+    if (loader->batch_size.is_none()) loader->dataset = Value::unknown();
+    note_created(loader.get(), loc);
+    return Value::object(loader);
+  }
+  if (path == "argparse.ArgumentParser") {
+    auto p = std::make_shared<ArgParserObject>();
+    note_created(p.get(), loc);
+    return Value::object(p);
+  }
+  if (path == "torch.Size" && arg0()) {
+    if (auto items = known_items(*arg0(), 64)) return Value::sequence(SequenceKind::Size, *items);
+    return Value::unknown_length(SequenceKind::Size, Value::unknown());
+  }
+  if (starts_with(path, "math.")) {
+    std::string f = path.substr(5);
+    if (f == "prod" && arg0()) {
+      auto items = known_items(*arg0(), 64);
+      if (items) {
+        try {
+          Dim p(1);
+          for (const Value& v : *items) {
+            auto d = int_of(&v);
+            if (!d) return Value::unknown();
+            p = p * *d;
+          }
+          return Value::integer(p);
+        } catch (const std::exception&) {
+          return Value::unknown();
+        }
+      }
+      return Value::unknown();
+    }
+    if ((f == "ceil" || f == "floor") && arg0()) {
+      if (arg0()->is_int()) return *arg0();
+      if (arg0()->is_float() && arg0()->as_float() && std::fabs(*arg0()->as_float()) < 9e18)
+        return Value::integer(static_cast<int64_t>(f == "ceil" ? std::ceil(*arg0()->as_float()) : std::floor(*arg0()->as_float())));
+      return Value::unknown();
+    }
+    if (f == "sqrt" || f == "log" || f == "exp" || f == "log2" || f == "cos" || f == "sin" || f == "pow") {
+      if (arg0() && a.positional.size() == 1) {
+        std::optional<double> x;
+        if (arg0()->is_float()) x = arg0()->as_float();
+        else if (auto d = int_of(arg0()); d && d->constant_value()) x = static_cast<double>(*d->constant_value());
+        if (x && f == "sqrt" && *x >= 0) return Value::floating(std::sqrt(*x));
+      }
+      return Value::floating();
+    }
+    return Value::unknown();
+  }
+  if (path == "copy.deepcopy" || path == "copy.copy") return arg0() ? *arg0() : Value::unknown();
+  if (path == "types.SimpleNamespace" || path == "argparse.Namespace") {
+    auto ns = std::make_shared<ObjectValue>(path);
+    for (const ArgValue& x : args)
+      if (x.type == Argument::Type::Keyword) ns->attributes[x.name] = x.value;
+    return Value::object(ns);
+  }
+  if (path == "collections.OrderedDict") {
+    auto d = std::make_shared<DictObject>();
+    d->complete = args.empty();
+    return Value::object(d);
+  }
+  // an nn module class without rules yet: an object whose forward a later rule may model
+  if (starts_with(path, "torch.nn.") && !starts_with(path, "torch.nn.functional.") && !starts_with(path, "torch.nn.init.")) {
+    std::string last = last_component(path);
+    if (!last.empty() && std::isupper(static_cast<unsigned char>(last[0]))) {
+      auto obj = std::make_shared<ObjectValue>(path);
+      note_created(obj.get(), loc);
+      return Value::object(obj);
+    }
+  }
+  return Value::unknown();
+}
+
+Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<Receiver>& receiver,
+                               const std::vector<ArgValue>& args, const Node* site, const Expr* receiver_target) {
+  const std::string& name = method.name;
+  const Value& self = method.receiver;
+  // a rule of the registry (Tensor.view, torch.nn.Linear.forward, ...)
+  if (auto r = apply_named_rule(name, receiver, args, site)) return *r;
+  Args a(args);
+  std::string m = last_component(name);
+  auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
+  const Expr* receiver_expr = receiver ? receiver->expr : nullptr;
+
+  if (starts_with(name, "Tensor.")) {
+    const Shape& s = self.shape();
+    if (m == "size") {
+      const Value* d = a.get(0, "dim");
+      if (!d) return s.rank_known() ? Value::size_of(s) : Value::unknown_length(SequenceKind::Size, Value::unknown());
+      if (!d->is_int() || !d->as_int().constant_value()) return fresh_int("size");
+      int64_t i = *d->as_int().constant_value();
+      if (!s.rank_known()) return size_of_unknown(receiver_expr, i);
+      int64_t r = static_cast<int64_t>(s.rank());
+      int64_t k = i < 0 ? i + r : i;
+      if (k < 0 || k >= r) return Value::unknown();  // IndexError in Python
+      return Value::integer(s[static_cast<std::size_t>(k)]);
+    }
+    if (m == "dim" || m == "ndimension") return s.rank_known() ? Value::integer(static_cast<int64_t>(s.rank())) : fresh_int("dim");
+    if (m == "numel" || m == "nelement") return s.rank_known() ? Value::integer(s.numel()) : fresh_int("numel");
+    if (m == "item") return Value::unknown();
+    if (m == "tolist") return Value::unknown();
+    if (m == "__len__") return s.rank_known() && s.rank() > 0 ? Value::integer(s[0]) : Value::unknown();
+    if (m == "backward" || m == "zero_" || m == "copy_") return Value::none();
+    return Value::unknown();
+  }
+  if (m == "__init__") return Value::none();  // super().__init__(...) of a library base
+  bool module_like = starts_with(name, "torch.nn.") || object_as<InstanceObject>(self) != nullptr;
+  if (module_like) {
+    if (returns_self_methods().count(m)) return self;
+    if (m == "zero_grad") return Value::none();
+    if ((m == "register_buffer" || m == "register_parameter" || m == "add_module" || m == "register_module") &&
+        a.positional.size() >= 2 && a.positional[0]->value.is_str() && a.positional[0]->value.as_str()) {
+      set_attribute(self, *a.positional[0]->value.as_str(), a.positional[1]->value, site->loc);
+      return Value::none();
+    }
+    if (auto c = shared_as<ContainerModule>(self)) {
+      if ((m == "append" || m == "add_module") && arg0()) {
+        c->children.push_back(a.positional.back()->value);
+        return self;
+      }
+      if (m == "extend" && arg0()) {
+        auto items = known_items(*arg0(), 4096);
+        if (items) c->children.insert(c->children.end(), items->begin(), items->end());
+        else c->children_known = false;
+        return self;
+      }
+      if (m == "insert" && a.positional.size() == 2) {
+        auto i = a.positional[0]->value.is_int() ? a.positional[0]->value.as_int().constant_value() : std::nullopt;
+        if (i && *i >= 0 && static_cast<std::size_t>(*i) <= c->children.size())
+          c->children.insert(c->children.begin() + *i, a.positional[1]->value);
+        else c->children_known = false;
+        return Value::none();
+      }
+    }
+    if (m == "forward" && object_as<ContainerModule>(self)) return call_value(self, nullptr, args, site);
+    return Value::unknown();
+  }
+  if (starts_with(name, "list.")) {
+    if (!receiver_target) return m == "copy" ? self : Value::unknown();
+    std::optional<Value> updated;
+    if (m == "append" && a.positional.size() == 1) {
+      if (self.items()) {
+        std::vector<Value> items = *self.items();
+        items.push_back(a.positional[0]->value);
+        updated = Value::list(std::move(items));
+      } else {
+        updated = Value::unknown_length(SequenceKind::List, Value::unknown());
+      }
+    } else if (m == "extend" && a.positional.size() == 1) {
+      auto more = known_items(a.positional[0]->value, 4096);
+      if (self.items() && more) {
+        std::vector<Value> items = *self.items();
+        items.insert(items.end(), more->begin(), more->end());
+        updated = Value::list(std::move(items));
+      } else {
+        updated = Value::unknown_length(SequenceKind::List, Value::unknown());
+      }
+    } else if (m == "insert" || m == "pop" || m == "remove" || m == "clear" || m == "sort" || m == "reverse") {
+      updated = Value::unknown_length(SequenceKind::List, any_element(self, "item"));
+    }
+    if (updated) assign(receiver_target, *updated, site->loc);
+    if (m == "copy") return self;
+    if (m == "pop") return any_element(self, "item");
+    return Value::none();
+  }
+  if (starts_with(name, "tuple.") || starts_with(name, "torch.Size.")) {
+    if (m == "numel" && self.items()) {
+      try {
+        Dim p(1);
+        for (const Value& v : *self.items()) {
+          if (!v.is_int()) return Value::unknown();
+          p = p * v.as_int();
+        }
+        return Value::integer(p);
+      } catch (const std::exception&) {
+        return Value::unknown();
+      }
+    }
+    return Value::unknown();
+  }
+  if (starts_with(name, "str.")) {
+    if (m == "split" || m == "splitlines") return Value::unknown_length(SequenceKind::List, Value::string());
+    if (m == "startswith" || m == "endswith" || m == "isdigit" || m == "find" || m == "count" || m == "index")
+      return Value::unknown();
+    return Value::string();
+  }
+  if (auto dict = shared_as<DictObject>(self)) {
+    if (m == "get" && arg0()) {
+      if (auto k = dict_key(*arg0())) {
+        if (const Value* v = dict->find(*k)) return *v;
+        if (dict->complete) return a.positional.size() > 1 ? a.positional[1]->value : Value::none();
+      }
+      return Value::unknown();
+    }
+    if ((m == "items" || m == "keys" || m == "values") && dict->complete) {
+      std::vector<Value> out;
+      for (const auto& [k, v] : dict->entries) {
+        Value key = k.rfind("s:", 0) == 0 ? Value::string(k.substr(2)) : Value::integer(static_cast<int64_t>(std::stoll(k.substr(2))));
+        if (m == "items") out.push_back(Value::tuple({key, v}));
+        else out.push_back(m == "keys" ? key : v);
+      }
+      return Value::list(std::move(out));
+    }
+    if (m == "update") {
+      if (arg0()) {
+        if (const auto* other = object_as<DictObject>(*arg0())) {
+          for (const auto& [k, v] : other->entries) dict->set(k, v);
+        } else {
+          dict->complete = false;
+        }
+      }
+      for (const ArgValue& x : args)
+        if (x.type == Argument::Type::Keyword) dict->set("s:" + x.name, x.value);
+      return Value::none();
+    }
+    if (m == "copy") {
+      auto copy = std::make_shared<DictObject>(*dict);
+      return Value::object(copy);
+    }
+    if (m == "setdefault" && arg0()) {
+      if (auto k = dict_key(*arg0())) {
+        if (const Value* v = dict->find(*k)) return *v;
+        Value v = a.positional.size() > 1 ? a.positional[1]->value : Value::none();
+        dict->set(*k, v);
+        return v;
+      }
+    }
+    return Value::unknown();
+  }
+  if (auto parser = shared_as<ArgParserObject>(self)) {
+    if (m == "add_argument") {
+      std::string dest;
+      for (const ArgValue* p : a.positional) {
+        if (!p->value.is_str() || !p->value.as_str()) continue;
+        const std::string& flag = *p->value.as_str();
+        if (starts_with(flag, "--")) {
+          if (dest.empty() || dest.size() <= 1) dest = flag.substr(2);
+        } else if (starts_with(flag, "-")) {
+          if (dest.empty()) dest = flag.substr(1);
+        } else if (dest.empty()) {
+          dest = flag;
+        }
+      }
+      if (const ArgValue* d = a.kw("dest"); d && d->value.is_str() && d->value.as_str()) dest = *d->value.as_str();
+      for (char& c : dest)
+        if (c == '-') c = '_';
+      if (dest.empty()) return Value::unknown();
+      Value value = Value::none();
+      const ArgValue* action = a.kw("action");
+      std::string act = action && action->value.is_str() && action->value.as_str() ? *action->value.as_str() : "";
+      if (act == "store_true") value = Value::boolean(false);
+      if (act == "store_false") value = Value::boolean(true);
+      if (const ArgValue* d = a.kw("default")) {
+        value = d->value;
+        // argparse converts string defaults with `type`
+        const ArgValue* type = a.kw("type");
+        const auto* lib = type ? object_as<LibraryName>(type->value) : nullptr;
+        if (lib && value.is_str() && value.as_str()) {
+          try {
+            if (lib->path == "builtins.int") value = Value::integer(static_cast<int64_t>(std::stoll(*value.as_str())));
+            if (lib->path == "builtins.float") value = Value::floating(std::stod(*value.as_str()));
+          } catch (const std::exception&) {
+            value = Value::unknown();
+          }
+        }
+      } else if (const ArgValue* req = a.kw("required"); req && bool_of(&req->value) == true) {
+        value = Value::unknown();
+      } else if (a.kw("nargs")) {
+        value = Value::unknown();
+      }
+      bool replaced = false;
+      for (auto& [k, v] : parser->defaults) {
+        if (k == dest) {
+          v = value;
+          replaced = true;
+        }
+      }
+      if (!replaced) parser->defaults.emplace_back(dest, value);
+      return Value::unknown();
+    }
+    if (m == "add_argument_group" || m == "add_mutually_exclusive_group") return self;
+    if (m == "set_defaults") {
+      for (const ArgValue& x : args) {
+        if (x.type != Argument::Type::Keyword) continue;
+        bool replaced = false;
+        for (auto& [k, v] : parser->defaults) {
+          if (k == x.name) {
+            v = x.value;
+            replaced = true;
+          }
+        }
+        if (!replaced) parser->defaults.emplace_back(x.name, x.value);
+      }
+      return Value::none();
+    }
+    if (m == "parse_args" || m == "parse_known_args") {
+      auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
+      for (const auto& [k, v] : parser->defaults) ns->attributes[k] = v;
+      note_created(ns.get(), site->loc);
+      Value nsv = Value::object(ns);
+      if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
+      return nsv;
+    }
+    return Value::unknown();
+  }
+  return Value::unknown();
+}
+
+}  // namespace gshape::gradual::interp
