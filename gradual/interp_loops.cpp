@@ -1,0 +1,497 @@
+// Loops. `for` over a known short sequence (range(n) with n <= 64, a tuple, a
+// ModuleList) is unrolled. Any other loop is iterated silently to a fixed
+// point at its head (dims that change become symbols, the same ones on every
+// pass), then analysed once from that head with obligations recorded. A
+// DataLoader over a TensorDataset of known length is analysed twice from the
+// head: full batches of batch_size, and, when drop_last is false and
+// len % batch_size != 0, the last partial batch in its own context (PyTea's
+// rule); failures only there are warnings. Comprehensions follow the same
+// iteration plans.
+#include "gradual/interp.h"
+
+namespace gshape::gradual::interp {
+
+using namespace gshape::ir;
+
+namespace {
+
+constexpr int kMaxFixpointPasses = 4;
+
+// A DataLoader batch of `sample`: every tensor gains a leading axis of `b`,
+// numbers become a [b] tensor; tuples and lists batch item by item.
+Value collate(const Value& sample, const Dim& b) {
+  if (sample.is_tensor()) {
+    if (!sample.shape().rank_known()) return sample;
+    std::vector<Dim> dims{b};
+    dims.insert(dims.end(), sample.shape().dims().begin(), sample.shape().dims().end());
+    return Value::tensor(Shape(std::move(dims)));
+  }
+  if (sample.is_int() || sample.is_float() || sample.is_bool()) return Value::tensor(Shape{b});
+  if (sample.is_sequence() && sample.items()) {
+    std::vector<Value> items;
+    for (const Value& v : *sample.items()) items.push_back(collate(v, b));
+    return Value::list(std::move(items));
+  }
+  return Value::unknown();
+}
+
+}  // namespace
+
+std::optional<std::vector<Value>> Interpreter::known_items(const Value& v, std::size_t limit) {
+  if (v.is_sequence()) {
+    if (v.items() && v.items()->size() <= limit) return *v.items();
+    return std::nullopt;
+  }
+  if (!v.is_object() || !v.as_object()) return std::nullopt;
+  const ObjectValue& obj = *v.as_object();
+  if (obj.class_name == "builtins.range") {
+    const Value* start = obj.attribute("start");
+    const Value* step = obj.attribute("step");
+    const Value* len = obj.attribute("len");
+    if (!start || !step || !len || !len->is_int()) return std::nullopt;
+    auto n = len->as_int().constant_value();
+    if (!n || *n < 0 || static_cast<std::size_t>(*n) > limit) return std::nullopt;
+    std::vector<Value> out;
+    try {
+      for (int64_t i = 0; i < *n; ++i) out.push_back(Value::integer(start->as_int() + step->as_int() * Dim(i)));
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    return out;
+  }
+  if (const auto* c = dynamic_cast<const ContainerModule*>(&obj)) {
+    if (c->children_known && c->children.size() <= limit) return c->children;
+    return std::nullopt;
+  }
+  if (const auto* d = dynamic_cast<const DictObject*>(&obj)) {
+    if (!d->complete || d->entries.size() > limit) return std::nullopt;
+    std::vector<Value> keys;
+    for (const auto& [k, val] : d->entries) {
+      if (k.rfind("s:", 0) == 0) keys.push_back(Value::string(k.substr(2)));
+      else keys.push_back(Value::integer(static_cast<int64_t>(std::stoll(k.substr(2)))));
+    }
+    return keys;
+  }
+  if (const auto* e = dynamic_cast<const EnumerateObject*>(&obj)) {
+    auto inner = known_items(e->inner, limit);
+    if (!inner) return std::nullopt;
+    std::vector<Value> out;
+    for (std::size_t i = 0; i < inner->size(); ++i)
+      out.push_back(Value::tuple({Value::integer(e->start + Dim(static_cast<int64_t>(i))), (*inner)[i]}));
+    return out;
+  }
+  if (const auto* z = dynamic_cast<const ZipObject*>(&obj)) {
+    std::vector<std::vector<Value>> lists;
+    for (const Value& inner : z->inners) {
+      auto items = known_items(inner, limit);
+      if (!items) return std::nullopt;
+      lists.push_back(std::move(*items));
+    }
+    std::size_t n = lists.empty() ? 0 : lists.front().size();
+    for (const auto& l : lists) n = std::min(n, l.size());
+    std::vector<Value> out;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::vector<Value> t;
+      for (const auto& l : lists) t.push_back(l[i]);
+      out.push_back(Value::tuple(std::move(t)));
+    }
+    return out;
+  }
+  return std::nullopt;
+}
+
+Value Interpreter::any_element(const Value& v, const std::string& name_hint) {
+  if (v.is_sequence()) {
+    if (v.element()) return *v.element();
+    if (!v.items() || v.items()->empty()) return Value::unknown();
+    Value e = v.items()->front();
+    for (std::size_t i = 1; i < v.items()->size(); ++i) e = join_values(e, (*v.items())[i], {}, name_hint);
+    return e;
+  }
+  if (v.is_tensor()) {
+    const Shape& s = v.shape();
+    if (!s.rank_known() || s.rank() == 0) return Value::tensor(Shape::unknown());
+    return Value::tensor(Shape(std::vector<Dim>(s.dims().begin() + 1, s.dims().end())));
+  }
+  if (!v.is_object() || !v.as_object()) return Value::unknown();
+  const ObjectValue& obj = *v.as_object();
+  if (obj.class_name == "builtins.range") {
+    const Value* start = obj.attribute("start");
+    bool nonneg = start && start->is_int() && start->as_int().nonneg();
+    return fresh_int(name_hint, nonneg);
+  }
+  if (const auto* e = dynamic_cast<const EnumerateObject*>(&obj))
+    return Value::tuple({fresh_int(name_hint + ".index"), any_element(e->inner, name_hint)});
+  if (const auto* z = dynamic_cast<const ZipObject*>(&obj)) {
+    std::vector<Value> t;
+    for (const Value& inner : z->inners) t.push_back(any_element(inner, name_hint));
+    return Value::tuple(std::move(t));
+  }
+  if (dynamic_cast<const DataLoaderObject*>(&obj)) return first_batch(v);
+  if (auto inst = shared_as<InstanceObject>(v)) {
+    if (const Value* getitem = inst->cls->lookup("__getitem__")) {
+      if (auto fn = shared_as<FunctionObject>(*getitem))
+        return call_function(fn, {ArgValue{Argument::Type::Positional, {}, fresh_int("index"), nullptr, {}}}, v, nullptr);
+    }
+  }
+  return Value::unknown();
+}
+
+DatasetView Interpreter::dataset_view(const Value& dataset) {
+  DatasetView view;
+  if (const auto* ds = object_as<DatasetObject>(dataset)) {
+    std::vector<Value> sample;
+    for (const Value& t : ds->tensors) {
+      if (t.is_tensor() && t.shape().rank_known() && t.shape().rank() >= 1) {
+        sample.push_back(Value::tensor(Shape(std::vector<Dim>(t.shape().dims().begin() + 1, t.shape().dims().end()))));
+      } else {
+        sample.push_back(Value::tensor(Shape::unknown()));
+      }
+    }
+    view.sample = Value::tuple(std::move(sample));
+    view.length = ds->length();
+    return view;
+  }
+  if (auto inst = shared_as<InstanceObject>(dataset)) {
+    if (const Value* getitem = inst->cls->lookup("__getitem__")) {
+      if (auto fn = shared_as<FunctionObject>(*getitem))
+        view.sample = call_function(fn, {ArgValue{Argument::Type::Positional, {}, fresh_int("index"), nullptr, {}}}, dataset,
+                                    nullptr);
+    }
+    if (const Value* len = inst->cls->lookup("__len__")) {
+      if (auto fn = shared_as<FunctionObject>(*len)) {
+        Value n = call_function(fn, {}, dataset, nullptr);
+        if (n.is_int()) view.length = n.as_int();
+      }
+    }
+  }
+  return view;
+}
+
+Value Interpreter::first_batch(const Value& loader_value) {
+  const auto* loader = object_as<DataLoaderObject>(loader_value);
+  if (!loader) return Value::unknown();
+  DatasetView view = dataset_view(loader->dataset);
+  if (!view.sample || !loader->batch_size.is_int()) return Value::unknown();
+  const Dim& b = loader->batch_size.as_int();
+  if (!view.length) return collate(*view.sample, Dim::symbol("batch"));
+  try {
+    Dim first = min(b, *view.length);
+    return collate(*view.sample, first);
+  } catch (const std::exception&) {
+    return Value::unknown();
+  }
+}
+
+IterPlan Interpreter::plan_iteration(const Value& it, const std::string& hint) {
+  IterPlan plan;
+  if (auto items = known_items(it, static_cast<std::size_t>(options_.max_unroll))) {
+    plan.unroll = true;
+    plan.items = std::move(*items);
+    return plan;
+  }
+  // enumerate(loader) keeps the loader's passes, each element with an index
+  const Value* inner = &it;
+  const EnumerateObject* enumerate = object_as<EnumerateObject>(it);
+  if (enumerate) inner = &enumerate->inner;
+  auto wrap = [&](Value element) {
+    if (!enumerate) return element;
+    return Value::tuple({fresh_int(hint + ".index"), std::move(element)});
+  };
+
+  if (const auto* loader = object_as<DataLoaderObject>(*inner)) {
+    DatasetView view = dataset_view(loader->dataset);
+    if (view.sample && loader->batch_size.is_int()) {
+      const Dim& b = loader->batch_size.as_int();
+      if (!view.length) {
+        Dim batch = Dim::symbol("batch");
+        IterPass pass{wrap(collate(*view.sample, batch)), context_, {}};
+        pass.facts.push_back({ge(batch, Dim(1)) && le(batch, b), "a batch holds 1 to batch_size samples"});
+        plan.head_element = pass.element;
+        plan.passes.push_back(std::move(pass));
+        return plan;
+      }
+      try {
+        const Dim& n = *view.length;
+        Dim rem = mod(n, b);
+        Pred full_exists = ge(n, b);
+        Pred last_exists = loader->drop_last == true ? Pred(false) : ne(rem, Dim(0));
+        if (!loader->drop_last) last_exists = Pred(false);  // drop_last not a constant: full batches only
+        std::optional<bool> full = full_exists.constant_value();
+        if (!full) full = solver_.query(full_exists);
+        std::optional<bool> last = last_exists.constant_value();
+        if (!last) last = solver_.query(last_exists);
+        if (full != false) {
+          IterPass pass{wrap(collate(*view.sample, b)), context_, {}};
+          if (!full) pass.facts.push_back({full_exists, "the dataset holds at least one full batch"});
+          plan.passes.push_back(std::move(pass));
+        }
+        if (last != false) {
+          IterPass pass{wrap(collate(*view.sample, rem)), context_, {}};
+          if (!last) pass.facts.push_back({last_exists, "the last batch is partial"});
+          // Only partial-batch failures of a loader that also has full batches
+          // are warnings; a loader whose only batch is partial always runs it.
+          if (full != false && contexts_[static_cast<std::size_t>(context_)].kind == Context::Kind::Normal) {
+            Context c;
+            c.kind = Context::Kind::LastBatch;
+            std::string size = rem.constant_value() ? std::to_string(*rem.constant_value()) : "len(dataset) % batch_size";
+            c.note = "fails on the last batch of " + size + " when drop_last=False";
+            c.loader_loc = loader->loc;
+            c.detail = "the last batch holds " + size + " samples: len(dataset) = " + n.str() + ", batch_size = " + b.str();
+            pass.context = push_context(std::move(c));
+          }
+          plan.passes.push_back(std::move(pass));
+        }
+        if (plan.passes.empty()) return plan;  // no batch at all: the body never runs
+        plan.head_element = plan.passes.front().element;
+        for (std::size_t i = 1; i < plan.passes.size(); ++i)
+          plan.head_element = join_values(plan.head_element, plan.passes[i].element, {}, hint);
+        return plan;
+      } catch (const std::exception&) {
+        plan.passes.clear();
+      }
+    }
+    IterPass pass{wrap(Value::unknown()), context_, {}};
+    plan.head_element = pass.element;
+    plan.passes.push_back(std::move(pass));
+    return plan;
+  }
+
+  IterPass pass{any_element(it, hint), context_, {}};
+  if (it.is_object() && it.as_object() && it.as_object()->class_name == "builtins.range" && pass.element.is_int()) {
+    const ObjectValue& r = *it.as_object();
+    const Value* start = r.attribute("start");
+    const Value* stop = r.attribute("stop");
+    const Value* step = r.attribute("step");
+    if (start && stop && step && start->is_int() && stop->is_int() && step->is_int()) {
+      auto st = step->as_int().constant_value();
+      const Dim& i = pass.element.as_int();
+      if (st && *st > 0) {
+        pass.facts.push_back({ge(i, start->as_int()) && lt(i, stop->as_int()), "loop index in range"});
+      } else if (st && *st < 0) {
+        pass.facts.push_back({le(i, start->as_int()) && gt(i, stop->as_int()), "loop index in range"});
+      }
+    }
+  }
+  plan.head_element = pass.element;
+  plan.passes.push_back(std::move(pass));
+  return plan;
+}
+
+void Interpreter::run_loop(const Expr* target, const Body& body, const Body& orelse, const IterPlan& plan,
+                           const Expr* test) {
+  Frame& f = frame();
+  Frame::Loop loop;
+  f.loops.push_back(&loop);
+  struct PopLoop {
+    Frame& f;
+    ~PopLoop() { f.loops.pop_back(); }
+  } pop{f};
+
+  auto bind_target = [&](const Value& element) {
+    if (target) assign(target, element, target->loc);
+  };
+  auto join_all = [&](std::vector<Vars>& states) -> std::optional<Vars> {
+    if (states.empty()) return std::nullopt;
+    Vars out = std::move(states.front());
+    for (std::size_t i = 1; i < states.size(); ++i) out = join_vars(out, states[i], {});
+    return out;
+  };
+
+  if (plan.unroll) {
+    for (const Value& item : plan.items) {
+      bind_target(item);
+      exec_body(body);
+      std::vector<Vars> next;
+      if (f.live) next.push_back(std::move(*f.vars));
+      for (Vars& c : loop.continues) next.push_back(std::move(c));
+      loop.continues.clear();
+      if (auto joined = join_all(next)) {
+        *f.vars = std::move(*joined);
+        f.live = true;
+      } else {
+        break;  // every path left the loop
+      }
+    }
+    if (f.live) exec_body(orelse);
+    std::vector<Vars> exits;
+    if (f.live) exits.push_back(std::move(*f.vars));
+    for (Vars& b : loop.breaks) exits.push_back(std::move(b));
+    if (auto joined = join_all(exits)) {
+      *f.vars = std::move(*joined);
+      f.live = true;
+    }
+    return;
+  }
+
+  // ---- silent passes to the fixed point of the loop head
+  std::map<std::string, Dim> widen_cache;
+  JoinOptions widen;
+  widen.widen = true;
+  widen.widen_cache = &widen_cache;
+  Vars entry = *f.vars;
+  Vars head = entry;
+  bool converged = false;
+  for (int pass = 0; pass < kMaxFixpointPasses; ++pass) {
+    Checkpoint cp = checkpoint();
+    std::size_t mark = write_log_.size();
+    ++log_depth;
+    recording_ = false;
+    std::vector<Vars> outs;
+    try {
+      SolverScope scope(solver_);
+      *f.vars = head;
+      f.live = true;
+      bool runs = true;
+      if (test) {
+        auto p = truth(eval(test));
+        if (p) {
+          if (p->is_false() || solver_.query(*p) == false) runs = false;
+          else add_fact(*p, test->loc, "loop condition");
+        }
+      }
+      if (runs) {
+        bind_target(plan.head_element);
+        exec_body(body);
+        if (f.live) outs.push_back(*f.vars);
+        for (Vars& c : loop.continues) outs.push_back(std::move(c));
+      }
+    } catch (...) {
+      --log_depth;
+      undo_writes(mark);
+      rollback(cp);
+      loop.continues.clear();
+      loop.breaks.clear();
+      throw;
+    }
+    --log_depth;
+    undo_writes(mark);
+    rollback(cp);
+    loop.continues.clear();
+    loop.breaks.clear();
+    Vars next = head;
+    for (const Vars& out : outs) next = join_vars(next, out, widen);
+    if (same_vars(next, head)) {
+      converged = true;
+      break;
+    }
+    head = std::move(next);
+  }
+  if (!converged) {
+    // what still changes after the last pass is unknown
+    for (auto& [name, b] : head) {
+      auto e = entry.find(name);
+      if (e == entry.end() || !same_value(e->second.value, b.value)) {
+        b.value = Value::unknown();
+        b.unknown_sizes.clear();
+      }
+    }
+  }
+
+  // ---- recorded passes from the head
+  std::vector<Vars> exits;
+  int saved_context = context_;
+  for (const IterPass& pass : plan.passes) {
+    context_ = pass.context;
+    {
+      SolverScope scope(solver_);
+      *f.vars = head;
+      f.live = true;
+      bool runs = true;
+      if (test) {
+        auto p = truth(eval(test));
+        if (p) {
+          if (p->is_false() || solver_.query(*p) == false) runs = false;
+          else add_fact(*p, test->loc, "loop condition " + source_text(test->loc));
+        }
+      }
+      for (const auto& [fact, why] : pass.facts) add_fact(fact, target ? target->loc : SourceLoc{}, why);
+      if (runs) {
+        bind_target(pass.element);
+        exec_body(body);
+      }
+    }
+    for (Vars& b : loop.breaks) exits.push_back(std::move(b));
+    loop.breaks.clear();
+    loop.continues.clear();
+  }
+  context_ = saved_context;
+
+  // after the loop: the head (zero or more iterations, then a normal exit), or a break
+  *f.vars = head;
+  f.live = true;
+  bool exits_normally = true;
+  if (test) {
+    auto p = truth(eval(test));
+    if (p && (p->is_true() || solver_.query(*p) == true)) exits_normally = false;  // `while True`
+  }
+  if (exits_normally) exec_body(orelse);
+  if (exits_normally && f.live) exits.insert(exits.begin(), *f.vars);
+  if (auto joined = join_all(exits)) {
+    *f.vars = std::move(*joined);
+    f.live = true;
+  } else {
+    f.live = false;
+  }
+}
+
+void Interpreter::exec_for(const For* loop) {
+  Value it = eval(loop->iter);
+  std::string hint = loop->target ? source_text(loop->target->loc, 24) : std::string("item");
+  IterPlan plan = plan_iteration(it, hint);
+  if (!plan.unroll && plan.passes.empty()) {
+    exec_body(loop->orelse);  // the body never runs
+    return;
+  }
+  run_loop(loop->target, loop->body, loop->orelse, plan, nullptr);
+}
+
+void Interpreter::exec_while(const While* loop) {
+  Value c = eval(loop->test);
+  auto p = truth(c);
+  if (p && (p->is_false() || solver_.query(*p) == false)) {
+    exec_body(loop->orelse);
+    return;
+  }
+  IterPlan plan;
+  plan.passes.push_back(IterPass{Value::unknown(), context_, {}});
+  run_loop(nullptr, loop->body, loop->orelse, plan, loop->test);
+}
+
+Value Interpreter::comprehension(const ComprehensionExpr* c, bool is_set) {
+  Vars saved = *frame().vars;  // comprehension variables do not leak (Python 3)
+  std::vector<Value> results;
+  bool known = true;
+  std::function<void(std::size_t)> generate = [&](std::size_t g) {
+    if (g == c->generators.size()) {
+      results.push_back(eval(c->elt));
+      return;
+    }
+    const Comprehension& gen = c->generators[g];
+    Value it = eval(gen.iter);
+    auto run_one = [&](const Value& element) {
+      assign(gen.target, element, gen.target->loc);
+      for (const Expr* cond : gen.ifs) {
+        auto p = truth(eval(cond));
+        if (p && p->is_false()) return;
+        if (!p || !p->is_constant()) known = false;
+      }
+      generate(g + 1);
+    };
+    if (auto items = known_items(it, static_cast<std::size_t>(options_.max_unroll))) {
+      for (const Value& item : *items) run_one(item);
+    } else {
+      known = false;
+      run_one(any_element(it, source_text(gen.target->loc, 24)));
+    }
+  };
+  generate(0);
+  *frame().vars = std::move(saved);
+  if (is_set) return Value::unknown();
+  if (known) return Value::list(std::move(results));
+  Value element = results.empty() ? Value::unknown() : results.front();
+  for (std::size_t i = 1; i < results.size(); ++i) element = join_values(element, results[i], {}, "item");
+  return Value::unknown_length(SequenceKind::List, element);
+}
+
+}  // namespace gshape::gradual::interp
