@@ -1,0 +1,119 @@
+// The analysis driver: runs the interpreter over the project, merges the
+// obligations per site and tag, and turns errors and warnings into
+// diagnostics with notes.
+#include "gradual/analysis.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <tuple>
+
+#include "gradual/analysis_merge.h"
+#include "gradual/interp.h"
+
+namespace gshape::gradual {
+
+const char* outcome_name(Outcome o) {
+  switch (o) {
+    case Outcome::Proven: return "proven";
+    case Outcome::Error: return "error";
+    case Outcome::Warning: return "warning";
+    case Outcome::Deferred: return "deferred";
+  }
+  return "?";
+}
+
+std::size_t AnalysisResult::count(Outcome o) const {
+  return static_cast<std::size_t>(std::count_if(obligations.begin(), obligations.end(),
+                                                [o](const AnalysedObligation& a) { return a.outcome == o; }));
+}
+
+std::vector<Obligation> AnalysisResult::plain_obligations() const {
+  std::vector<Obligation> out;
+  out.reserve(obligations.size());
+  for (const AnalysedObligation& a : obligations) out.push_back(a.ob);
+  return out;
+}
+
+AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options) {
+  auto start = std::chrono::steady_clock::now();
+  AnalysisResult result;
+  interp::Interpreter in(project, options);
+  try {
+    in.run();
+  } catch (const std::exception& e) {
+    result.internal.push_back({Severity::Note, {}, {}, std::string("shape analysis stopped: ") + e.what(), {}, {}});
+  }
+
+  const std::vector<Obligation>& raw = in.raw_obligations();
+  const std::vector<interp::RawInfo>& info = in.raw_info();
+  const std::vector<interp::Context>& contexts = in.contexts();
+  std::vector<RawObligation> merged_input;
+  merged_input.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    RawObligation r;
+    r.ob = &raw[i];
+    if (i < info.size()) {
+      r.evaluation = info[i].evaluation;
+      r.notes = &info[i].notes;
+      const interp::Context& c = contexts[static_cast<std::size_t>(info[i].context)];
+      if (c.kind == interp::Context::Kind::LastBatch) {
+        r.last_batch = true;
+        r.context_note = c.note;
+        r.context_detail = c.detail;
+        r.context_loc = c.loader_loc;
+      }
+    }
+    if (raw[i].decided_without_z3) ++result.stats.decided_without_z3;
+    merged_input.push_back(r);
+  }
+  result.obligations = merge_obligations(merged_input);
+
+  for (const auto& [expr, shapes] : in.shapes()) result.shapes.push_back({expr->loc, shapes});
+  std::stable_sort(result.shapes.begin(), result.shapes.end(), [](const ShapeRecord& a, const ShapeRecord& b) {
+    std::string pa = a.loc.file ? a.loc.file->path() : std::string();
+    std::string pb = b.loc.file ? b.loc.file->path() : std::string();
+    return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
+  });
+
+  for (Diagnostic& d : in.internal()) result.internal.push_back(std::move(d));
+  AnalysisStats& st = result.stats;
+  const AnalysisStats& is = in.stats();
+  st.raw_obligations = raw.size();
+  st.functions_analysed = is.functions_analysed;
+  st.memo_hits = is.memo_hits;
+  st.budget_exhausted = is.budget_exhausted;
+  st.module_failures = is.module_failures;
+  st.steps = in.steps_;
+  st.z3_checks = in.solver().stats().z3_checks;
+  st.z3_seconds = in.solver().stats().z3_seconds;
+  st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+std::vector<Diagnostic> diagnostics_of(const AnalysisResult& result) {
+  std::vector<Diagnostic> out;
+  // one diagnostic per site, tag and severity: a second failing axis of the
+  // same constraint says nothing new
+  std::set<std::tuple<const SourceFile*, uint32_t, uint32_t, std::string, int>> seen;
+  for (const AnalysedObligation& a : result.obligations) {
+    if (a.outcome != Outcome::Error && a.outcome != Outcome::Warning) continue;
+    Severity severity = a.outcome == Outcome::Error ? Severity::Error : Severity::Warning;
+    if (!seen.insert({a.ob.loc.file, a.ob.loc.begin, a.ob.loc.end, a.ob.tag, static_cast<int>(severity)}).second) continue;
+    Diagnostic d;
+    d.severity = severity;
+    d.loc = a.ob.loc;
+    d.message = a.ob.render_message();
+    if (!a.context_note.empty()) d.message += "; " + a.context_note;
+    d.tag = a.ob.tag;
+    std::set<std::tuple<const SourceFile*, uint32_t, std::string>> note_seen;
+    for (const DiagnosticNote& n : a.notes) {
+      if (!note_seen.insert({n.loc.file, n.loc.begin, n.message}).second) continue;
+      d.notes.push_back(n);
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace gshape::gradual

@@ -1,0 +1,93 @@
+// The shape analysis of a project: abstract interpretation of every module
+// in the import graph's order (gradual/interp*.cpp), obligations discharged
+// with Z3 as the rules emit them, then merged per (call site, tag) over the
+// contexts a site was analysed in (two callers, the full and the last batch
+// of a DataLoader, unrolled loop iterations).
+//
+// The merged obligations are the analysis' result: `gshape check` reports
+// them, the rewriter (codegen/) turns the deferred and refuted ones into
+// runtime checks. See docs/analysis.md.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "frontend/diagnostics.h"
+#include "frontend/project.h"
+#include "gradual/obligation.h"
+
+namespace gshape::gradual {
+
+struct AnalysisOptions {
+  unsigned solver_timeout_ms = 200;  // per Z3 query
+  int max_call_depth = 24;           // deeper project calls give an unknown result
+  int max_unroll = 64;               // `for i in range(n)` with a known n up to this is unrolled
+  // Work budgets, counted in evaluated statements and expressions: one call
+  // of a project function (with everything it calls), and one module's
+  // top-level code. Past a budget the call's result is unknown.
+  uint64_t function_budget = 200'000;
+  uint64_t module_budget = 2'000'000;
+  bool record_shapes = false;  // keep each tensor expression's shape (--show-shapes)
+};
+
+// How a merged obligation is reported.
+enum class Outcome : uint8_t {
+  Proven,    // holds in every context
+  Error,     // refuted in a context that certainly executes
+  Warning,   // refuted only on values the program itself produces (the last partial batch)
+  Deferred,  // decided at run time
+};
+const char* outcome_name(Outcome o);  // "proven", "error", "warning", "deferred"
+
+struct AnalysedObligation {
+  // The merged obligation: one per (site, tag, constraint). Its id is its
+  // index in AnalysisResult::obligations; slots carry the operand locations.
+  // A warning keeps status Deferred (it needs its runtime check).
+  Obligation ob;
+  Outcome outcome = Outcome::Deferred;
+  int contexts = 1;             // how many analyses of the site it merges
+  std::string context_note;     // warning: "fails on the last batch of 40 when drop_last=False"
+  std::vector<DiagnosticNote> notes;  // errors and warnings: where the shapes came from
+};
+
+// One tensor-valued expression and the shapes it had (`[B, 10]`; several
+// when its contexts disagree).
+struct ShapeRecord {
+  SourceLoc loc;
+  std::vector<std::string> shapes;
+};
+
+struct AnalysisStats {
+  uint64_t raw_obligations = 0;      // before merging
+  uint64_t decided_without_z3 = 0;   // raw obligations decided by simplification alone
+  uint64_t z3_checks = 0;
+  double z3_seconds = 0;
+  uint64_t functions_analysed = 0;   // function bodies interpreted (memo misses)
+  uint64_t memo_hits = 0;
+  uint64_t budget_exhausted = 0;     // calls or modules cut short by a work budget
+  uint64_t module_failures = 0;      // modules whose analysis stopped on an internal error
+  uint64_t steps = 0;                // statements and expressions evaluated
+  double seconds = 0;
+};
+
+struct AnalysisResult {
+  std::vector<AnalysedObligation> obligations;  // sorted by file, line, column, tag
+  std::vector<ShapeRecord> shapes;              // with record_shapes, sorted by position
+  std::vector<Diagnostic> internal;             // notes about analysis failures (never errors)
+  AnalysisStats stats;
+
+  std::size_t count(Outcome o) const;
+  // The merged obligations as the rewriter takes them.
+  std::vector<Obligation> plain_obligations() const;
+};
+
+// Analyses every module of `project` (dependencies first). Never throws:
+// a module whose analysis fails is reported in `internal` and skipped.
+AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options = {});
+
+// Errors and warnings in compiler form (message, tag, notes), one per
+// refuted or warned obligation.
+std::vector<Diagnostic> diagnostics_of(const AnalysisResult& result);
+
+}  // namespace gshape::gradual

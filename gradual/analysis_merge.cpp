@@ -1,0 +1,124 @@
+// Per (site, tag) merging of raw obligations over the analyses of the site.
+#include "gradual/analysis_merge.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace gshape::gradual {
+
+namespace {
+
+int rank(Status s) { return s == Status::Refuted ? 2 : s == Status::Deferred ? 1 : 0; }
+
+// A group's members → one merged obligation with the outcome rules.
+AnalysedObligation merge_members(const std::vector<const RawObligation*>& members) {
+  const RawObligation* normal_refuted = nullptr;
+  const RawObligation* batch_refuted = nullptr;
+  const RawObligation* deferred = nullptr;
+  std::set<int> evaluations;
+  bool without_z3 = true;
+  for (const RawObligation* r : members) {
+    evaluations.insert(r->evaluation);
+    without_z3 = without_z3 && r->ob->decided_without_z3;
+    if (r->ob->status == Status::Refuted) {
+      if (r->last_batch) {
+        if (!batch_refuted) batch_refuted = r;
+      } else if (!normal_refuted) {
+        normal_refuted = r;
+      }
+    } else if (r->ob->status == Status::Deferred && !deferred) {
+      deferred = r;
+    }
+  }
+  AnalysedObligation out;
+  const RawObligation* rep = members.front();
+  if (normal_refuted) {
+    rep = normal_refuted;
+    out.outcome = Outcome::Error;
+  } else if (batch_refuted) {
+    rep = batch_refuted;
+    out.outcome = Outcome::Warning;
+  } else if (deferred) {
+    rep = deferred;
+    out.outcome = Outcome::Deferred;
+  } else {
+    out.outcome = Outcome::Proven;
+  }
+  out.ob = *rep->ob;
+  out.ob.decided_without_z3 = without_z3;
+  out.contexts = static_cast<int>(evaluations.size());
+  if (rep->notes) out.notes = *rep->notes;
+  if (out.outcome == Outcome::Warning) {
+    out.ob.status = Status::Deferred;  // the runtime check stays: it fails on that batch only
+    out.context_note = rep->context_note;
+    out.ob.reason = rep->context_note;
+    if (!rep->context_detail.empty()) out.notes.insert(out.notes.begin(), {rep->context_loc, rep->context_detail});
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw) {
+  // group by site and tag, in a stable order
+  using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t, std::string>;
+  std::map<Key, std::vector<const RawObligation*>> groups;
+  for (const RawObligation& r : raw) {
+    const SourceLoc& l = r.ob->loc;
+    groups[{l.file ? l.file->path() : std::string(), l.line, l.column, l.begin, l.end, r.ob->tag}].push_back(&r);
+  }
+  std::vector<AnalysedObligation> out;
+  for (const auto& [key, members] : groups) {
+    // each analysis of the site: the set of constraint texts it emitted for the tag
+    std::map<int, std::set<std::string>> by_evaluation;
+    for (const RawObligation* r : members) by_evaluation[r->evaluation].insert(r->ob->constraint_sexpr());
+    bool uniform = true;
+    for (const auto& [e, texts] : by_evaluation) uniform = uniform && texts == by_evaluation.begin()->second;
+    if (uniform) {
+      std::map<std::string, std::vector<const RawObligation*>> by_text;
+      std::vector<std::string> order;
+      for (const RawObligation* r : members) {
+        std::string text = r->ob->constraint_sexpr();
+        if (!by_text.count(text)) order.push_back(text);
+        by_text[text].push_back(r);
+      }
+      for (const std::string& text : order) out.push_back(merge_members(by_text[text]));
+      continue;
+    }
+    // disagreeing analyses: one check, the disjunction of each analysis' conjunction
+    std::map<int, std::vector<const RawObligation*>> per_eval;
+    for (const RawObligation* r : members) per_eval[r->evaluation].push_back(r);
+    std::vector<BoolTerm> alternatives;
+    std::vector<const RawObligation*> worst_per_eval;
+    std::map<int, SlotInfo> slots;
+    for (const auto& [e, list] : per_eval) {
+      std::vector<BoolTerm> parts;
+      const RawObligation* worst = list.front();
+      for (const RawObligation* r : list) {
+        parts.push_back(r->ob->constraint);
+        if (rank(r->ob->status) > rank(worst->ob->status)) worst = r;
+        for (const SlotInfo& s : r->ob->slots) slots.emplace(s.slot, s);
+      }
+      alternatives.push_back(all_of(parts));
+      worst_per_eval.push_back(worst);
+    }
+    AnalysedObligation merged = merge_members(worst_per_eval);
+    merged.ob.constraint = any_of(alternatives);
+    merged.ob.slots.clear();
+    for (const auto& [slot, info] : slots) merged.ob.slots.push_back(info);
+    out.push_back(std::move(merged));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const AnalysedObligation& a, const AnalysedObligation& b) {
+    const SourceLoc& la = a.ob.loc;
+    const SourceLoc& lb = b.ob.loc;
+    std::string pa = la.file ? la.file->path() : std::string();
+    std::string pb = lb.file ? lb.file->path() : std::string();
+    return std::tie(pa, la.line, la.column, a.ob.tag) < std::tie(pb, lb.line, lb.column, b.ob.tag);
+  });
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].ob.id = static_cast<int>(i);
+  return out;
+}
+
+}  // namespace gshape::gradual
