@@ -1,0 +1,343 @@
+#include "codegen/rewriter.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "codegen/expression_index.h"
+#include "codegen/import_placement.h"
+#include "codegen/python_literal.h"
+
+namespace gshape::codegen {
+
+namespace {
+
+// How an operand's wrapper is spelled (docs/instrumentation.md, "Edits").
+enum class WrapForm : uint8_t {
+  Plain,            // T.F(S, K, expr)
+  Parenthesized,    // T.F(S, K, (expr))           a tuple, walrus, lambda, conditional, yield
+  GeneratorArgument,// (T.F(S, K, (x for x in y),))  the generator that is a call's argument list
+  SecondReference,  // (T.F(S, K, name,), value)[1]  the name target of `name op= value`
+};
+
+struct ResolvedOperand {
+  int slot = -1;
+  WrapForm form = WrapForm::Plain;
+  uint32_t begin = 0;  // where the wrapper goes: the operand, or the value for SecondReference
+  uint32_t end = 0;
+  uint32_t rank = 0;   // evaluation order
+  std::string name;    // SecondReference: the target name
+  std::string problem; // not wrappable: why
+};
+
+bool is_identifier_byte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
+
+// A wrapper starts with a name; it needs a space when the nearest non-blank
+// byte before it on its line would otherwise run into that name (`in(a)`).
+bool needs_separator(std::string_view text, uint32_t at) {
+  for (std::size_t i = at; i > 0; --i) {
+    char c = text[i - 1];
+    if (c == ' ' || c == '\t' || c == '\f') continue;
+    if (c == '\n' || c == '\r') return false;
+    return is_identifier_byte(static_cast<unsigned char>(c));
+  }
+  return false;
+}
+
+ResolvedOperand resolve(std::string_view text, const ExpressionIndex& index, const OperandPlan& operand) {
+  ResolvedOperand r;
+  r.slot = operand.slot;
+  r.begin = operand.begin;
+  r.end = operand.end;
+  if (!operand.wrappable) {
+    r.problem = operand.not_wrappable_reason.empty() ? "the analysis marked the operand as not wrappable"
+                                                     : operand.not_wrappable_reason;
+    return r;
+  }
+  if (operand.begin >= operand.end || operand.end > text.size()) {
+    r.problem = "the operand's source range lies outside the file";
+    return r;
+  }
+  const ExprInfo* info = index.find(operand.begin, operand.end);
+  if (!info) {
+    r.problem = "the operand's source range is not an expression the rewriter can wrap";
+    return r;
+  }
+  r.begin = info->begin;
+  r.end = info->end;
+  r.rank = info->eval_rank;
+  switch (info->role) {
+    case ExprRole::Store:
+      r.problem = "the operand is an assignment target";
+      return r;
+    case ExprRole::Delete:
+      r.problem = "the operand is a `del` target";
+      return r;
+    case ExprRole::AugTarget: {
+      const ir::Expr* value = info->aug_value;
+      if (info->node->kind != ir::Kind::Name || !value) {
+        r.problem = "the operand is the target of an augmented assignment (only a plain name can be read a second time)";
+        return r;
+      }
+      bool bare_tuple = value->kind == ir::Kind::Tuple && !ir::cast<ir::Tuple>(value)->parenthesized;
+      if (bare_tuple || value->kind == ir::Kind::Yield || value->kind == ir::Kind::NamedExpr) {
+        r.problem = "the operand is the target of an augmented assignment whose value cannot be wrapped";
+        return r;
+      }
+      // Reading a local name has no side effect: pass it a second time, just
+      // before the value is evaluated (Python reads the target first too).
+      r.form = WrapForm::SecondReference;
+      r.name = ir::cast<ir::Name>(info->node)->id;
+      r.begin = value->loc.begin;
+      r.end = value->loc.end;
+      return r;
+    }
+    case ExprRole::Load:
+      break;
+  }
+  if (info->in_self_documenting_fstring) {
+    r.problem = "the operand is printed by an f-string `{expr=}` field, whose text must not change";
+    return r;
+  }
+  if (info->is_slice) {
+    r.problem = "the operand is a slice, which is not a value";
+    return r;
+  }
+  if (info->is_call_generator_argument) {
+    r.form = WrapForm::GeneratorArgument;
+  } else if (info->needs_parentheses) {
+    r.form = WrapForm::Parenthesized;
+  }
+  return r;
+}
+
+struct Wrapper {
+  uint32_t begin = 0;
+  uint32_t end = 0;
+  int priority = 1;  // 0: SecondReference, outermost among equal ranges
+  std::size_t sequence = 0;
+  std::string prefix;
+  std::string suffix;
+};
+
+Wrapper make_wrapper(std::string_view text, const ResolvedOperand& op, int site, bool is_check, std::size_t sequence) {
+  Wrapper w;
+  w.begin = op.begin;
+  w.end = op.end;
+  w.sequence = sequence;
+  std::string call = std::string(kTableName) + (is_check ? ".check(" : ".stash(") + std::to_string(site) + ", " +
+                     std::to_string(op.slot) + ", ";
+  std::string separator = needs_separator(text, op.begin) ? " " : "";
+  switch (op.form) {
+    case WrapForm::Plain:
+      w.prefix = separator + call;
+      w.suffix = ")";
+      break;
+    case WrapForm::Parenthesized:
+      w.prefix = separator + call + "(";
+      w.suffix = "))";
+      break;
+    case WrapForm::GeneratorArgument:
+      w.prefix = separator + "(" + call;
+      w.suffix = ",))";
+      break;
+    case WrapForm::SecondReference:
+      w.prefix = separator + "(" + call + op.name + ",), ";
+      w.suffix = ")[1]";
+      w.priority = 0;
+      break;
+  }
+  return w;
+}
+
+std::string check_literal(const CheckPlan& c) {
+  std::string out = "(" + std::to_string(c.line) + ", " + std::to_string(c.col) + ", " + python_str(c.tag) + ", " +
+                    python_str(c.constraint) + ", " + python_str(c.message);
+  if (!c.slot_names.empty()) {
+    out += ", [";
+    for (std::size_t i = 0; i < c.slot_names.size(); ++i) {
+      if (i) out += ", ";
+      out += c.slot_names[i] ? python_str(*c.slot_names[i]) : "None";
+    }
+    out += "]";
+  }
+  return out + ")";
+}
+
+struct Edit {
+  uint32_t offset;
+  int phase;     // 0 header, 1 closing suffixes, 2 opening prefixes
+  int64_t order; // within a phase
+  const std::string* text;
+};
+
+}  // namespace
+
+std::string runtime_header(const std::string& display_path, const std::string& sites_literal) {
+  return std::string("import ") + kRuntimeModule + " as " + kRuntimeAlias + "; " + kTableName + " = " +
+         kRuntimeAlias + ".CheckTable(" + python_str(display_path) + ", " + sites_literal + ")";
+}
+
+InstrumentedSource instrument_source(std::string_view text, const ir::Module& module, const FilePlan& plan) {
+  InstrumentedSource result;
+  result.text = std::string(text);
+  auto add_rejected = [&]() {
+    for (const NotInstrumentable& r : plan.rejected) {
+      CheckOutcome o;
+      o.obligation_id = r.obligation_id;
+      o.reason = r.reason;
+      result.outcomes.push_back(std::move(o));
+    }
+  };
+  if (plan.sites.empty()) {
+    add_rejected();
+    return result;
+  }
+
+  ExpressionIndex index(module);
+  // Per site: which checks can run, which operands they need.
+  struct SiteWork {
+    std::vector<ResolvedOperand> operands;  // the wrapped ones, in evaluation order
+    std::vector<std::size_t> checks;        // indices into the site's checks that are instrumented
+    int runtime_site = -1;
+  };
+  std::vector<SiteWork> work(plan.sites.size());
+  std::vector<std::vector<CheckOutcome>> outcomes(plan.sites.size());
+  int next_site = 0;
+  for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+    const SitePlan& site = plan.sites[s];
+    std::map<int, ResolvedOperand> by_slot;
+    for (const OperandPlan& operand : site.operands) by_slot.emplace(operand.slot, resolve(text, index, operand));
+    std::set<int> needed;
+    for (std::size_t c = 0; c < site.checks.size(); ++c) {
+      const CheckPlan& check = site.checks[c];
+      CheckOutcome o;
+      o.obligation_id = check.obligation_id;
+      o.status = check.status;
+      o.line = check.line;
+      o.col = check.col;
+      if (check.slots.empty()) o.reason = "the check reads no operand, so nothing at the call can trigger it";
+      for (int slot : check.slots) {
+        auto it = by_slot.find(slot);
+        if (it == by_slot.end()) {
+          o.reason = "operand " + std::to_string(slot) + " has no source location";
+        } else if (!it->second.problem.empty()) {
+          o.reason = it->second.problem;
+        }
+        if (!o.reason.empty()) break;
+      }
+      if (o.reason.empty()) {
+        o.instrumented = true;
+        work[s].checks.push_back(c);
+        needed.insert(check.slots.begin(), check.slots.end());
+      }
+      outcomes[s].push_back(std::move(o));
+    }
+    if (work[s].checks.empty()) continue;
+    for (int slot : needed) work[s].operands.push_back(by_slot[slot]);
+    std::sort(work[s].operands.begin(), work[s].operands.end(), [](const ResolvedOperand& a, const ResolvedOperand& b) {
+      return std::tie(a.rank, a.slot) < std::tie(b.rank, b.slot);
+    });
+    work[s].runtime_site = next_site++;
+  }
+
+  std::vector<Wrapper> wrappers;
+  for (const SiteWork& w : work) {
+    for (std::size_t k = 0; k < w.operands.size(); ++k) {
+      bool last = k + 1 == w.operands.size();
+      wrappers.push_back(make_wrapper(text, w.operands[k], w.runtime_site, last, wrappers.size()));
+    }
+  }
+  std::sort(wrappers.begin(), wrappers.end(), [](const Wrapper& a, const Wrapper& b) {
+    return std::make_tuple(a.begin, -static_cast<int64_t>(a.end), a.priority, a.sequence) <
+           std::make_tuple(b.begin, -static_cast<int64_t>(b.end), b.priority, b.sequence);
+  });
+
+  // Operands come from IR nodes, so their ranges nest; check it anyway, as a
+  // crossing pair would produce broken code.
+  std::vector<const Wrapper*> open;
+  bool crossing = false;
+  for (const Wrapper& w : wrappers) {
+    while (!open.empty() && open.back()->end <= w.begin) open.pop_back();
+    if (!open.empty() && w.end > open.back()->end) crossing = true;
+    open.push_back(&w);
+  }
+
+  std::vector<uint32_t> wrapper_offsets;
+  for (const Wrapper& w : wrappers) wrapper_offsets.push_back(w.begin);
+  std::sort(wrapper_offsets.begin(), wrapper_offsets.end());
+  ImportPlacement placement;
+  if (!wrappers.empty() && !crossing) placement = place_runtime_import(module, wrapper_offsets, index.call_begins());
+
+  auto give_up = [&](const std::string& problem) {
+    result.problem = problem;
+    for (auto& site_outcomes : outcomes) {
+      for (CheckOutcome& o : site_outcomes) {
+        if (o.instrumented) {
+          o.instrumented = false;
+          o.reason = problem;
+        }
+        result.outcomes.push_back(o);
+      }
+    }
+    add_rejected();
+    return result;
+  };
+  if (wrappers.empty()) return give_up("");
+  if (crossing) return give_up("the operands of two checks overlap without nesting");
+  if (placement.form == ImportPlacement::Form::None) return give_up(placement.problem);
+
+  // The check table, one entry per instrumented site, in site order.
+  std::string sites = "[";
+  for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+    if (work[s].runtime_site < 0) continue;
+    if (sites.size() > 1) sites += ", ";
+    sites += "[";
+    for (std::size_t k = 0; k < work[s].checks.size(); ++k) {
+      if (k) sites += ", ";
+      sites += check_literal(plan.sites[s].checks[work[s].checks[k]]);
+      ++result.checks;
+    }
+    sites += "]";
+    ++result.sites;
+  }
+  sites += "]";
+  std::string header = header_insertion(placement, runtime_header(plan.path, sites));
+
+  std::vector<Edit> edits;
+  edits.reserve(wrappers.size() * 2 + 1);
+  edits.push_back({placement.offset, 0, 0, &header});
+  for (std::size_t i = 0; i < wrappers.size(); ++i) {
+    edits.push_back({wrappers[i].end, 1, -static_cast<int64_t>(i), &wrappers[i].suffix});
+    edits.push_back({wrappers[i].begin, 2, static_cast<int64_t>(i), &wrappers[i].prefix});
+  }
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
+    return std::tie(a.offset, a.phase, a.order) < std::tie(b.offset, b.phase, b.order);
+  });
+  std::string out;
+  std::size_t inserted = 0;
+  for (const Edit& e : edits) inserted += e.text->size();
+  out.reserve(text.size() + inserted);
+  uint32_t copied = 0;
+  for (const Edit& e : edits) {
+    out.append(text.substr(copied, e.offset - copied));
+    out += *e.text;
+    copied = e.offset;
+  }
+  out.append(text.substr(copied));
+  result.text = std::move(out);
+  result.changed = true;
+  for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+    for (CheckOutcome& o : outcomes[s]) {
+      if (o.instrumented) o.runtime_site = work[s].runtime_site;
+      result.outcomes.push_back(std::move(o));
+    }
+  }
+  add_rejected();
+  return result;
+}
+
+}  // namespace gshape::codegen

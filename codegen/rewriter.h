@@ -1,0 +1,52 @@
+// The rewriter: one file's plan → the instrumented text, by insertions into
+// the original text only (the AST is never re-printed). Every operand a check
+// reads is routed through `_gshape_checks.stash(S, K, <expr>)`, the one
+// evaluated last through `_gshape_checks.check(S, K, <expr>)`, and the module
+// gets a one-line runtime header. Inserted text never holds a line break, so
+// every original line keeps its number. docs/instrumentation.md has the rules.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "codegen/plan.h"
+#include "frontend/ir.h"
+
+namespace gshape::codegen {
+
+// Names the instrumented code binds: chosen so that they cannot collide with
+// user names in practice (and are private: `from m import *` skips them).
+inline constexpr const char* kRuntimeModule = "gshape_runtime";
+inline constexpr const char* kRuntimeAlias = "_gshape_rt";
+inline constexpr const char* kTableName = "_gshape_checks";
+
+// What became of one check of the plan (or one obligation the plan rejected).
+struct CheckOutcome {
+  int obligation_id = -1;
+  CheckStatus status = CheckStatus::Deferred;
+  bool instrumented = false;
+  int runtime_site = -1;  // the site's index in the module's check table
+  uint32_t line = 0;
+  uint32_t col = 0;
+  std::string reason;     // not instrumented: why
+};
+
+struct InstrumentedSource {
+  std::string text;
+  bool changed = false;  // false: `text` is the original, byte for byte
+  int sites = 0;         // sites in the check table
+  int checks = 0;        // checks in the check table
+  std::vector<CheckOutcome> outcomes;  // every check of the plan, then the plan's rejected obligations
+  std::string problem;   // why nothing could be instrumented in this file, if so
+};
+
+// `text` is the file's original text and `module` its IR (built from that
+// text); `plan.path` names the file in the check table.
+InstrumentedSource instrument_source(std::string_view text, const ir::Module& module, const FilePlan& plan);
+
+// The runtime header for a table literal: `import gshape_runtime as
+// _gshape_rt; _gshape_checks = _gshape_rt.CheckTable('<path>', <sites>)`.
+std::string runtime_header(const std::string& display_path, const std::string& sites_literal);
+
+}  // namespace gshape::codegen
