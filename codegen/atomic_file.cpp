@@ -1,0 +1,123 @@
+#include "codegen/atomic_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace gshape::codegen {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+std::atomic<unsigned> temp_counter{0};
+
+// A hidden name next to `path`, unique within this process and among processes.
+std::string temp_name(const fs::path& path) {
+  std::string name = ".";
+  name += path.filename().string();
+  name += ".gshape-tmp-";
+  name += std::to_string(::getpid());
+  name += '-';
+  name += std::to_string(temp_counter++);
+  return name;
+}
+
+}  // namespace
+
+std::string write_file_atomically(const fs::path& path, std::string_view bytes, std::optional<fs::perms> perms) {
+  std::error_code ec;
+  fs::path dir = path.parent_path();
+  if (!dir.empty()) {
+    fs::create_directories(dir, ec);
+    if (ec) return "cannot create directory " + dir.string() + ": " + ec.message();
+  }
+  fs::path temp = dir / temp_name(path);
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) return "cannot create " + temp.string() + ": " + errno_text();
+  const char* data = bytes.data();
+  std::size_t left = bytes.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, data, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::string error = "cannot write " + temp.string() + ": " + errno_text();
+      ::close(fd);
+      ::unlink(temp.c_str());
+      return error;
+    }
+    data += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    std::string error = "cannot write " + temp.string() + ": " + errno_text();
+    ::unlink(temp.c_str());
+    return error;
+  }
+  if (perms) {
+    fs::permissions(temp, *perms, fs::perm_options::replace, ec);
+    ec.clear();  // permissions are a nicety; the content is what matters
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    std::string error = "cannot replace " + path.string() + ": " + errno_text();
+    ::unlink(temp.c_str());
+    return error;
+  }
+  return {};
+}
+
+std::string copy_file_atomically(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::path dir = to.parent_path();
+  if (!dir.empty()) {
+    fs::create_directories(dir, ec);
+    if (ec) return "cannot create directory " + dir.string() + ": " + ec.message();
+  }
+  fs::path temp = dir / temp_name(to);
+  fs::copy_file(from, temp, fs::copy_options::overwrite_existing, ec);
+  if (ec) {
+    std::string error = "cannot copy " + from.string() + ": " + ec.message();
+    fs::remove(temp, ec);
+    return error;
+  }
+  if (::rename(temp.c_str(), to.c_str()) != 0) {
+    std::string error = "cannot replace " + to.string() + ": " + errno_text();
+    ::unlink(temp.c_str());
+    return error;
+  }
+  return {};
+}
+
+std::optional<std::string> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return buffer.str();
+}
+
+uint64_t fingerprint(std::string_view bytes, uint64_t seed) {
+  uint64_t h = seed;
+  for (unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+std::string hex64(uint64_t value) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(value));
+  return buf;
+}
+
+}  // namespace gshape::codegen

@@ -1,0 +1,29 @@
+// Writing output files atomically: a temporary file in the same directory,
+// then a rename, so a reader (or a crash) never sees half a file.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gshape::codegen {
+
+// Writes `bytes` to `path` (parents created) with permissions `perms` when
+// given; "" on success, else the error.
+std::string write_file_atomically(const std::filesystem::path& path, std::string_view bytes,
+                                  std::optional<std::filesystem::perms> perms = std::nullopt);
+
+// Copies `from` to `to` (parents created, permissions kept) through a
+// temporary file and a rename; "" on success, else the error.
+std::string copy_file_atomically(const std::filesystem::path& from, const std::filesystem::path& to);
+
+// Reads a whole file; nullopt when it cannot be read.
+std::optional<std::string> read_file(const std::filesystem::path& path);
+
+// 64-bit FNV-1a: a stable content fingerprint (not a security hash).
+uint64_t fingerprint(std::string_view bytes, uint64_t seed = 0xcbf29ce484222325ULL);
+std::string hex64(uint64_t value);
+
+}  // namespace gshape::codegen
