@@ -1,39 +1,51 @@
-// `gshape check PATH…`: load the project, analyse it, report.
+// `gshape check PATH…`: load the project, analyse its shapes, report.
 #include <iostream>
 
+#include "cli/check_report.h"
 #include "cli/commands.h"
 #include "frontend/project.h"
+#include "gradual/analysis.h"
 
 namespace gshape::cli {
 
 namespace {
 
-// The shape analysis (gradual/) slots in here, between loading and
-// reporting: it reads the loaded project and adds its diagnostics to the
-// same sink. Until it lands, `check` reports front-end diagnostics only.
-void analyse(const Project& /*project*/, DiagnosticSink& /*diags*/) {}
-
 int run_check(const ParsedArgs& args) {
   std::optional<OutputOptions> output = read_output_options("check", args);
   if (!output) return kExitUsage;
   if (args.positional.empty()) return usage_error("check", "'check' needs at least one PATH");
+  std::string emit = args.get("emit");
+  if (args.has("emit") && emit != "obligations") {
+    return usage_error("check", "unknown --emit '" + emit + "' (expected obligations)");
+  }
+  bool show_shapes = args.has("show-shapes");
 
   DiagnosticSink diags;
   Project project = load_project(args.positional, diags);
   if (project.all_files.empty() && project.missing_paths.empty()) {
     diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
   }
-  analyse(project, diags);
+  gradual::AnalysisOptions options;
+  options.record_shapes = show_shapes;
+  gradual::AnalysisResult result = gradual::analyse_project(project, options);
+  for (Diagnostic& d : gradual::diagnostics_of(result)) diags.report(std::move(d));
+  if (args.has("verbose")) {
+    for (const Diagnostic& d : result.internal) diags.report(d);
+  }
   diags.sort();
 
   CheckSummary summary = count_diagnostics(diags, project.all_files.size(), project.modules.size());
   int exit_code = !project.missing_paths.empty() ? kExitUsage : summary.errors > 0 ? kExitErrorsFound : kExitOk;
   if (output->format == OutputFormat::Json) {
-    print_json_report(std::cout, "check", diags, summary, exit_code);
-  } else {
-    print_diagnostics_text(std::cerr, diags, output->color);
-    std::cerr << summary_line(summary) << "\n";
+    print_check_json(std::cout, diags, summary, result, exit_code);
+    return exit_code;
   }
+  if (emit == "obligations") print_obligations_text(std::cout, result);
+  if (show_shapes) print_shapes_text(std::cout, result);
+  print_diagnostics_text(std::cerr, diags, output->color);
+  std::cerr << summary_line(summary) << "\n";
+  // files without tensor code keep the one-line summary of the front end
+  if (!result.obligations.empty()) std::cerr << obligation_summary_line(result) << "\n";
   return exit_code;
 }
 
@@ -42,33 +54,52 @@ int run_check(const ParsedArgs& args) {
 const Command& check_command() {
   static const Command command{
       "check",
-      "report shape errors in a project (today: front-end diagnostics)",
+      "report shape errors in a project",
       R"(usage: gshape check [options] PATH...
 
 Loads every .py file under each PATH (a file or a directory, walked
 recursively; hidden folders, virtual environments, __pycache__, build/,
-dist/, node_modules/ and site-packages/ are skipped), parses it, and reports
-diagnostics on stderr in compiler form (path:line:col: severity: message, the
-source line and a caret), sorted by file and line, then a summary line.
-Until the shape analysis lands, only front-end diagnostics are reported
-(syntax errors, unreadable, binary or non-UTF-8 files).
+dist/, node_modules/ and site-packages/ are skipped), parses it, infers the
+shape of every tensor by abstract interpretation (modules in import order,
+project calls in their callers' context, both arms of undecided branches,
+loops unrolled or iterated to a fixed point, a DataLoader's full and last
+partial batch), and decides each shape obligation of each operator with Z3:
+proven, refuted (an error: no input avoids it), or deferred to a run-time
+check. A check that fails only on the last partial batch of a DataLoader is
+a warning.
+
+Diagnostics go to stderr in compiler form (path:line:col: severity: message
+[tag], the source line, a caret, and notes saying where the shapes came
+from), sorted by file and line, then the summary lines
+  checked N files: E errors, W warnings
+  N obligations: P proven, R refuted, D deferred
 
 options:
   --format=text|json       json: print one JSON document on stdout holding the
-                           diagnostics and the summary counts (default: text)
+                           diagnostics, every obligation (id, file, line,
+                           column, tag, status, constraint, message, example
+                           values of deferred ones) and the counts
+  --emit=obligations       list every obligation on stdout (status, tag,
+                           constraint, message, reason, example)
+  --show-shapes            print each tensor-valued expression's inferred shape
+                           on stdout (symbolic, e.g. [B, 10])
+  --verbose                also report where the analysis gave up (work
+                           budgets, internal errors) as notes
   --color=auto|always|never
                            colour the text diagnostics (auto: when stderr is a
                            terminal)
   -h, --help               show this help
 
-exit status: 0 no errors, 1 errors found, 2 usage or I/O error (such as a
-missing PATH)
+exit status: 0 no errors (warnings and deferred checks are not errors),
+1 errors found, 2 usage or I/O error (such as a missing PATH)
 
 example:
   gshape check src/
   gshape check --format=json model.py train.py
+  gshape check --emit=obligations train.py
+  gshape check --show-shapes model.py
 )",
-      {format_option(), color_option()},
+      {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"verbose", '\0', false}},
       false,
       run_check};
   return command;

@@ -34,7 +34,9 @@ TEST(Check, GoodProjectExits0WithSummary) {
   dir.write("pkg/model.py", kGoodModule);
   ProcessResult r = gshape({"check", dir.str()});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.err, "checked 2 files: 0 errors, 0 warnings\n");
+  // the shape analysis adds its line: Linear's construction is proven, the
+  // forward of a never-called model is checked at run time
+  EXPECT_EQ(r.err, "checked 2 files: 0 errors, 0 warnings\n3 obligations: 1 proven, 0 refuted, 2 deferred\n");
   EXPECT_EQ(r.out, "");
 }
 

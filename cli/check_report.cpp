@@ -1,0 +1,163 @@
+#include "cli/check_report.h"
+
+#include <ostream>
+
+#include "frontend/json_writer.h"
+#include "gshape_version.h"
+
+namespace gshape::cli {
+
+using gradual::AnalysedObligation;
+using gradual::AnalysisResult;
+using gradual::Outcome;
+
+std::string obligation_summary_line(const AnalysisResult& result) {
+  std::size_t n = result.obligations.size();
+  std::size_t warnings = result.count(Outcome::Warning);
+  std::string line = std::to_string(n) + (n == 1 ? " obligation: " : " obligations: ") +
+                     std::to_string(result.count(Outcome::Proven)) + " proven, " +
+                     std::to_string(result.count(Outcome::Error)) + " refuted, " +
+                     std::to_string(result.count(Outcome::Deferred) + warnings) + " deferred";
+  if (warnings > 0) line += " (" + std::to_string(warnings) + (warnings == 1 ? " of them a warning)" : " of them warnings)");
+  return line;
+}
+
+namespace {
+
+void write_loc(JsonWriter& w, const SourceLoc& loc) {
+  w.field("file", loc.valid() ? loc.file->path() : std::string());
+  w.field("line", static_cast<uint64_t>(loc.line));
+  w.field("column", static_cast<uint64_t>(loc.column));
+}
+
+void write_obligation(JsonWriter& w, const AnalysedObligation& a) {
+  const gradual::Obligation& ob = a.ob;
+  w.begin_object();
+  w.field("id", ob.id);
+  write_loc(w, ob.loc);
+  w.field("begin", static_cast<uint64_t>(ob.loc.begin)).field("end", static_cast<uint64_t>(ob.loc.end));
+  w.field("rule", ob.rule);
+  w.field("tag", ob.tag);
+  w.field("status", gradual::status_name(ob.status));
+  w.field("outcome", gradual::outcome_name(a.outcome));
+  w.field("constraint", ob.constraint_sexpr());
+  w.field("static_constraint", ob.constraint.pred().str());
+  w.field("message", ob.render_message());
+  w.field("message_template", ob.message_template());
+  w.field("runtime_checkable", ob.runtime_checkable());
+  w.field("decided_without_z3", ob.decided_without_z3);
+  w.field("contexts", a.contexts);
+  if (!a.context_note.empty()) w.field("context_note", a.context_note);
+  w.field("reason", ob.reason);
+  w.key("example").begin_object();
+  for (const auto& [name, value] : ob.example) w.field(name, value);
+  w.end_object();
+  w.key("slots").begin_array();
+  for (const gradual::SlotInfo& s : ob.slots) {
+    w.begin_object().field("slot", s.slot).field("description", s.description);
+    if (s.loc.valid()) {
+      w.field("line", static_cast<uint64_t>(s.loc.line)).field("column", static_cast<uint64_t>(s.loc.column));
+      w.field("begin", static_cast<uint64_t>(s.loc.begin)).field("end", static_cast<uint64_t>(s.loc.end));
+    }
+    w.end_object();
+  }
+  w.end_array();
+  w.key("core").begin_array();
+  for (const gradual::FactRef& f : ob.core) {
+    w.begin_object();
+    write_loc(w, f.loc);
+    w.field("description", f.description);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+}  // namespace
+
+void print_check_json(std::ostream& out, const DiagnosticSink& diags, const CheckSummary& summary,
+                      const AnalysisResult& result, int exit_code) {
+  out << "{\"tool\":\"gshape\",\"version\":" << json_quote(GSHAPE_VERSION) << ",\"command\":\"check\",\"diagnostics\":[";
+  bool first = true;
+  for (const Diagnostic& d : diags.all()) {
+    if (!first) out << ",";
+    first = false;
+    render_json(out, d);
+  }
+  out << "],\"obligations\":";
+  {
+    JsonWriter w(out);
+    w.begin_array();
+    for (const AnalysedObligation& a : result.obligations) write_obligation(w, a);
+    w.end_array();
+  }
+  std::size_t warnings = result.count(Outcome::Warning);
+  out << ",\"summary\":{\"files\":" << summary.files << ",\"modules\":" << summary.modules
+      << ",\"errors\":" << summary.errors << ",\"warnings\":" << summary.warnings << ",\"notes\":" << summary.notes
+      << ",\"obligations\":" << result.obligations.size() << ",\"proven\":" << result.count(Outcome::Proven)
+      << ",\"refuted\":" << result.count(Outcome::Error)
+      << ",\"deferred\":" << result.count(Outcome::Deferred) + warnings << ",\"warned\":" << warnings
+      << ",\"text\":" << json_quote(summary_line(summary)) << ",\"obligations_text\":"
+      << json_quote(obligation_summary_line(result)) << "}";
+  const gradual::AnalysisStats& st = result.stats;
+  out << ",\"analysis\":{";
+  out << "\"raw_obligations\":" << st.raw_obligations << ",\"decided_without_z3\":" << st.decided_without_z3
+      << ",\"z3_checks\":" << st.z3_checks << ",\"z3_seconds\":" << st.z3_seconds
+      << ",\"functions_analysed\":" << st.functions_analysed << ",\"memo_hits\":" << st.memo_hits
+      << ",\"budget_exhausted\":" << st.budget_exhausted << ",\"module_failures\":" << st.module_failures
+      << ",\"steps\":" << st.steps << ",\"seconds\":" << st.seconds << "}";
+  out << ",\"analysis_notes\":[";
+  first = true;
+  for (const Diagnostic& d : result.internal) {
+    if (!first) out << ",";
+    first = false;
+    render_json(out, d);
+  }
+  out << "],\"exit_code\":" << exit_code << "}\n";
+}
+
+void print_obligations_text(std::ostream& out, const AnalysisResult& result) {
+  for (const AnalysedObligation& a : result.obligations) {
+    const gradual::Obligation& ob = a.ob;
+    out << ob.loc.str() << ": #" << ob.id << " " << gradual::outcome_name(a.outcome) << " " << ob.tag << " ("
+        << ob.rule << ")";
+    if (a.contexts > 1) out << " [" << a.contexts << " contexts]";
+    out << "\n";
+    out << "    constraint: " << ob.constraint_sexpr() << "\n";
+    out << "    static:     " << ob.constraint.pred().str() << "\n";
+    out << "    message:    " << ob.render_message() << "\n";
+    if (!ob.runtime_checkable() && ob.status != gradual::Status::Proven)
+      out << "    (not checkable at run time: it reads values no operand reaches)\n";
+    if (a.outcome == Outcome::Deferred || a.outcome == Outcome::Warning) {
+      if (!ob.reason.empty()) out << "    reason:     " << ob.reason << "\n";
+      if (!ob.example.empty()) out << "    example:    " << ob.example_str() << "\n";
+    }
+    for (const gradual::FactRef& f : ob.core) out << "    by:         " << f.description << " (" << f.loc.str() << ")\n";
+  }
+  out << obligation_summary_line(result) << "\n";
+}
+
+void print_shapes_text(std::ostream& out, const AnalysisResult& result) {
+  for (const gradual::ShapeRecord& r : result.shapes) {
+    if (!r.loc.valid()) continue;
+    std::string text;
+    const std::string& src = r.loc.file->text();
+    for (uint32_t i = r.loc.begin; i < r.loc.end && i < src.size(); ++i) {
+      char c = src[i];
+      if (c == '\n' || c == '\r') {
+        text += ' ';
+        continue;
+      }
+      text += c;
+      if (text.size() > 60) {
+        text += "...";
+        break;
+      }
+    }
+    out << r.loc.str() << ": " << text << " : ";
+    for (std::size_t i = 0; i < r.shapes.size(); ++i) out << (i ? " | " : "") << r.shapes[i];
+    out << "\n";
+  }
+}
+
+}  // namespace gshape::cli

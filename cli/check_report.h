@@ -1,0 +1,30 @@
+// What `gshape check` prints about the shape analysis: the obligation
+// summary line, the JSON document (diagnostics, every obligation, counts),
+// `--emit=obligations` and `--show-shapes`.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "cli/report.h"
+#include "gradual/analysis.h"
+
+namespace gshape::cli {
+
+// "12 obligations: 9 proven, 1 refuted, 2 deferred" (", 1 of them a warning" when any).
+std::string obligation_summary_line(const gradual::AnalysisResult& result);
+
+// The JSON report of print_json_report plus "obligations" (id, file, line,
+// column, tag, status, outcome, constraint, message, example, slots, ...),
+// obligation counts in "summary", analysis statistics in "analysis", and
+// "analysis_notes" (where the analysis gave up).
+void print_check_json(std::ostream& out, const DiagnosticSink& diags, const CheckSummary& summary,
+                      const gradual::AnalysisResult& result, int exit_code);
+
+// `--emit=obligations`: one block per obligation, in file and line order.
+void print_obligations_text(std::ostream& out, const gradual::AnalysisResult& result);
+
+// `--show-shapes`: each tensor-valued expression with its inferred shape.
+void print_shapes_text(std::ostream& out, const gradual::AnalysisResult& result);
+
+}  // namespace gshape::cli
