@@ -182,7 +182,12 @@ class Builder {
     return Children(stack_, begin);
   }
 
-  SourceLoc loc(TSNode node) { return locations_.of(node); }
+  SourceLoc loc(TSNode node) {
+    uint32_t begin = ts_node_start_byte(node);
+    // Inside a rebuilt starred chain, the nodes start after the star.
+    if (!ts_node_is_null(star_top_) && begin == ts_node_start_byte(star_top_)) begin = star_operand_begin_;
+    return locations_.at(begin, ts_node_end_byte(node));
+  }
   std::string_view text(TSNode node) const {
     uint32_t begin = ts_node_start_byte(node);
     return std::string_view(file_.text()).substr(begin, ts_node_end_byte(node) - begin);
@@ -915,9 +920,58 @@ class Builder {
   }
 
   [[gnu::noinline]] ir::Expr* build_starred(TSNode node) {
-    auto* starred = make<ir::Starred>(node);
     Children kids = children(node);
+    // The bottom of a misplaced star (see build_misplaced_star): just its operand.
+    if (ts_node_eq(node, star_bottom_)) return build_expr(kids.first_named().node);
+    auto* starred = make<ir::Starred>(node);
     starred->value = build_expr(kids.first_named().node);
+    return starred;
+  }
+
+  // In a bare tuple, tree-sitter-python reads `*a.f(x)` as (*a).f(x): the star
+  // lands at the bottom of the attribute/call/subscript chain. Python stars the
+  // whole chain. A chain whose text starts with `*` is rebuilt as Starred(chain).
+  bool misplaced_star(TSNode node) const {
+    uint32_t begin = ts_node_start_byte(node);
+    bool in_rebuilt_chain = !ts_node_is_null(star_top_) && begin == ts_node_start_byte(star_top_);
+    return begin < file_.text().size() && file_.text()[begin] == '*' && !in_rebuilt_chain;
+  }
+
+  [[gnu::noinline]] ir::Expr* build_misplaced_star(TSNode node) {
+    TSNode bottom = node;
+    for (;;) {  // down the object / function / value links to the list_splat
+      Children kids = children(bottom);
+      Sym s = sym(bottom);
+      TSNode next = s == Sym::Attribute ? kids.field(f_.object).node
+                    : s == Sym::Call    ? kids.field(f_.function).node
+                                        : kids.field(f_.value).node;
+      if (ts_node_is_null(next)) return opaque_expr(node);
+      Sym next_sym = sym(next);
+      if (next_sym == Sym::ListSplat) {
+        bottom = next;
+        break;
+      }
+      if (next_sym != Sym::Attribute && next_sym != Sym::Call && next_sym != Sym::Subscript) return opaque_expr(node);
+      bottom = next;
+    }
+    auto* starred = make<ir::Starred>(node);
+    TSNode saved_top = star_top_, saved_bottom = star_bottom_;
+    uint32_t saved_operand_begin = star_operand_begin_;
+    {
+      Children parts = children(bottom);
+      Child operand = parts.first_named();
+      if (!operand.present()) return opaque_expr(node);
+      star_operand_begin_ = ts_node_start_byte(operand.node);
+    }
+    star_top_ = node;
+    star_bottom_ = bottom;
+    {
+      DepthScope scope(depth_);  // the Starred is one more level
+      starred->value = depth_ >= kMaxDepth ? opaque_expr(node) : build_expr(node);
+    }
+    star_top_ = saved_top;
+    star_bottom_ = saved_bottom;
+    star_operand_begin_ = saved_operand_begin;
     return starred;
   }
 
@@ -1067,6 +1121,7 @@ class Builder {
   }
 
   [[gnu::noinline]] ir::Expr* build_attribute(TSNode node) {
+    if (misplaced_star(node)) return build_misplaced_star(node);
     auto* attribute = make<ir::Attribute>(node);
     Children kids = children(node);
     attribute->value = build_expr(kids.field(f_.object).node);
@@ -1077,6 +1132,7 @@ class Builder {
   }
 
   [[gnu::noinline]] ir::Expr* build_subscript(TSNode node) {
+    if (misplaced_star(node)) return build_misplaced_star(node);
     auto* subscript = make<ir::Subscript>(node);
     Children kids = children(node);
     subscript->value = build_expr(kids.field(f_.value).node);
@@ -1122,6 +1178,7 @@ class Builder {
   }
 
   [[gnu::noinline]] ir::Expr* build_call(TSNode node) {
+    if (misplaced_star(node)) return build_misplaced_star(node);
     auto* call = make<ir::Call>(node);
     Children kids = children(node);
     call->func = build_expr(kids.field(f_.function).node);
@@ -1495,6 +1552,9 @@ class Builder {
   bool cursor_live_ = false;
   std::vector<Child> stack_;
   int depth_ = 0;
+  TSNode star_top_{};     // the chain build_misplaced_star is rebuilding
+  TSNode star_bottom_{};  // and the list_splat at its bottom
+  uint32_t star_operand_begin_ = 0;  // where the starred operand starts
   std::optional<Diagnostic> too_deep_;
   std::optional<Diagnostic> syntax_error_;
 };

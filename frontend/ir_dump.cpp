@@ -6,6 +6,7 @@
 #include "frontend/ir_dump.h"
 
 #include <charconv>
+#include <cmath>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -62,9 +63,14 @@ std::string quoted(std::string_view s, bool bytes) {
   return out;
 }
 
+// The shortest text that reads back as `v`, in the notation Python's repr
+// picks: positional for 1e-4 <= |v| < 1e16 (and 0), scientific otherwise.
 std::string shortest(double v) {
-  char buf[64];
-  auto result = std::to_chars(buf, buf + sizeof buf, v);
+  char buf[400];
+  double magnitude = std::fabs(v);
+  bool positional = magnitude == 0.0 || (magnitude >= 1e-4 && magnitude < 1e16);
+  auto result = std::to_chars(buf, buf + sizeof buf, v,
+                              positional ? std::chars_format::fixed : std::chars_format::scientific);
   return std::string(buf, result.ptr);
 }
 
