@@ -17,6 +17,7 @@ bool has_kind(const Operand& operand, Need need) {
     case Need::Int: return operand.is_int();
     case Need::Sized: return operand.is_sized();
     case Need::Sequence: return operand.is_sequence();
+    case Need::Object: return operand.kind != OperandKind::Unset;
   }
   return false;
 }
@@ -56,6 +57,13 @@ CheckTable::CheckTable(std::string path, std::vector<std::vector<CheckSpec>> sit
       checks_.push_back(std::move(c));
     }
     site.slots.resize(slot_count);
+    // Each (attr K NAME) learns where slot K keeps NAME's value; recording
+    // the operand then reads exactly those attributes.
+    auto index_of = [&site](uint16_t slot, const std::string& name) { return site.slots[slot].attr_index(name); };
+    for (std::size_t i = site.first_check; i < checks_.size(); ++i) {
+      checks_[i].constraint.resolve_attrs(index_of);
+      checks_[i].message.resolve_attrs(index_of);
+    }
   }
 }
 

@@ -21,6 +21,13 @@ std::string cat(std::initializer_list<std::string_view> parts) {
   return out;
 }
 
+bool is_identifier(std::string_view s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char c : s)
+    if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) return false;
+  return true;
+}
+
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 bool ends_atom(char c) { return is_blank(c) || c == '(' || c == ')'; }
 
@@ -77,7 +84,7 @@ class Expr::Parser {
 
  private:
   enum class Form {
-    Size, Dim, Numel, Int, Len, Item, Arith2, Arith1, Compare, Equality, AndOr, Not, Ite, True, False
+    Size, Dim, Numel, Int, Len, Item, Attr, Arith2, Arith1, Compare, Equality, AndOr, Not, Ite, True, False
   };
   struct Head {
     std::string_view name;
@@ -88,6 +95,7 @@ class Expr::Parser {
       {"size", Form::Size, Op::Size},       {"dim", Form::Dim, Op::Dim},
       {"numel", Form::Numel, Op::Numel},    {"int", Form::Int, Op::Int},
       {"len", Form::Len, Op::Len},          {"item", Form::Item, Op::Item},
+      {"attr", Form::Attr, Op::Attr},
       {"+", Form::Arith2, Op::Add},         {"-", Form::Arith2, Op::Sub},
       {"*", Form::Arith2, Op::Mul},         {"//", Form::Arith2, Op::FloorDiv},
       {"%", Form::Arith2, Op::Mod},         {"min", Form::Arith2, Op::Min},
@@ -211,6 +219,17 @@ class Expr::Parser {
         node = add_reader(Op::Item, k, Need::Sequence, i);
         break;
       }
+      case Form::Attr: {
+        uint16_t k = slot_literal(name);
+        skip_blanks();
+        std::size_t at = pos_;
+        std::string_view attribute = read_atom();
+        if (!is_identifier(attribute)) fail(cat({"(attr ...) needs an attribute name, not '", attribute, "'"}), at);
+        node = add_reader(Op::Attr, k, Need::Object);
+        out_.attr_reads_.push_back({k, std::string(attribute)});
+        out_.attr_nodes_.push_back(node);
+        break;
+      }
       case Form::True: node = add_node(Op::Const, true, {}, 0, 1); break;
       case Form::False: node = add_node(Op::Const, true, {}, 0, 0); break;
       case Form::Arith2:
@@ -272,6 +291,11 @@ Expr Expr::parse(std::string_view text) {
   return e;
 }
 
+void Expr::resolve_attrs(const std::function<uint32_t(uint16_t, const std::string&)>& index_of) {
+  for (std::size_t i = 0; i < attr_reads_.size(); ++i)
+    nodes_[attr_nodes_[i]].imm = index_of(attr_reads_[i].slot, attr_reads_[i].name);
+}
+
 Value Expr::evaluate(const Operand* operands, std::size_t count) const {
   return eval(root_, operands, count);
 }
@@ -314,6 +338,12 @@ Value Expr::eval(uint32_t index, const Operand* operands, std::size_t count) con
       if (!wrap_index(n.imm, operand->length, i)) return kUnknown;
       if (i >= operand->dims.size() || !operand->item_is_int[i]) return kUnknown;
       return known(operand->dims[i]);
+    }
+    case Op::Attr: {
+      if (operand == nullptr || operand->kind == OperandKind::Unset) return kUnknown;
+      auto i = static_cast<std::size_t>(n.imm);
+      if (i >= operand->attr_known.size() || !operand->attr_known[i]) return kUnknown;
+      return known(operand->attr_values[i]);
     }
     case Op::Neg:
     case Op::Abs: {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,6 +44,7 @@ enum class Need : uint8_t {
   Int,       // (int K): a Python int or bool
   Sized,     // (len K): a tensor or a sequence
   Sequence,  // (item K I): a tuple, list or torch.Size
+  Object,    // (attr K NAME): any recorded value (its attribute is read at record time)
 };
 struct SlotNeed {
   uint16_t slot;
@@ -67,9 +69,19 @@ class Expr {
   // One past the largest slot read (0 when it reads none).
   std::size_t slot_count() const { return slot_count_; }
 
+  // The (attr K NAME) reads, in order of appearance.
+  struct AttrRead {
+    uint16_t slot;
+    std::string name;
+  };
+  const std::vector<AttrRead>& attr_reads() const { return attr_reads_; }
+  // Tells each (attr K NAME) where operand K keeps NAME's value (an index
+  // into Operand::attr_values); the check table calls it once at construction.
+  void resolve_attrs(const std::function<uint32_t(uint16_t slot, const std::string& name)>& index_of);
+
  private:
   enum class Op : uint8_t {
-    Const, Size, Dim, Numel, Int, Len, Item,
+    Const, Size, Dim, Numel, Int, Len, Item, Attr,
     Add, Sub, Mul, FloorDiv, Mod, Min, Max, Neg, Abs,
     Eq, Ne, Lt, Le, Gt, Ge,
     And, Or, Not, Ite,
@@ -80,7 +92,7 @@ class Expr {
     uint16_t slot;         // operand readers
     uint32_t first_child;  // index into children_
     uint32_t child_count;
-    int64_t imm;           // Const value, Size dim, Item index
+    int64_t imm;           // Const value, Size dim, Item index, Attr value index
   };
   class Parser;
 
@@ -91,6 +103,8 @@ class Expr {
   uint32_t root_ = 0;
   std::vector<SlotNeed> needs_;
   std::size_t slot_count_ = 0;
+  std::vector<AttrRead> attr_reads_;
+  std::vector<uint32_t> attr_nodes_;  // node index of each attr read
 };
 
 }  // namespace gshape::runtime

@@ -25,6 +25,10 @@ class MessageTemplate {
   void render(std::string& out, const Operand* operands, std::size_t count) const;
   // One past the largest slot any hole reads.
   std::size_t slot_count() const { return slot_count_; }
+  // See Expr::resolve_attrs.
+  void resolve_attrs(const std::function<uint32_t(uint16_t slot, const std::string& name)>& index_of) {
+    for (Expr& hole : holes_) hole.resolve_attrs(index_of);
+  }
 
  private:
   enum class PartKind : uint8_t { Literal, Expression, Shape };

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace gshape::runtime {
@@ -34,6 +35,11 @@ struct Operand {
   std::vector<int64_t> dims;          // tensor sizes or recorded sequence items
   std::vector<uint8_t> item_is_int;   // sequences: 1 where dims[i] is an int item
   bool all_items_int = false;         // sequences: every item recorded and an int
+  // Integer attributes the checks read with (attr K NAME), named once at
+  // table construction and read from the object at every recording.
+  std::vector<std::string> attr_names;
+  std::vector<int64_t> attr_values;
+  std::vector<uint8_t> attr_known;
 
   Operand() {
     dims.reserve(8);
@@ -50,6 +56,15 @@ struct Operand {
   bool is_sized() const { return kind == OperandKind::Tensor || is_sequence(); }
 
   void set_unset() { kind = OperandKind::Unset; frame = nullptr; }
+  // Where NAME's value is kept, adding NAME when it is new.
+  uint32_t attr_index(const std::string& name) {
+    for (std::size_t i = 0; i < attr_names.size(); ++i)
+      if (attr_names[i] == name) return static_cast<uint32_t>(i);
+    attr_names.push_back(name);
+    attr_values.push_back(0);
+    attr_known.push_back(0);
+    return static_cast<uint32_t>(attr_names.size() - 1);
+  }
 };
 
 }  // namespace gshape::runtime

@@ -55,9 +55,35 @@ inline void record_items(Operand& op, PyObject* const* items, Py_ssize_t n) {
   }
 }
 
+// Reads the integer attributes the checks need (attr K NAME); an attribute
+// that is missing or not an int is not evaluable. Only an object's plain
+// attributes are read (hyperparameters such as in_features), never tensor data.
+inline void record_attributes(Operand& op, PyObject* value) {
+  for (std::size_t i = 0; i < op.attr_names.size(); ++i) {
+    op.attr_known[i] = 0;
+    PyObject* attribute = PyObject_GetAttrString(value, op.attr_names[i].c_str());
+    if (attribute == nullptr) {
+      PyErr_Clear();
+      continue;
+    }
+    if (PyLong_Check(attribute)) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(attribute, &overflow);
+      if (overflow == 0 && !(v == -1 && PyErr_Occurred())) {
+        op.attr_values[i] = v;
+        op.attr_known[i] = 1;
+      }
+      if (PyErr_Occurred()) PyErr_Clear();
+    }
+    Py_DECREF(attribute);
+  }
+}
+
 // Summarises `value` into `op`: sizes of a tensor, items of a sequence, the
-// value of an int. Never fails; an unreadable value becomes Other.
+// value of an int, the attributes the checks read. Never fails; an
+// unreadable value becomes Other.
 inline void record(Operand& op, PyObject* value, const void* frame) {
+  if (!op.attr_names.empty()) record_attributes(op, value);
   op.frame = frame;
   PyTypeObject* type = Py_TYPE(value);
   if (THPVariable_CheckTypeExact(type)) {

@@ -62,6 +62,26 @@ class OperatorTests(unittest.TestCase):
             ("(== (item 0 0) 3)", ((3, "x"),), PASS),
         ])
 
+    def test_attr_reads_an_int_attribute_of_the_operand(self):
+        linear = torch.nn.Linear(80, 10)
+        self.assertOutcomes([
+            ("(== (size 1 -1) (attr 0 in_features))", (linear, torch.empty(4, 80)), PASS),
+            ("(== (size 1 -1) (attr 0 in_features))", (linear, torch.empty(4, 81)), FAIL),
+            ("(== (attr 0 out_features) 10)", (linear,), PASS),
+            # a missing or non-int attribute is not evaluable: no false alarm
+            ("(== (attr 0 no_such_attribute) 1)", (linear,), SKIP),
+            ("(== (attr 0 weight) 1)", (linear,), SKIP),
+        ])
+
+    def test_attr_in_a_message_hole(self):
+        table = one_check_table("(== (size 1 -1) (attr 0 in_features))",
+                                message="expects in_features {(attr 0 in_features)} but got {(size 1 -1)}")
+        linear = torch.nn.Linear(80, 10)
+        table.stash(0, 0, linear)
+        with self.assertRaises(gshape_runtime.ShapeCheckError) as caught:
+            table.check(0, 1, torch.empty(4, 81))
+        self.assertIn("expects in_features 80 but got 81", str(caught.exception))
+
     def test_arithmetic(self):
         self.assertOutcomes([
             ("(== (+ (size 0 0) 1) 65)", (X,), PASS), ("(== (+ 2 2) 5)", (), FAIL),
@@ -215,6 +235,10 @@ class MalformedConstraintTests(unittest.TestCase):
             one_check_table("(+ 1 2)")
         with self.assertRaisesRegex(ValueError, r"missing its dimension"):
             one_check_table("(== (size 0) 1)")
+        with self.assertRaisesRegex(ValueError, r"needs an attribute name"):
+            one_check_table("(== (attr 0 (size 0 0)) 1)")
+        with self.assertRaisesRegex(ValueError, r"needs an attribute name"):
+            one_check_table("(== (attr 0 9lives) 1)")
 
     def test_malformed_messages_raise_value_error(self):
         for message in ["{", "}", "a } b", "{}", "{(size 0)}", "{shape x}", "{shape 999}", "{(foo)}", "{size 0 1}"]:
