@@ -1,0 +1,184 @@
+// Loops: unrolling of known short ranges, fixed points with widening for the
+// rest, break/continue, comprehensions, and the DataLoader's full and last
+// partial batches (a warning for a failure on the last batch only).
+#include <gtest/gtest.h>
+
+#include "analysis_fixture.h"
+
+namespace gshape::testing {
+namespace {
+
+using gradual::Outcome;
+
+TEST(Loops, KnownRangeIsUnrolled) {
+  const std::string src =
+      "import torch\n"
+      "x = torch.zeros(2, 3)\n"
+      "for i in range(3):\n"
+      "    x = torch.cat([x, x], 0)\n"
+      "y = x  # after\n"
+      "for i in range(1, 4):\n"
+      "    z = torch.zeros(i, 5)  # each\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# after"), "y"), "[16, 3]");
+  // every iteration is analysed with its own constant index
+  EXPECT_EQ(a.shape(line_of(src, "# each"), "z"), "[1, 5] | [2, 5] | [3, 5]");
+}
+
+TEST(Loops, UnknownIterationReachesAFixedPointWithASymbol) {
+  const std::string src =
+      "import torch\n"
+      "def f(lines):\n"
+      "    x = torch.zeros(2, 3)\n"
+      "    for line in lines:\n"
+      "        x = torch.cat([x, x], 0)\n"
+      "    ok = x @ torch.zeros(3, 1)  # ok\n"
+      "    bad = x @ torch.zeros(4, 1)  # bad\n"
+      "    return x\n";
+  Analysed a(src);
+  std::string after = a.shape(line_of(src, "# ok"), "x");
+  ASSERT_FALSE(after.empty());
+  EXPECT_NE(after, "[2, 3]");  // the growing axis became a symbol
+  EXPECT_EQ(after.substr(after.size() - 4), ", 3]") << after;
+  EXPECT_EQ(a.outcome(line_of(src, "# ok"), "matmul_c2"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# bad"), "matmul_c2"), Outcome::Error) << a.dump();
+}
+
+TEST(Loops, LargeRangeIsNotUnrolledAndItsIndexIsInRange) {
+  const std::string src =
+      "import torch\n"
+      "t = torch.zeros(1000, 4)\n"
+      "for i in range(1000):\n"
+      "    row = t[i]  # row\n"
+      "    u = torch.zeros(i + 1, 2)  # sized\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# row"), "row"), "[4]");
+  // one analysis of the body, not a thousand
+  auto sized = a.at(line_of(src, "# sized"), "zeros_c1");
+  ASSERT_EQ(sized.size(), 1u) << a.dump();
+  EXPECT_EQ(sized.front()->contexts, 1);
+  // the index is known to be >= 0, so i + 1 is a valid size
+  EXPECT_EQ(sized.front()->outcome, Outcome::Proven) << a.dump();
+}
+
+TEST(Loops, BreakAndContinueJoinTheirStates) {
+  const std::string src =
+      "import torch\n"
+      "def f(items):\n"
+      "    x = torch.zeros(2)\n"
+      "    for it in items:\n"
+      "        if it:\n"
+      "            x = torch.zeros(5)\n"
+      "            break\n"
+      "        continue\n"
+      "    return x @ torch.zeros(7)  # after\n";
+  Analysed a(src);
+  // x is [2] or [5] after the loop: the check is deferred, never an error
+  EXPECT_EQ(a.outcome(line_of(src, "# after"), "matmul_c2"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Loops, ComprehensionsOverKnownSequences) {
+  const std::string src =
+      "import torch\n"
+      "sizes = [2, 3, 4]\n"
+      "ts = [torch.zeros(s, 8) for s in sizes]\n"
+      "y = torch.cat(ts, 0)  # cat\n"
+      "pairs = tuple(t.sum(0) for t in ts)\n"
+      "z = pairs[1]  # pick\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# cat"), "y"), "[9, 8]");
+  EXPECT_EQ(a.shape(line_of(src, "# pick"), "z"), "[8]");
+}
+
+const char* kLoader =
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "from torch.utils.data import DataLoader, TensorDataset\n"
+    "\n"
+    "class Acc(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.fc = nn.Linear(20, 128)\n"
+    "        self.state = torch.zeros(64, 128)\n"
+    "    def forward(self, x):\n"
+    "        return self.fc(x) + self.state  # add\n"
+    "\n"
+    "features = torch.randn(1000, 20)\n"
+    "targets = torch.randn(1000)\n"
+    "loader = DataLoader(TensorDataset(features, targets), batch_size=64DROP)  # loader\n"
+    "model = Acc()\n"
+    "for x, y in loader:\n"
+    "    out = model(x)  # call\n";
+
+std::string loader_program(const std::string& drop) {
+  std::string src = kLoader;
+  src.replace(src.find("DROP"), 4, drop);
+  return src;
+}
+
+TEST(Loops, LastPartialBatchFailureIsAWarning) {
+  std::string src = loader_program("");
+  Analysed a(src);
+  int add = line_of(src, "# add");
+  EXPECT_EQ(a.outcome(add, "broadcast_c1"), Outcome::Warning) << a.dump();
+  const auto* ob = a.at(add, "broadcast_c1").front();
+  EXPECT_EQ(ob->context_note, "fails on the last batch of 40 when drop_last=False");
+  EXPECT_EQ(ob->contexts, 2);  // full and last batch
+  // still checked at run time
+  EXPECT_EQ(ob->ob.status, gradual::Status::Deferred);
+  auto diags = gradual::diagnostics_of(a.result());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].severity, Severity::Warning);
+  EXPECT_NE(diags[0].message.find("fails on the last batch of 40 when drop_last=False"), std::string::npos);
+  bool loader_note = false;
+  for (const DiagnosticNote& n : diags[0].notes)
+    if (static_cast<int>(n.loc.line) == line_of(src, "# loader") && n.message.find("40 samples") != std::string::npos)
+      loader_note = true;
+  EXPECT_TRUE(loader_note);
+  // the batch shapes the body saw
+  EXPECT_EQ(a.shape(line_of(src, "# call"), "x"), "[64, 20] | [40, 20]");
+}
+
+TEST(Loops, DropLastTrueHasNoPartialBatch) {
+  std::string src = loader_program(", drop_last=True");
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# add"), "broadcast_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.count(Outcome::Warning), 0u);
+  EXPECT_EQ(a.shape(line_of(src, "# call"), "x"), "[64, 20]");
+}
+
+TEST(Loops, DatasetSmallerThanABatchFailsForCertain) {
+  std::string src = loader_program("");
+  src.replace(src.find("randn(1000, 20)"), 15, "randn(40, 20)");
+  src.replace(src.find("randn(1000)"), 11, "randn(40)");
+  Analysed a(src);
+  // the only batch is the partial one: it certainly runs, so this is an error
+  EXPECT_EQ(a.worst(line_of(src, "# add"), "broadcast_c1"), Outcome::Error) << a.dump();
+}
+
+TEST(Loops, EnumerateOverALoaderKeepsBothBatches) {
+  const std::string src =
+      "import torch\n"
+      "from torch.utils.data import DataLoader, TensorDataset\n"
+      "ds = TensorDataset(torch.randn(100, 3), torch.randn(100))\n"
+      "for step, (xb, yb) in enumerate(DataLoader(ds, batch_size=32)):\n"
+      "    z = xb  # batch\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# batch"), "z"), "[32, 3] | [4, 3]");
+}
+
+TEST(Loops, WhileLoopReachesAFixedPoint) {
+  const std::string src =
+      "import torch\n"
+      "def f(n):\n"
+      "    x = torch.zeros(1, 4)\n"
+      "    while n > 0:\n"
+      "        x = torch.cat([x, torch.zeros(1, 4)], 0)\n"
+      "        n = n - 1\n"
+      "    return x @ torch.zeros(4, 2)  # after\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# after"), "matmul_c2"), Outcome::Proven) << a.dump();
+}
+
+}  // namespace
+}  // namespace gshape::testing

@@ -1,0 +1,253 @@
+// The interpreter on straight-line code: symbols from x.shape, view keeping
+// them, Linear keeping leading axes, Python int arithmetic on dims, branches
+// (pruned by the facts, joined otherwise), asserts as facts, operand slots.
+#include <gtest/gtest.h>
+
+#include "analysis_fixture.h"
+
+namespace gshape::testing {
+namespace {
+
+using gradual::Outcome;
+
+TEST(Values, ShapeUnpackingBindsSymbolsAndViewKeepsThem) {
+  const std::string src =
+      "import torch\n"
+      "def f(x):\n"
+      "    B, C, H, W = x.shape\n"
+      "    y = x.view(B, -1)  # view\n"
+      "    z = y.view(B, C, H * W)  # back\n"
+      "    return z\n";
+  Analysed a(src);
+  // the parameter is unknown; unpacking its shape names its four axes
+  EXPECT_EQ(a.shape(line_of(src, "# view"), "y"), "[B, C*H*W]");
+  EXPECT_EQ(a.shape(line_of(src, "# back"), "z"), "[B, C, H*W]");
+  // viewing back to the same number of elements is proven, not deferred
+  EXPECT_EQ(a.outcome(line_of(src, "# back"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
+TEST(Values, SizeQueriesOnAnUnknownTensorGiveTheSameSymbol) {
+  const std::string src =
+      "import torch\n"
+      "def f(x):\n"
+      "    b = x.size(0)\n"
+      "    c = x.shape[0]\n"
+      "    y = torch.zeros(b, 4)\n"
+      "    return y + torch.zeros(c, 4)  # same\n";
+  Analysed a(src);
+  // x.size(0) and x.shape[0] are one symbol, so the broadcast is proven
+  auto list = a.at(line_of(src, "# same"), "broadcast_c1");
+  ASSERT_FALSE(list.empty()) << a.dump();
+  for (const auto* ob : list) EXPECT_EQ(ob->outcome, Outcome::Proven) << a.dump();
+}
+
+TEST(Values, LinearKeepsLeadingAxesAndAnAssertProvesInFeatures) {
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "fc = nn.Linear(16, 4)\n"
+      "def f(x):\n"
+      "    B, T, D = x.shape\n"
+      "    assert D == 16\n"
+      "    y = fc(x)  # fwd\n"
+      "    return y\n"
+      "def g(x):\n"
+      "    B, T, D = x.shape\n"
+      "    return fc(x)  # unproven\n";
+  Analysed a(src);
+  int fwd = line_of(src, "# fwd");
+  EXPECT_EQ(a.shape(fwd, "y"), "[B, T, 4]");
+  EXPECT_EQ(a.outcome(fwd, "linear_c1"), Outcome::Proven) << a.dump();
+  // the note of the proof names the assert
+  const auto* ob = a.at(fwd, "linear_c1").front();
+  ASSERT_FALSE(ob->ob.core.empty());
+  EXPECT_NE(ob->ob.core.front().description.find("assert D == 16"), std::string::npos);
+  // without the assert nothing decides it: a run-time check
+  EXPECT_EQ(a.outcome(line_of(src, "# unproven"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Values, IntArithmeticOnDimsAndSequences) {
+  const std::string src =
+      "import torch\n"
+      "n = 4\n"
+      "sizes = (2, n * 3)\n"
+      "t = torch.zeros(*sizes)  # star\n"
+      "u = torch.zeros(sizes[1] // 4, 2 ** 3, max(n, 7) % 5)  # arith\n"
+      "v = torch.zeros(len([1, 2, 3]), n - 1)  # len\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# star"), "t"), "[2, 12]");
+  EXPECT_EQ(a.shape(line_of(src, "# arith"), "u"), "[3, 8, 2]");
+  EXPECT_EQ(a.shape(line_of(src, "# len"), "v"), "[3, 3]");
+}
+
+TEST(Values, BranchDecidedByTheFactsRunsOneArm) {
+  const std::string src =
+      "import torch\n"
+      "n = 3\n"
+      "if n > 2:\n"
+      "    y = torch.zeros(2, 3)\n"
+      "else:\n"
+      "    y = torch.zeros(3, 3)  # dead\n"
+      "z = y @ torch.zeros(3, 4)  # mm\n";
+  Analysed a(src);
+  EXPECT_TRUE(a.at(line_of(src, "# dead")).empty()) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# mm"), "z"), "[2, 4]");
+}
+
+TEST(Values, UndecidedBranchJoinsDifferentSizesIntoASymbol) {
+  const std::string src =
+      "import torch\n"
+      "def f(flag):\n"
+      "    if flag:\n"
+      "        y = torch.zeros(2, 5)\n"
+      "    else:\n"
+      "        y = torch.zeros(3, 5)\n"
+      "    ok = y @ torch.zeros(5, 1)  # ok\n"
+      "    bad = y @ torch.zeros(4, 1)  # bad\n"
+      "    return y\n";
+  Analysed a(src);
+  std::string joined = a.shape(line_of(src, "# ok"), "y");
+  ASSERT_FALSE(joined.empty());
+  EXPECT_NE(joined, "[2, 5]");
+  EXPECT_NE(joined, "[3, 5]");
+  EXPECT_EQ(joined.substr(joined.size() - 4), ", 5]") << joined;
+  EXPECT_EQ(a.outcome(line_of(src, "# ok"), "matmul_c2"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# bad"), "matmul_c2"), Outcome::Error) << a.dump();
+}
+
+TEST(Values, JoinUnderAKnownConditionKeepsTheExactTerm) {
+  const std::string src =
+      "import torch\n"
+      "def f(x):\n"
+      "    n = x.size(0)\n"
+      "    if n > 8:\n"
+      "        k = n\n"
+      "    else:\n"
+      "        k = 8\n"
+      "    y = torch.zeros(k, 2)  # join\n"
+      "    assert n == 10\n"
+      "    return y @ torch.zeros(2, 3) + torch.zeros(10, 3)  # exact\n";
+  Analysed a(src);
+  std::string joined = a.shape(line_of(src, "# join"), "y");
+  EXPECT_NE(joined.find(" if "), std::string::npos) << joined;
+  // with n == 10 the If term is 10: the broadcast against 10 is proven
+  auto list = a.at(line_of(src, "# exact"), "broadcast_c1");
+  ASSERT_FALSE(list.empty()) << a.dump();
+  for (const auto* ob : list) EXPECT_EQ(ob->outcome, Outcome::Proven) << a.dump();
+}
+
+TEST(Values, BranchConditionIsAFactInsideItsArm) {
+  const std::string src =
+      "import torch\n"
+      "def f(x):\n"
+      "    B, D = x.shape\n"
+      "    if D == 7:\n"
+      "        return x @ torch.zeros(7, 2)  # inside\n"
+      "    return x @ torch.zeros(7, 2)  # outside\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# inside"), "matmul_c2"), Outcome::Proven) << a.dump();
+  // after the branch the condition is known false there: D != 7
+  EXPECT_EQ(a.outcome(line_of(src, "# outside"), "matmul_c2"), Outcome::Error) << a.dump();
+}
+
+TEST(Values, ACheckedObligationIsAssumedAfterwards) {
+  const std::string src =
+      "import torch\n"
+      "def f(x, w):\n"
+      "    B, N = x.shape\n"
+      "    M, K = w.shape\n"
+      "    y = x @ w  # first\n"
+      "    return x @ w  # again\n";
+  Analysed a(src);
+  // N == M is unknown: the first check is deferred; the run-time check makes
+  // it a fact, so the same requirement later is proven
+  EXPECT_EQ(a.outcome(line_of(src, "# first"), "matmul_c2"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# again"), "matmul_c2"), Outcome::Proven) << a.dump();
+}
+
+TEST(Values, OperandSlotsCarryTheirExpressionRanges) {
+  const std::string src =
+      "import torch\n"
+      "def f(a, b):\n"
+      "    B, N = a.shape\n"
+      "    M, K = b.shape\n"
+      "    return a @ b  # mm\n";
+  Analysed a(src);
+  auto list = a.at(line_of(src, "# mm"), "matmul_c2");
+  ASSERT_EQ(list.size(), 1u) << a.dump();
+  const gradual::Obligation& ob = list.front()->ob;
+  ASSERT_EQ(ob.slots.size(), 2u);
+  const std::string& text = ob.loc.file->text();
+  for (const gradual::SlotInfo& s : ob.slots) {
+    ASSERT_TRUE(s.loc.valid());
+    std::string operand = text.substr(s.loc.begin, s.loc.end - s.loc.begin);
+    EXPECT_EQ(operand, s.slot == 0 ? "a" : "b");
+  }
+  EXPECT_EQ(list.front()->outcome, Outcome::Deferred);
+  EXPECT_TRUE(ob.runtime_checkable());
+}
+
+TEST(Values, ReceiverAndListElementsGetSlotsInSourceOrder) {
+  const std::string src =
+      "import torch\n"
+      "def f(x, y):\n"
+      "    z = torch.cat([x, y], dim=1)  # cat\n"
+      "    return z.view(2, -1)  # view\n";
+  Analysed a(src);
+  for (const auto* ob : a.at(line_of(src, "# cat"))) {
+    const std::string& text = ob->ob.loc.file->text();
+    for (const gradual::SlotInfo& s : ob->ob.slots) {
+      std::string operand = text.substr(s.loc.begin, s.loc.end - s.loc.begin);
+      const char* expected[] = {"[x, y]", "x", "y", "1"};
+      ASSERT_GE(s.slot, 0);
+      ASSERT_LT(s.slot, 4);
+      EXPECT_EQ(operand, expected[s.slot]);
+    }
+  }
+  for (const auto* ob : a.at(line_of(src, "# view"))) {
+    const std::string& text = ob->ob.loc.file->text();
+    for (const gradual::SlotInfo& s : ob->ob.slots) {
+      if (s.slot == 0) {
+        EXPECT_EQ(text.substr(s.loc.begin, s.loc.end - s.loc.begin), "z");
+      }
+    }
+  }
+}
+
+TEST(Values, ErrorsCarryNotesAboutWhereShapesCameFrom) {
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "fc = nn.Linear(80, 10)  # made\n"
+      "x = torch.randn(64, 120)  # input\n"
+      "y = fc(x)  # call\n";
+  Analysed a(src);
+  int call = line_of(src, "# call");
+  ASSERT_EQ(a.outcome(call, "linear_c1"), Outcome::Error) << a.dump();
+  auto diags = gradual::diagnostics_of(a.result());
+  ASSERT_EQ(diags.size(), 1u);
+  EXPECT_EQ(diags[0].tag, "linear_c1");
+  EXPECT_EQ(diags[0].message, "nn.Linear(80, 10) expects in_features 80 but the input's last dimension is 120");
+  bool shape_note = false, module_note = false;
+  for (const DiagnosticNote& n : diags[0].notes) {
+    if (n.message == "x has shape [64, 120] from here" && static_cast<int>(n.loc.line) == line_of(src, "# input"))
+      shape_note = true;
+    if (n.message.find("fc (nn.Linear)") == 0 && static_cast<int>(n.loc.line) == line_of(src, "# made")) module_note = true;
+  }
+  EXPECT_TRUE(shape_note);
+  EXPECT_TRUE(module_note);
+}
+
+TEST(Values, NoCascadeAfterARefutedCall) {
+  const std::string src =
+      "import torch\n"
+      "a = torch.zeros(2, 3)\n"
+      "b = a @ torch.zeros(4, 5)  # bad\n"
+      "c = b @ torch.zeros(9, 9)  # after\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# bad"), "matmul_c2"), Outcome::Error);
+  for (const auto* ob : a.at(line_of(src, "# after"))) EXPECT_NE(ob->outcome, Outcome::Error) << a.dump();
+}
+
+}  // namespace
+}  // namespace gshape::testing
