@@ -290,7 +290,8 @@ class Interpreter {
     std::vector<Value> args;
   };
   std::unordered_map<std::string, MemoEntry> memo_;
-  bool receiver_is_guess_ = false;  // the current method call's receiver was unknown
+  bool receiver_is_guess_ = false;
+  std::size_t unroll_product_ = 1;  // iterations of the enclosing unrolled loops together  // the current method call's receiver was unknown
   std::vector<std::string> memo_log_;
   std::unordered_set<const ir::FunctionDef*> analysed_defs_;
   std::vector<int> active_sccs_;  // call-graph components on the call stack

@@ -57,7 +57,9 @@ Value Interpreter::eval_call(const Call* c) {
       receiver_is_guess_ = true;
       Value out = call_method(method, Receiver{method.receiver, a->value}, args, c, a->value);
       receiver_is_guess_ = saved;
-      return out;
+      // size queries give symbols (unknown is never an error); a rule's result
+      // on a guessed receiver is not trusted
+      return out.is_int() ? out : Value::unknown();
     }
     std::vector<ArgValue> args = eval_args(c->args);
     if (const auto* bb = object_as<BoundBuiltin>(callee)) {

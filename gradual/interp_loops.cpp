@@ -16,6 +16,8 @@ using namespace gshape::ir;
 namespace {
 
 constexpr int kMaxFixpointPasses = 4;
+// Unrolled iterations of nested loops together (64 x 64 x 64 would be 262144).
+constexpr std::size_t kMaxUnrollProduct = 256;
 
 // A DataLoader batch of `sample`: every tensor gains a leading axis of `b`,
 // numbers become a [b] tensor; tuples and lists batch item by item.
@@ -186,9 +188,12 @@ Value Interpreter::first_batch(const Value& loader_value) {
 IterPlan Interpreter::plan_iteration(const Value& it, const std::string& hint) {
   IterPlan plan;
   if (auto items = known_items(it, static_cast<std::size_t>(options_.max_unroll))) {
-    plan.unroll = true;
-    plan.items = std::move(*items);
-    return plan;
+    // nested unrolled loops multiply: past the product limit, a fixed point instead
+    if (items->empty() || unroll_product_ * items->size() <= kMaxUnrollProduct) {
+      plan.unroll = true;
+      plan.items = std::move(*items);
+      return plan;
+    }
   }
   // enumerate(loader) keeps the loader's passes, each element with an index
   const Value* inner = &it;
@@ -299,6 +304,13 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
   };
 
   if (plan.unroll) {
+    std::size_t saved_product = unroll_product_;
+    unroll_product_ *= std::max<std::size_t>(plan.items.size(), 1);
+    struct RestoreProduct {
+      std::size_t& p;
+      std::size_t v;
+      ~RestoreProduct() { p = v; }
+    } restore{unroll_product_, saved_product};
     for (const Value& item : plan.items) {
       bind_target(item);
       exec_body(body);

@@ -386,6 +386,12 @@ void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm
     *f.vars = std::move(then_vars);
   }
   f.live = then_live || else_live;
+  // only one arm goes on (the other returned or raised): its condition holds
+  // from here on (`if x.size(1) != 80: raise ...` acts as an assert)
+  if (p && then_live != else_live) {
+    if (then_live) add_fact(*p, test->loc, "branch condition " + source_text(test->loc));
+    else add_fact(!*p, test->loc, "branch condition not (" + source_text(test->loc) + ")");
+  }
 
   // attributes written in either arm: the joined value (or the live arm's)
   auto keys = then_writes;
