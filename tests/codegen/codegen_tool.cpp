@@ -1,0 +1,242 @@
+// gshape_codegen_tool: drives the codegen library with hand-made plans
+// (auto_plan.h) for the Python tests, until the analysis produces real ones.
+//
+//   gshape_codegen_tool instrument FILE OUT [PLAN OPTIONS] [--display PATH]
+//       writes FILE instrumented to OUT; prints a JSON summary
+//   gshape_codegen_tool tree INPUT OUT [PLAN OPTIONS]
+//       instrument_tree on INPUT with auto plans; prints a JSON summary
+//   gshape_codegen_tool run SCRIPT [PLAN OPTIONS] [--python P] [--cache-home DIR]
+//                       [--cache-log FILE] [-- ARGS...]
+//       run_script; exits with the script's exit code; FILE gets the cache update
+//
+// PLAN OPTIONS: --override LINE:COL:CONSTRAINT[:MESSAGE] (repeatable; the
+// site starting at LINE:COL gets that check instead of `(true)`, reading
+// only the slots the constraint names), --slot-names a,b,... (empty: None),
+// --only-overrides, --no-calls, --no-binops,
+// --no-subscripts, --no-augassign.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "auto_plan.h"
+#include "codegen/atomic_file.h"
+#include "codegen/instrument_tree.h"
+#include "codegen/rewriter.h"
+#include "codegen/run_cache.h"
+#include "frontend/ir_builder.h"
+#include "frontend/json_writer.h"
+
+namespace {
+
+using namespace gshape;
+
+struct ToolArgs {
+  std::vector<std::string> positional;
+  std::vector<std::string> script_args;
+  testing::AutoPlanOptions plan;
+  std::string display, python = "/usr/bin/python3", cache_home, cache_log, runtime;
+};
+
+bool parse_override(const std::string& spec, testing::Override& o) {
+  std::size_t a = spec.find(':');
+  std::size_t b = a == std::string::npos ? a : spec.find(':', a + 1);
+  if (b == std::string::npos) return false;
+  o.line = static_cast<uint32_t>(std::stoul(spec.substr(0, a)));
+  o.col = static_cast<uint32_t>(std::stoul(spec.substr(a + 1, b - a - 1)));
+  // The constraint is one balanced s-expression; a ':' after it starts the message.
+  std::string rest = spec.substr(b + 1);
+  std::size_t end = 0;
+  int depth = 0;
+  do {
+    if (end >= rest.size()) return false;
+    if (rest[end] == '(') ++depth;
+    if (rest[end] == ')') --depth;
+    ++end;
+  } while (depth > 0);
+  o.constraint = rest.substr(0, end);
+  if (end < rest.size() && rest[end] == ':') o.message = rest.substr(end + 1);
+  o.only_slots_read = true;  // wrap just the operands the constraint reads
+  return true;
+}
+
+bool parse(int argc, char** argv, ToolArgs& args) {
+  std::vector<std::string> slot_names;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (a == "--") {
+      for (++i; i < argc; ++i) args.script_args.push_back(argv[i]);
+    } else if (a == "--override") {
+      testing::Override o;
+      if (!parse_override(next(), o)) return false;
+      args.plan.overrides.push_back(o);
+    } else if (a == "--only-overrides") {
+      args.plan.only_overrides = true;
+    } else if (a == "--slot-names") {
+      std::stringstream names(next());
+      for (std::string n; std::getline(names, n, ',');) slot_names.push_back(n);
+    } else if (a == "--no-calls") {
+      args.plan.calls = false;
+    } else if (a == "--no-binops") {
+      args.plan.binops = false;
+    } else if (a == "--no-subscripts") {
+      args.plan.subscripts = false;
+    } else if (a == "--no-augassign") {
+      args.plan.aug_assigns = false;
+    } else if (a == "--display") {
+      args.display = next();
+    } else if (a == "--python") {
+      args.python = next();
+    } else if (a == "--cache-home") {
+      args.cache_home = next();
+    } else if (a == "--cache-log") {
+      args.cache_log = next();
+    } else if (a == "--runtime") {
+      args.runtime = next();
+    } else if (a.rfind("--", 0) == 0) {
+      std::cerr << "unknown option " << a << "\n";
+      return false;
+    } else {
+      args.positional.push_back(a);
+    }
+  }
+  for (testing::Override& o : args.plan.overrides) o.slot_names = slot_names;
+  return true;
+}
+
+void write_outcomes(JsonWriter& json, const std::vector<codegen::CheckOutcome>& outcomes) {
+  json.key("outcomes").begin_array();
+  for (const codegen::CheckOutcome& o : outcomes) {
+    json.begin_object();
+    json.field("line", static_cast<uint64_t>(o.line));
+    json.field("col", static_cast<uint64_t>(o.col));
+    json.field("instrumented", o.instrumented);
+    json.field("site", o.runtime_site);
+    json.field("reason", o.reason);
+    json.end_object();
+  }
+  json.end_array();
+}
+
+int instrument_file(const ToolArgs& args) {
+  if (args.positional.size() != 2) return 2;
+  std::optional<std::string> text = codegen::read_file(args.positional[0]);
+  if (!text) {
+    std::cerr << "cannot read " << args.positional[0] << "\n";
+    return 2;
+  }
+  SourceFile file(args.display.empty() ? args.positional[0] : args.display, *text);
+  DiagnosticSink diags;
+  std::unique_ptr<ir::Module> module = build_module(file, diags);
+  if (!module) {
+    std::cerr << "does not parse: " << args.positional[0] << "\n";
+    return 3;
+  }
+  codegen::FilePlan plan = testing::plan_every_operation(*module, args.plan);
+  codegen::InstrumentedSource out = codegen::instrument_source(file.text(), *module, plan);
+  std::string error = codegen::write_file_atomically(args.positional[1], out.text);
+  if (!error.empty()) {
+    std::cerr << error << "\n";
+    return 2;
+  }
+  JsonWriter json(std::cout);
+  json.begin_object();
+  json.field("changed", out.changed);
+  json.field("sites", out.sites);
+  json.field("checks", out.checks);
+  json.field("planned_sites", static_cast<uint64_t>(plan.sites.size()));
+  json.field("problem", out.problem);
+  write_outcomes(json, out.outcomes);
+  json.end_object();
+  std::cout << "\n";
+  return 0;
+}
+
+codegen::ProjectAnalyzer auto_analyzer(const testing::AutoPlanOptions& options) {
+  return [options](const Project& project, DiagnosticSink&) {
+    codegen::ProjectAnalysis analysis;
+    analysis.plans.emplace();
+    for (const ProjectModule& m : project.modules) {
+      if (m.ir) analysis.plans->push_back(testing::plan_every_operation(*m.ir, options));
+    }
+    return analysis;
+  };
+}
+
+int instrument_tree(const ToolArgs& args) {
+  if (args.positional.size() != 2) return 2;
+  DiagnosticSink diags;
+  Project project = load_project({args.positional[0]}, diags);
+  codegen::ProjectAnalysis analysis = auto_analyzer(args.plan)(project, diags);
+  codegen::TreeResult result =
+      codegen::instrument_tree(project, *analysis.plans, {}, {args.positional[0], args.positional[1]});
+  JsonWriter json(std::cout);
+  json.begin_object();
+  json.field("refused", result.refused);
+  json.key("errors").begin_array();
+  for (const std::string& e : result.errors) json.value(e);
+  json.end_array();
+  json.field("copied_files", static_cast<uint64_t>(result.copied_files));
+  json.key("python_files").begin_array();
+  for (const codegen::PythonFileSummary& f : result.python_files) {
+    json.begin_object();
+    json.field("relative", f.relative);
+    json.field("status", codegen::python_file_status_name(f.status));
+    json.field("checks", f.checks);
+    json.end_object();
+  }
+  json.end_array();
+  json.end_object();
+  std::cout << "\n";
+  return result.ok() ? 0 : 2;
+}
+
+int run(const ToolArgs& args) {
+  if (args.positional.size() != 1) return 2;
+  codegen::RunOptions options;
+  options.script = args.positional[0];
+  options.args = args.script_args;
+  options.python = args.python;
+  options.cache_home = args.cache_home;
+  options.runtime_path = args.runtime;
+  DiagnosticSink diags;
+  codegen::RunResult result = codegen::run_script(options, auto_analyzer(args.plan), diags);
+  if (!args.cache_log.empty()) {
+    std::ofstream log(args.cache_log);
+    JsonWriter json(log);
+    json.begin_object();
+    json.field("analysed", result.cache.analysed);
+    json.field("project_root", result.cache.project_root);
+    json.field("tree_dir", result.cache.tree_dir);
+    json.key("rewritten").begin_array();
+    for (const std::string& r : result.cache.rewritten) json.value(r);
+    json.end_array();
+    json.key("removed").begin_array();
+    for (const std::string& r : result.cache.removed) json.value(r);
+    json.end_array();
+    json.field("error", result.error);
+    json.end_object();
+  }
+  if (!result.error.empty()) std::cerr << "gshape_codegen_tool: " << result.error << "\n";
+  return result.exit_code;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: gshape_codegen_tool instrument|tree|run ...\n";
+    return 2;
+  }
+  ToolArgs args;
+  if (!parse(argc, argv, args)) return 2;
+  std::string command = argv[1];
+  if (command == "instrument") return instrument_file(args);
+  if (command == "tree") return instrument_tree(args);
+  if (command == "run") return run(args);
+  std::cerr << "unknown command " << command << "\n";
+  return 2;
+}

@@ -1,0 +1,236 @@
+// The rewriter on small programs with hand-made plans: the exact text it
+// inserts, the order of stash/check, and the operands it refuses.
+#include "codegen/rewriter.h"
+
+#include <gtest/gtest.h>
+
+#include "plan_builders.h"
+
+namespace gshape::testing {
+namespace {
+
+using codegen::InstrumentedSource;
+
+// Every test program starts with this line, which receives the header.
+const std::string kFirst = "import torch\n";
+
+// The range of `needle` in `text` after the first line.
+std::pair<uint32_t, uint32_t> code_range(const std::string& text, const std::string& needle, int occurrence = 0) {
+  return range_of(text, needle, occurrence, text.find('\n') + 1);
+}
+
+// The instrumented text after the first line.
+std::string rest(const InstrumentedSource& out) { return out.text.substr(out.text.find('\n') + 1); }
+
+InstrumentedSource instrument(const Parsed& p, const codegen::FilePlan& plan) {
+  return codegen::instrument_source(p.text(), *p.module, plan);
+}
+
+// A plan with one site whose operands are the given pieces of text (slot i =
+// pieces[i]) and one check reading all of them.
+codegen::FilePlan one_site(const std::string& text, const std::vector<std::string>& pieces) {
+  std::vector<codegen::OperandPlan> operands;
+  std::vector<int> slots;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    operands.push_back(operand(static_cast<int>(i), code_range(text, pieces[i])));
+    slots.push_back(static_cast<int>(i));
+  }
+  return file_plan("t.py", {site(operands, {check("(true)", slots)})});
+}
+
+TEST(Rewriter, MatmulGetsStashThenCheckAndTheHeader) {
+  Parsed p = parse(kFirst + "y = a @ b\n");
+  codegen::CheckPlan c = check("(== (size 0 -1) (size 1 -2))", {0, 1}, 7);
+  c.line = 2;
+  c.col = 5;
+  c.tag = "matmul_c1";
+  c.message = "mat1 and mat2 shapes cannot be multiplied ({shape 0} and {shape 1})";
+  c.slot_names = {"mat1", "mat2"};
+  codegen::FilePlan plan = file_plan("t.py", {site({operand(0, range_of(p.text(), "a")), operand(1, range_of(p.text(), "b"))}, {c})});
+  InstrumentedSource out = instrument(p, plan);
+  EXPECT_TRUE(out.changed);
+  EXPECT_EQ(out.sites, 1);
+  EXPECT_EQ(out.checks, 1);
+  EXPECT_EQ(out.text,
+            "import gshape_runtime as _gshape_rt; _gshape_checks = _gshape_rt.CheckTable('t.py', "
+            "[[(2, 5, 'matmul_c1', '(== (size 0 -1) (size 1 -2))', "
+            "'mat1 and mat2 shapes cannot be multiplied ({shape 0} and {shape 1})', ['mat1', 'mat2'])]]); "
+            "import torch\n"
+            "y = _gshape_checks.stash(0, 0, a) @ _gshape_checks.check(0, 1, b)\n");
+  ASSERT_EQ(out.outcomes.size(), 1u);
+  EXPECT_TRUE(out.outcomes[0].instrumented);
+  EXPECT_EQ(out.outcomes[0].obligation_id, 7);
+  EXPECT_EQ(out.outcomes[0].runtime_site, 0);
+}
+
+TEST(Rewriter, NestedSitesNest) {
+  std::string text = kFirst + "y = self.fc2(self.fc1(x))\n";
+  Parsed p = parse(text);
+  codegen::FilePlan plan = file_plan(
+      "t.py", {site({operand(0, code_range(text, "self.fc1(x)"))}, {check("(true)", {0})}),
+               site({operand(0, code_range(text, "x"))}, {check("(true)", {0})})});
+  EXPECT_EQ(rest(instrument(p, plan)),
+            "y = self.fc2(_gshape_checks.check(0, 0, self.fc1(_gshape_checks.check(1, 0, x))))\n");
+}
+
+TEST(Rewriter, ReceiverAndArgumentsInSourceOrder) {
+  std::string text = kFirst + "z = x.view(b, -1)\n";
+  Parsed p = parse(text);
+  EXPECT_EQ(rest(instrument(p, one_site(text, {"x", "b", "-1"}))),
+            "z = _gshape_checks.stash(0, 0, x).view(_gshape_checks.stash(0, 1, b), _gshape_checks.check(0, 2, -1))\n");
+}
+
+TEST(Rewriter, CheckGoesOnTheOperandEvaluatedLast) {
+  // CPython evaluates `*b` before the keyword argument written before it.
+  std::string text = kFirst + "f(k=a, *b)\n";
+  Parsed p = parse(text);
+  codegen::FilePlan plan = one_site(text, {"k=a", "*b"});
+  EXPECT_EQ(rest(instrument(p, plan)), "f(k=_gshape_checks.check(0, 0, a), *_gshape_checks.stash(0, 1, b))\n");
+  // Slot order does not matter, evaluation order does: the outer list is complete last.
+  std::string text2 = kFirst + "torch.cat([u, w])\n";
+  Parsed p2 = parse(text2);
+  EXPECT_EQ(rest(instrument(p2, one_site(text2, {"u", "[u, w]", "w"}))),
+            "torch.cat(_gshape_checks.check(0, 1, [_gshape_checks.stash(0, 0, u), _gshape_checks.stash(0, 2, w)]))\n");
+}
+
+TEST(Rewriter, AssignedValueIsEvaluatedBeforeTheTargetsParts) {
+  std::string text = kFirst + "x[i] = v\n";
+  Parsed p = parse(text);
+  EXPECT_EQ(rest(instrument(p, one_site(text, {"x", "i", "v"}))),
+            "_gshape_checks.stash(0, 0, x)[_gshape_checks.check(0, 1, i)] = _gshape_checks.stash(0, 2, v)\n");
+}
+
+TEST(Rewriter, StarredOperandIsWrappedInsideTheStar) {
+  std::string text = kFirst + "y = [*a, c]\n";
+  Parsed p = parse(text);
+  EXPECT_EQ(rest(instrument(p, one_site(text, {"*a", "c"}))),
+            "y = [*_gshape_checks.stash(0, 0, a), _gshape_checks.check(0, 1, c)]\n");
+}
+
+TEST(Rewriter, KeywordArgumentRangeWrapsItsValue) {
+  std::string text = kFirst + "s = x.sum(dim=d)\n";
+  Parsed p = parse(text);
+  EXPECT_EQ(rest(instrument(p, one_site(text, {"dim=d"}))), "s = x.sum(dim=_gshape_checks.check(0, 0, d))\n");
+}
+
+TEST(Rewriter, ParenthesesWhereAnArgumentNeedsThem) {
+  struct Case {
+    std::string code, operand, expected;
+  };
+  std::vector<Case> cases = {
+      {"y = torch.cat((a, b), 0)\n", "(a, b)", "y = torch.cat(_gshape_checks.check(0, 0, ((a, b))), 0)\n"},
+      {"for t in a, b: pass\n", "a, b", "for t in  _gshape_checks.check(0, 0, (a, b)): pass\n"},
+      {"y = f((z := g()))\n", "z := g()", "y = f((_gshape_checks.check(0, 0, (z := g()))))\n"},
+      {"y = f(lambda: 1)\n", "lambda: 1", "y = f(_gshape_checks.check(0, 0, (lambda: 1)))\n"},
+      {"y = f(a if c else b)\n", "a if c else b", "y = f(_gshape_checks.check(0, 0, (a if c else b)))\n"},
+      {"def g():\n    y = f((yield x))\n", "yield x", "def g():\n    y = f((_gshape_checks.check(0, 0, (yield x))))\n"},
+  };
+  for (const Case& c : cases) {
+    std::string text = kFirst + c.code;
+    Parsed p = parse(text);
+    EXPECT_EQ(rest(instrument(p, one_site(text, {c.operand}))), c.expected) << c.code;
+  }
+}
+
+TEST(Rewriter, GeneratorThatIsTheWholeArgumentList) {
+  std::string text = kFirst + "s = sum(x for x in y)\n";
+  Parsed p = parse(text);
+  EXPECT_EQ(rest(instrument(p, one_site(text, {"(x for x in y)"}))),
+            "s = sum (_gshape_checks.check(0, 0, (x for x in y),))\n");
+}
+
+TEST(Rewriter, SpaceAfterAKeywordTouchingTheOperand) {
+  std::string text = kFirst + "for t in(a, b): pass\n";
+  Parsed p = parse(text);
+  EXPECT_EQ(rest(instrument(p, one_site(text, {"(a, b)"}))), "for t in _gshape_checks.check(0, 0, ((a, b))): pass\n");
+}
+
+TEST(Rewriter, AugmentedAssignmentToANameReadsTheNameAgain) {
+  std::string text = kFirst + "x += y\n";
+  Parsed p = parse(text);
+  EXPECT_EQ(rest(instrument(p, one_site(text, {"x", "y"}))),
+            "x += (_gshape_checks.stash(0, 0, x,), _gshape_checks.check(0, 1, y))[1]\n");
+  // The target alone: it is then the last operand, so it gets the check.
+  Parsed p2 = parse(text);
+  EXPECT_EQ(rest(instrument(p2, one_site(text, {"x"}))), "x += (_gshape_checks.check(0, 0, x,), y)[1]\n");
+}
+
+// The reason a one-operand site on `piece` of `code` is not instrumented.
+std::string refusal(const std::string& code, const std::string& piece, int occurrence = 0) {
+  std::string text = kFirst + code;
+  Parsed p = parse(text);
+  codegen::FilePlan plan =
+      file_plan("t.py", {site({operand(0, code_range(text, piece, occurrence))}, {check("(true)", {0})})});
+  InstrumentedSource out = instrument(p, plan);
+  EXPECT_FALSE(out.changed) << code;
+  EXPECT_EQ(out.text, text);
+  if (out.outcomes.size() != 1 || out.outcomes[0].instrumented) return "<instrumented>";
+  return out.outcomes[0].reason;
+}
+
+TEST(Rewriter, OperandsThatCannotBeWrappedAreReportedNotGuessed) {
+  EXPECT_NE(refusal("self.h += y\n", "self.h").find("augmented assignment"), std::string::npos);
+  EXPECT_NE(refusal("x[i] += y\n", "x[i]").find("augmented assignment"), std::string::npos);
+  EXPECT_NE(refusal("del x[i]\n", "x[i]").find("`del` target"), std::string::npos);
+  EXPECT_NE(refusal("x[i] = v\n", "x[i]").find("assignment target"), std::string::npos);
+  EXPECT_NE(refusal("a, b = v\n", "a").find("assignment target"), std::string::npos);
+  EXPECT_NE(refusal("for t in v: pass\n", "t", 0).find("assignment target"), std::string::npos);
+  EXPECT_NE(refusal("y = x[1:2]\n", "1:2").find("slice"), std::string::npos);
+  EXPECT_NE(refusal("print(f\"{x.size(0)=}\")\n", "x").find("{expr=}"), std::string::npos);
+  EXPECT_NE(refusal("y = a @ b\n", "a @").find("not an expression"), std::string::npos);
+  EXPECT_NE(refusal("x += yield z\n", "x").find("cannot be wrapped"), std::string::npos);
+}
+
+TEST(Rewriter, EachCheckIsInstrumentedWhenItsOwnOperandsCanBe) {
+  std::string text = kFirst + "x[i] = v + w\n";
+  Parsed p = parse(text);
+  codegen::FilePlan plan = file_plan(
+      "t.py", {site({operand(0, code_range(text, "x[i]")), operand(1, code_range(text, "v")), operand(2, code_range(text, "w"))},
+                    {check("(true)", {0, 1}, 1), check("(true)", {1, 2}, 2), check("(true)", {}, 3),
+                     check("(true)", {5}, 4)})});
+  InstrumentedSource out = instrument(p, plan);
+  EXPECT_EQ(rest(out), "x[i] = _gshape_checks.stash(0, 1, v) + _gshape_checks.check(0, 2, w)\n");
+  ASSERT_EQ(out.outcomes.size(), 4u);
+  EXPECT_FALSE(out.outcomes[0].instrumented);
+  EXPECT_TRUE(out.outcomes[1].instrumented);
+  EXPECT_NE(out.outcomes[2].reason.find("reads no operand"), std::string::npos);
+  EXPECT_NE(out.outcomes[3].reason.find("operand 5"), std::string::npos);
+  EXPECT_EQ(out.checks, 1);
+}
+
+TEST(Rewriter, FileWithoutSitesIsUnchanged) {
+  Parsed p = parse("import torch\r\nx = 1\r\n");
+  InstrumentedSource out = codegen::instrument_source(p.text(), *p.module, file_plan("t.py", {}));
+  EXPECT_FALSE(out.changed);
+  EXPECT_EQ(out.text, p.text());
+  EXPECT_EQ(out.text.find("gshape_runtime"), std::string::npos);
+}
+
+TEST(Rewriter, InsertionsKeepTheLineStructure) {
+  std::string text = "import torch\r\ny = (a @\r\n     b)\r\nz = f(\r\n  c)\r\n";
+  Parsed p = parse(text);
+  codegen::FilePlan plan = file_plan("t.py", {site({operand(0, code_range(text, "a")), operand(1, code_range(text, "b"))},
+                                                   {check("(true)", {0, 1})}),
+                                              site({operand(0, code_range(text, "c"))}, {check("(true)", {0})})});
+  InstrumentedSource out = instrument(p, plan);
+  EXPECT_EQ(rest(out), "y = (_gshape_checks.stash(0, 0, a) @\r\n     _gshape_checks.check(0, 1, b))\r\nz = f(\r\n  _gshape_checks.check(1, 0, c))\r\n");
+  EXPECT_EQ(std::count(out.text.begin(), out.text.end(), '\n'), std::count(text.begin(), text.end(), '\n'));
+  EXPECT_EQ(std::count(out.text.begin(), out.text.end(), '\r'), std::count(text.begin(), text.end(), '\r'));
+}
+
+TEST(Rewriter, TableLiteralsAreAsciiWithoutLineBreaks) {
+  std::string text = kFirst + "y = a @ b\n";
+  Parsed p = parse(text, "dir/\xc3\xa9t\xc3\xa9.py");
+  codegen::FilePlan plan = one_site(text, {"a", "b"});
+  plan.path = p.file->path();
+  plan.sites[0].checks[0].message = "it's\n\"odd\" \\ \xe2\x86\x92";
+  plan.sites[0].checks[0].slot_names = {std::nullopt, "mat2"};
+  InstrumentedSource out = instrument(p, plan);
+  std::string header = out.text.substr(0, out.text.find('\n'));
+  EXPECT_NE(header.find("CheckTable('dir/\\xe9t\\xe9.py', "), std::string::npos) << header;
+  EXPECT_NE(header.find("'it\\'s\\n\"odd\" \\\\ \\u2192', [None, 'mat2'])"), std::string::npos) << header;
+  for (unsigned char c : header) EXPECT_LT(c, 0x80);
+}
+
+}  // namespace
+}  // namespace gshape::testing
