@@ -35,6 +35,7 @@ struct ManifestEntry {
 struct Manifest {
   std::string version;
   std::string root;
+  std::string display_root;  // the root as file paths in messages start (see display_root_of)
   std::map<std::string, ManifestEntry> files;  // relative path → entry
 };
 
@@ -50,6 +51,8 @@ std::optional<Manifest> read_manifest(const fs::path& path) {
       m.version = line.substr(8);
     } else if (line.rfind("root ", 0) == 0) {
       m.root = line.substr(5);
+    } else if (line.rfind("display ", 0) == 0) {
+      m.display_root = line.substr(8);
     } else if (line.rfind("file ", 0) == 0) {
       std::istringstream fields(line.substr(5));
       ManifestEntry e;
@@ -66,7 +69,8 @@ std::optional<Manifest> read_manifest(const fs::path& path) {
 }
 
 std::string render_manifest(const Manifest& m) {
-  std::string out = std::string(kManifestHeader) + "\nversion " + m.version + "\nroot " + m.root + "\n";
+  std::string out = std::string(kManifestHeader) + "\nversion " + m.version + "\nroot " + m.root + "\ndisplay " +
+                    m.display_root + "\n";
   for (const auto& [relative, e] : m.files) {
     out += "file " + e.content + " " + e.plan + " " + (e.instrumented ? "1" : "0") + " " + relative + "\n";
   }
@@ -109,6 +113,16 @@ std::map<std::string, std::string> fingerprint_sources(const std::vector<TreeFil
   return out;
 }
 
+// Paths in check messages read as gshape displays them elsewhere: relative
+// to the working directory when the user named the script by a relative path.
+std::string display_root_of(const std::string& script, const std::string& root) {
+  if (fs::path(script).is_absolute()) return root;
+  std::error_code ec;
+  fs::path relative = fs::path(root).lexically_relative(fs::current_path(ec));
+  if (ec || relative.empty()) return root;
+  return relative.string();
+}
+
 }  // namespace
 
 std::string default_runtime_path() { return GSHAPE_RUNTIME_PYTHONPATH; }
@@ -136,10 +150,12 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   update.tree_dir = (fs::path(update.cache_dir) / "tree").string();
   const fs::path manifest_path = fs::path(update.cache_dir) / "manifest.txt";
 
+  const std::string display_root = display_root_of(options.script, update.project_root);
   std::vector<TreeFile> files = list_tree(update.project_root);
   std::map<std::string, std::string> sources = fingerprint_sources(files);
   std::optional<Manifest> old = read_manifest(manifest_path);
   bool same = old && old->version == GSHAPE_VERSION && old->root == update.project_root &&
+              old->display_root == display_root &&
               old->files.size() == sources.size();
   if (same) {
     for (const auto& [relative, content] : sources) {
@@ -158,7 +174,7 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   // depend on the files it imports), re-instrument the files whose source
   // or plan changed.
   update.analysed = true;
-  Project project = load_project({update.project_root}, diags);
+  Project project = load_project({display_root}, diags);
   ProjectAnalysis analysis = analyze(project, diags);
   std::vector<FilePlan> plans = analysis.plans ? std::move(*analysis.plans) : build_plans(analysis.obligations);
   std::map<std::string, const FilePlan*> plan_of;
@@ -172,6 +188,7 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   Manifest manifest;
   manifest.version = GSHAPE_VERSION;
   manifest.root = update.project_root;
+  manifest.display_root = display_root;
   const FilePlan no_plan;
   for (const TreeFile& file : files) {
     if (!file.is_python) continue;

@@ -13,7 +13,8 @@
 // site starting at LINE:COL gets that check instead of `(true)`, reading
 // only the slots the constraint names), --slot-names a,b,... (empty: None),
 // --only-overrides, --no-calls, --no-binops,
-// --no-subscripts, --no-augassign.
+// --no-subscripts, --no-augassign; or --analysis: plans from the real
+// analysis (gradual::analyse_project + build_plans) instead of auto plans.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -28,6 +29,7 @@
 #include "codegen/run_cache.h"
 #include "frontend/ir_builder.h"
 #include "frontend/json_writer.h"
+#include "gradual/analysis.h"
 
 namespace {
 
@@ -38,6 +40,7 @@ struct ToolArgs {
   std::vector<std::string> script_args;
   testing::AutoPlanOptions plan;
   std::string display, python = "/usr/bin/python3", cache_home, cache_log, runtime;
+  bool analysis = false;  // plans from the real analysis
 };
 
 bool parse_override(const std::string& spec, testing::Override& o) {
@@ -86,6 +89,8 @@ bool parse(int argc, char** argv, ToolArgs& args) {
       args.plan.subscripts = false;
     } else if (a == "--no-augassign") {
       args.plan.aug_assigns = false;
+    } else if (a == "--analysis") {
+      args.analysis = true;
     } else if (a == "--display") {
       args.display = next();
     } else if (a == "--python") {
@@ -121,22 +126,42 @@ void write_outcomes(JsonWriter& json, const std::vector<codegen::CheckOutcome>& 
   json.end_array();
 }
 
+codegen::ProjectAnalyzer analyzer_for(const ToolArgs& args);
+
 int instrument_file(const ToolArgs& args) {
   if (args.positional.size() != 2) return 2;
-  std::optional<std::string> text = codegen::read_file(args.positional[0]);
-  if (!text) {
-    std::cerr << "cannot read " << args.positional[0] << "\n";
-    return 2;
-  }
-  SourceFile file(args.display.empty() ? args.positional[0] : args.display, *text);
   DiagnosticSink diags;
-  std::unique_ptr<ir::Module> module = build_module(file, diags);
-  if (!module) {
-    std::cerr << "does not parse: " << args.positional[0] << "\n";
-    return 3;
+  std::unique_ptr<SourceFile> file;
+  std::unique_ptr<ir::Module> module;
+  codegen::FilePlan plan;
+  Project project;
+  if (args.analysis) {
+    project = load_project({args.positional[0]}, diags);
+    if (project.modules.size() != 1) {
+      std::cerr << "does not parse: " << args.positional[0] << "\n";
+      return 3;
+    }
+    codegen::ProjectAnalysis analysis = analyzer_for(args)(project, diags);
+    for (const codegen::FilePlan& p : codegen::build_plans(analysis.obligations)) {
+      if (p.path == project.modules[0].file->path()) plan = p;
+    }
+  } else {
+    std::optional<std::string> text = codegen::read_file(args.positional[0]);
+    if (!text) {
+      std::cerr << "cannot read " << args.positional[0] << "\n";
+      return 2;
+    }
+    file = std::make_unique<SourceFile>(args.display.empty() ? args.positional[0] : args.display, *text);
+    module = build_module(*file, diags);
+    if (!module) {
+      std::cerr << "does not parse: " << args.positional[0] << "\n";
+      return 3;
+    }
+    plan = testing::plan_every_operation(*module, args.plan);
   }
-  codegen::FilePlan plan = testing::plan_every_operation(*module, args.plan);
-  codegen::InstrumentedSource out = codegen::instrument_source(file.text(), *module, plan);
+  const SourceFile& source = args.analysis ? *project.modules[0].file : *file;
+  const ir::Module& ir = args.analysis ? *project.modules[0].ir : *module;
+  codegen::InstrumentedSource out = codegen::instrument_source(source.text(), ir, plan);
   std::string error = codegen::write_file_atomically(args.positional[1], out.text);
   if (!error.empty()) {
     std::cerr << error << "\n";
@@ -155,6 +180,14 @@ int instrument_file(const ToolArgs& args) {
   return 0;
 }
 
+codegen::ProjectAnalyzer real_analyzer() {
+  return [](const Project& project, DiagnosticSink&) {
+    codegen::ProjectAnalysis analysis;
+    analysis.obligations = gradual::analyse_project(project).plain_obligations();
+    return analysis;
+  };
+}
+
 codegen::ProjectAnalyzer auto_analyzer(const testing::AutoPlanOptions& options) {
   return [options](const Project& project, DiagnosticSink&) {
     codegen::ProjectAnalysis analysis;
@@ -166,13 +199,19 @@ codegen::ProjectAnalyzer auto_analyzer(const testing::AutoPlanOptions& options) 
   };
 }
 
+codegen::ProjectAnalyzer analyzer_for(const ToolArgs& args) {
+  return args.analysis ? real_analyzer() : auto_analyzer(args.plan);
+}
+
 int instrument_tree(const ToolArgs& args) {
   if (args.positional.size() != 2) return 2;
   DiagnosticSink diags;
   Project project = load_project({args.positional[0]}, diags);
-  codegen::ProjectAnalysis analysis = auto_analyzer(args.plan)(project, diags);
+  codegen::ProjectAnalysis analysis = analyzer_for(args)(project, diags);
+  std::vector<codegen::FilePlan> plans =
+      analysis.plans ? std::move(*analysis.plans) : codegen::build_plans(analysis.obligations);
   codegen::TreeResult result =
-      codegen::instrument_tree(project, *analysis.plans, {}, {args.positional[0], args.positional[1]});
+      codegen::instrument_tree(project, plans, analysis.obligations, {args.positional[0], args.positional[1]});
   JsonWriter json(std::cout);
   json.begin_object();
   json.field("refused", result.refused);
@@ -203,7 +242,7 @@ int run(const ToolArgs& args) {
   options.cache_home = args.cache_home;
   options.runtime_path = args.runtime;
   DiagnosticSink diags;
-  codegen::RunResult result = codegen::run_script(options, auto_analyzer(args.plan), diags);
+  codegen::RunResult result = codegen::run_script(options, analyzer_for(args), diags);
   if (!args.cache_log.empty()) {
     std::ofstream log(args.cache_log);
     JsonWriter json(log);
