@@ -21,6 +21,7 @@ class IndexBuilder {
   struct Context {
     ExprRole role = ExprRole::Load;
     bool self_documenting = false;
+    bool annotation = false;
   };
 
   // Records `e` after its operands (post-order = completion order).
@@ -32,6 +33,7 @@ class IndexBuilder {
     info.eval_rank = next_rank_++;
     info.role = ctx.role;
     info.in_self_documenting_fstring = ctx.self_documenting;
+    info.in_annotation = ctx.annotation;
     info.is_slice = e->kind == Kind::Slice || (e->kind == Kind::Tuple && holds_slice(cast<Tuple>(e)));
     info.aug_value = aug_value;
     switch (e->kind) {
@@ -57,6 +59,12 @@ class IndexBuilder {
   }
 
   void load(const Expr* e) { expr(e, Context()); }
+
+  void annotation(const Expr* e) {
+    Context ctx;
+    ctx.annotation = true;
+    expr(e, ctx);
+  }
 
   // A target of an assignment (`role` Store), `del` (Delete) or augmented
   // assignment (AugTarget). Attribute and subscript targets read their parts.
@@ -217,7 +225,7 @@ class IndexBuilder {
 
   void parameters(const std::vector<Parameter>& params, const Context& ctx) {
     for (const Parameter& p : params) expr(p.default_value, ctx);
-    for (const Parameter& p : params) expr(p.annotation, ctx);
+    for (const Parameter& p : params) annotation(p.annotation);
   }
 
   void generators(const std::vector<Comprehension>& gens, const Context& ctx) {
@@ -235,7 +243,7 @@ class IndexBuilder {
         const auto* f = cast<FunctionDef>(s);
         for (const Expr* d : f->decorators) load(d);
         parameters(f->params, Context());
-        load(f->returns);
+        annotation(f->returns);
         body(f->body);
         break;
       }
@@ -265,7 +273,7 @@ class IndexBuilder {
         const auto* a = cast<AnnAssign>(s);
         load(a->value);
         target(a->target, ExprRole::Store);
-        load(a->annotation);
+        annotation(a->annotation);
         break;
       }
       case Kind::ExprStmt: load(cast<ExprStmt>(s)->value); break;

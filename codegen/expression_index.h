@@ -31,6 +31,9 @@ struct ExprInfo {
   // Inside `{expr=}` of an f-string: the text of the expression is printed,
   // so it cannot change.
   bool in_self_documenting_fstring = false;
+  // Inside an annotation: depending on where it is and on `from __future__
+  // import annotations`, Python never evaluates it or keeps its text.
+  bool in_annotation = false;
   // `f(x for x in y)`: the generator's parentheses are the call's own.
   bool is_call_generator_argument = false;
   // A slice (`a:b`), or an index tuple holding one (`x[:, t]`'s `:, t`):

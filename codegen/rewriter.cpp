@@ -102,6 +102,10 @@ ResolvedOperand resolve(std::string_view text, const ExpressionIndex& index, con
     r.problem = "the operand is printed by an f-string `{expr=}` field, whose text must not change";
     return r;
   }
+  if (info->in_annotation) {
+    r.problem = "the operand is in an annotation, which Python may never evaluate or keep as text";
+    return r;
+  }
   if (info->is_slice) {
     r.problem = "the operand is a slice, which is not a value";
     return r;

@@ -179,6 +179,8 @@ TEST(Rewriter, OperandsThatCannotBeWrappedAreReportedNotGuessed) {
   EXPECT_NE(refusal("print(f\"{x.size(0)=}\")\n", "x").find("{expr=}"), std::string::npos);
   EXPECT_NE(refusal("y = a @ b\n", "a @").find("not an expression"), std::string::npos);
   EXPECT_NE(refusal("x += yield z\n", "x").find("cannot be wrapped"), std::string::npos);
+  EXPECT_NE(refusal("def f(a: T[n]) -> R[n]: pass\n", "T[n]").find("annotation"), std::string::npos);
+  EXPECT_NE(refusal("v: T[n] = 1\n", "T[n]").find("annotation"), std::string::npos);
 }
 
 TEST(Rewriter, EachCheckIsInstrumentedWhenItsOwnOperandsCanBe) {
