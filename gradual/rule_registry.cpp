@@ -34,6 +34,7 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_pointwise_rules(r);
     register_linalg_rules(r);
     register_module_rules(r);
+    register_nn_conv_rules(r);
     return r;
   }();
   return registry;

@@ -20,6 +20,8 @@ void register_reduction_rules(RuleRegistry& r);
 void register_pointwise_rules(RuleRegistry& r);
 void register_linalg_rules(RuleRegistry& r);
 void register_module_rules(RuleRegistry& r);
+// the nn families (rules_nn_*.cpp)
+void register_nn_conv_rules(RuleRegistry& r);
 
 // The short op name for messages: "torch.nn.functional.softmax" → "softmax",
 // "Tensor.view" → "view", "torch.nn.Linear.forward" → "Linear".
