@@ -85,8 +85,10 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   st.budget_exhausted = is.budget_exhausted;
   st.module_failures = is.module_failures;
   st.steps = in.steps_;
-  st.z3_checks = in.solver().stats().z3_checks;
-  st.z3_seconds = in.solver().stats().z3_seconds;
+  SolverStats solver = in.solver_stats();
+  st.z3_checks = solver.z3_checks;
+  st.z3_seconds = solver.z3_seconds;
+  st.z3_unknown = solver.z3_unknown;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

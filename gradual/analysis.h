@@ -62,6 +62,7 @@ struct AnalysisStats {
   uint64_t raw_obligations = 0;      // before merging
   uint64_t decided_without_z3 = 0;   // raw obligations decided by simplification alone
   uint64_t z3_checks = 0;
+  uint64_t z3_unknown = 0;           // checks Z3 could not decide (timeouts, nonlinear)
   double z3_seconds = 0;
   uint64_t functions_analysed = 0;   // function bodies interpreted (memo misses)
   uint64_t memo_hits = 0;

@@ -135,7 +135,8 @@ class Interpreter {
   const std::map<const ir::Expr*, std::vector<std::string>>& shapes() const { return shapes_; }
   std::vector<Diagnostic>& internal() { return internal_; }
   AnalysisStats& stats() { return stats_; }
-  const Solver& solver() const { return solver_; }
+  // Counters of every solver the run used (one per module and per function analysed alone).
+  SolverStats solver_stats() const;
 
   // ---- used by the interp_*.cpp parts
   // statements
@@ -208,7 +209,7 @@ class Interpreter {
 
   Frame& frame() { return *frames_.back(); }
   const AnalysisOptions& options() const { return options_; }
-  Solver& solver() { return solver_; }
+  Solver& solver() { return *solver_; }
   int current_context() const { return context_; }
   ModuleState* module_state(const std::string& dotted);
   void ensure_module(ModuleState* m);
@@ -238,6 +239,7 @@ class Interpreter {
     std::optional<int> previous_;
   };
   int visit_of(const ir::Node* site);
+  void adapt_solver_timeout();
 
   // ---- silent passes (loop fixed points): obligations and memo entries are dropped
   struct Checkpoint {
@@ -269,7 +271,12 @@ class Interpreter {
   const Project& project_;
   AnalysisOptions options_;
   const RuleRegistry& registry_;
-  Solver solver_;
+  // One incremental solver per analysis unit (a module's top level, a
+  // function analysed alone): facts and learnt state never pile up.
+  std::unique_ptr<Solver> solver_;
+  SolverStats finished_solvers_;  // counters of the solvers already replaced
+  unsigned solver_timeout_ = 0;   // the solver's current per-query timeout
+  void fresh_solver();
   std::vector<Obligation> raw_;
   std::vector<RawInfo> raw_info_;
   std::vector<Context> contexts_;

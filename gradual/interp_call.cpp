@@ -98,8 +98,9 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
       if (object_as<InstanceObject>(child) || object_as<ContainerModule>(child)) {
         out = call_value(child, nullptr, {input}, site);
       } else if (child.is_object() && child.as_object() && !object_as<LibraryName>(child)) {
-        out = apply_named_rule(child.as_object()->class_name + ".forward", Receiver{child, nullptr}, {input}, site)
-                  .value_or(Value::unknown());
+        const std::string& cls = child.as_object()->class_name;
+        Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown()) : Value::unknown();
+        out = apply_named_rule(cls + ".forward", Receiver{child, nullptr}, {input}, site).value_or(fallback);
       } else {
         out = Value::unknown();
       }
@@ -124,7 +125,9 @@ bool Interpreter::is_tensor_method(const std::string& name) const {
 Value Interpreter::call_module_object(const Value& module, const Expr* callee_expr, const std::vector<ArgValue>& args,
                                       const Node* site) {
   const std::string& cls = module.as_object()->class_name;
-  return apply_named_rule(cls + ".forward", Receiver{module, callee_expr}, args, site).value_or(Value::unknown());
+  // an nn module without a forward rule still gives a tensor (or a tuple of them)
+  Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown()) : Value::unknown();
+  return apply_named_rule(cls + ".forward", Receiver{module, callee_expr}, args, site).value_or(fallback);
 }
 
 std::string Interpreter::memo_key(const FunctionObject& fn, const std::vector<Value>& args) const {
@@ -397,8 +400,9 @@ std::optional<Value> Interpreter::apply_named_rule(const std::string& name, cons
 }
 
 Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const Node* site) {
+  adapt_solver_timeout();
   std::size_t first = raw_.size();
-  RuleResult result = apply_rule(rule, call, solver_, raw_);
+  RuleResult result = apply_rule(rule, call, *solver_, raw_);
   int evaluation = visit_of(site);
   raw_info_.resize(raw_.size());
   for (std::size_t i = first; i < raw_.size(); ++i) {
@@ -421,6 +425,19 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
   if (!result.modelled || result.refuted) return Value::unknown();
   if (result.value.is_object() && result.value.as_object()) note_created(result.value.as_object().get(), site->loc);
   return result.value;
+}
+
+void Interpreter::adapt_solver_timeout() {
+  // Hard (nonlinear) queries end in a timeout and a deferred check anyway:
+  // once Z3 has used its share of the run, later queries get less time, so a
+  // large project stays fast. Easy queries take well under a millisecond.
+  double spent = finished_solvers_.z3_seconds + solver_->stats().z3_seconds;
+  unsigned timeout = spent < 0.5 ? options_.solver_timeout_ms : spent < 1.5 ? 10u : 1u;
+  timeout = std::min(timeout, options_.solver_timeout_ms);
+  if (timeout != solver_timeout_) {
+    solver_->set_timeout_ms(timeout);
+    solver_timeout_ = timeout;
+  }
 }
 
 int Interpreter::visit_of(const Node* site) {

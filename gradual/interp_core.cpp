@@ -8,7 +8,8 @@
 namespace gshape::gradual::interp {
 
 Interpreter::Interpreter(const Project& project, const AnalysisOptions& options)
-    : project_(project), options_(options), registry_(RuleRegistry::builtin()), solver_(SolverOptions{options.solver_timeout_ms}) {
+    : project_(project), options_(options), registry_(RuleRegistry::builtin()), solver_(std::make_unique<Solver>(SolverOptions{options.solver_timeout_ms})),
+      solver_timeout_(options.solver_timeout_ms) {
   contexts_.push_back(Context{});  // 0: normal execution
   for (const ProjectModule& pm : project_.modules) {
     auto m = std::make_unique<ModuleState>();
@@ -64,9 +65,10 @@ void Interpreter::run_module(ModuleState& m) {
   bool saved_recording = recording_;
   context_ = 0;
   recording_ = true;
+  if (depth == 0) fresh_solver();  // not inside another module's import (its scopes hold the solver)
   {
     FrameGuard guard(*this, std::move(f));
-    SolverScope scope(solver_);
+    SolverScope scope(*solver_);
     try {
       exec_body(m.project_module->ir->body);
     } catch (const BudgetExceeded&) {
@@ -133,7 +135,7 @@ void Interpreter::analyse_uncalled() {
     f->budget = options_.function_budget * 4;
     try {
       FrameGuard guard(*this, std::move(f));
-      SolverScope scope(solver_);
+      SolverScope scope(*solver_);
       std::shared_ptr<FunctionObject> fn;
       std::optional<Value> self;
       std::shared_ptr<ClassObject> cls = cls_def ? class_of_def(m, cls_def) : nullptr;
@@ -204,6 +206,32 @@ void Interpreter::analyse_uncalled() {
   }
 }
 
+void Interpreter::fresh_solver() {
+  const SolverStats& s = solver_->stats();
+  SolverStats& t = finished_solvers_;
+  t.obligations += s.obligations;
+  t.proven += s.proven;
+  t.refuted += s.refuted;
+  t.deferred += s.deferred;
+  t.decided_without_z3 += s.decided_without_z3;
+  t.z3_checks += s.z3_checks;
+  t.z3_unknown += s.z3_unknown;
+  t.z3_seconds += s.z3_seconds;
+  t.max_check_seconds = std::max(t.max_check_seconds, s.max_check_seconds);
+  solver_ = std::make_unique<Solver>(SolverOptions{solver_timeout_});
+}
+
+SolverStats Interpreter::solver_stats() const {
+  SolverStats t = finished_solvers_;
+  const SolverStats& s = solver_->stats();
+  t.obligations += s.obligations;
+  t.z3_checks += s.z3_checks;
+  t.z3_unknown += s.z3_unknown;
+  t.z3_seconds += s.z3_seconds;
+  t.decided_without_z3 += s.decided_without_z3;
+  return t;
+}
+
 void Interpreter::tick() {
   ++steps_;
   if (frames_.empty()) return;
@@ -243,7 +271,7 @@ std::string Interpreter::source_text(const SourceLoc& loc, std::size_t max_len) 
 
 void Interpreter::add_fact(const Pred& p, const SourceLoc& loc, const std::string& description) {
   if (p.is_true()) return;
-  solver_.add_fact(p, loc, description);
+  solver_->add_fact(p, loc, description);
 }
 
 int Interpreter::push_context(Context c) {

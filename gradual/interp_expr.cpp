@@ -355,19 +355,19 @@ Value Interpreter::eval(const Expr* e) {
       Value cond = eval(i->test);
       std::optional<Pred> p = truth(cond);
       std::optional<bool> decided;
-      if (p) decided = p->is_constant() ? p->constant_value() : solver_.query(*p);
+      if (p) decided = p->is_constant() ? p->constant_value() : solver_->query(*p);
       if (decided) {
         v = eval(*decided ? i->body : i->orelse);
         break;
       }
       {
-        SolverScope scope(solver_);
+        SolverScope scope(*solver_);
         if (p) add_fact(*p, i->test->loc, "condition " + source_text(i->test->loc));
         then_v = eval(i->body);
         then_ran = true;
       }
       {
-        SolverScope scope(solver_);
+        SolverScope scope(*solver_);
         if (p) add_fact(!*p, i->test->loc, "condition not (" + source_text(i->test->loc) + ")");
         else_v = eval(i->orelse);
         else_ran = true;

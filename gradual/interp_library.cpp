@@ -3,6 +3,7 @@
 // size queries (x.size(0), x.dim(), x.numel()), nn.Sequential / ModuleList,
 // nn.Module's own methods, argparse defaults, TensorDataset and DataLoader,
 // list methods and constant-key dicts. Anything else is unknown.
+#include <cctype>
 #include <cmath>
 
 #include "gradual/interp.h"
@@ -57,6 +58,35 @@ std::optional<bool> bool_of(const Value* v) {
   if (v->is_int() && v->as_int().is_constant()) return *v->as_int().constant_value() != 0;
   if (v->is_none()) return false;
   return std::nullopt;
+}
+
+// Tensor methods whose result is not a tensor.
+const std::set<std::string>& non_tensor_methods() {
+  static const std::set<std::string> names = {
+      "item", "tolist", "numpy", "stride", "storage", "untyped_storage", "type", "is_contiguous",
+      "is_floating_point", "is_complex", "get_device", "data_ptr", "element_size", "register_hook",
+      "equal", "storage_offset", "dim_order", "__repr__", "__str__", "__format__", "is_set_to", "is_shared",
+      "is_pinned", "has_names", "__reduce_ex__", "__bool__", "__int__", "__float__", "__index__", "tolist"};
+  return names;
+}
+
+// A library function that returns a tensor: torch.nn.functional.* and torch.<op>
+// (but not torch's utilities: seeds, devices, saving, grad modes, ...).
+bool returns_tensor(const std::string& path) {
+  if (path.rfind("torch.nn.functional.", 0) == 0) return path.find('.', 20) == std::string::npos;
+  if (path.rfind("torch.", 0) != 0) return false;
+  std::string name = path.substr(6);
+  if (name.empty() || name.find('.') != std::string::npos || !std::islower(static_cast<unsigned char>(name[0])))
+    return false;
+  static const std::set<std::string> utilities = {
+      "manual_seed", "seed", "initial_seed", "save", "load", "no_grad", "enable_grad", "inference_mode",
+      "set_grad_enabled", "is_grad_enabled", "device", "dtype", "is_tensor", "is_storage", "numel",
+      "set_printoptions", "get_default_dtype", "set_default_dtype", "set_default_tensor_type", "set_num_threads",
+      "get_num_threads", "use_deterministic_algorithms", "compile", "typename", "is_floating_point", "is_complex",
+      "finfo", "iinfo", "broadcast_shapes", "get_rng_state", "set_rng_state", "is_nonzero", "equal",
+      "set_float32_matmul_precision", "are_deterministic_algorithms_enabled", "set_anomaly_enabled",
+      "is_anomaly_enabled", "get_device", "from_numpy_", "result_type", "promote_types", "can_cast"};
+  return !utilities.count(name);
 }
 
 const std::set<std::string>& returns_self_methods() {
@@ -422,6 +452,8 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     d->complete = args.empty();
     return Value::object(d);
   }
+  // torch functions without a rule give tensors of unknown shape (never an error)
+  if (returns_tensor(path)) return Value::tensor(Shape::unknown());
   // an nn module class without rules yet: an object whose forward a later rule may model
   if (starts_with(path, "torch.nn.") && !starts_with(path, "torch.nn.functional.") && !starts_with(path, "torch.nn.init.")) {
     std::string last = last_component(path);
@@ -463,8 +495,11 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
     if (m == "item") return Value::unknown();
     if (m == "tolist") return Value::unknown();
     if (m == "__len__") return s.rank_known() && s.rank() > 0 ? Value::integer(s[0]) : Value::unknown();
-    if (m == "backward" || m == "zero_" || m == "copy_") return Value::none();
-    return Value::unknown();
+    if (m == "backward") return Value::none();
+    // an op without a rule: a tensor of unknown shape, unless the method is one
+    // of the few that give something else
+    if (non_tensor_methods().count(m)) return Value::unknown();
+    return Value::tensor(Shape::unknown());
   }
   if (m == "__init__") return Value::none();  // super().__init__(...) of a library base
   bool module_like = starts_with(name, "torch.nn.") || object_as<InstanceObject>(self) != nullptr;

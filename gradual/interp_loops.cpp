@@ -223,9 +223,9 @@ IterPlan Interpreter::plan_iteration(const Value& it, const std::string& hint) {
         Pred last_exists = loader->drop_last == true ? Pred(false) : ne(rem, Dim(0));
         if (!loader->drop_last) last_exists = Pred(false);  // drop_last not a constant: full batches only
         std::optional<bool> full = full_exists.constant_value();
-        if (!full) full = solver_.query(full_exists);
+        if (!full) full = solver_->query(full_exists);
         std::optional<bool> last = last_exists.constant_value();
-        if (!last) last = solver_.query(last_exists);
+        if (!last) last = solver_->query(last_exists);
         if (full != false) {
           IterPass pass{wrap(collate(*view.sample, b)), context_, {}};
           if (!full) pass.facts.push_back({full_exists, "the dataset holds at least one full batch"});
@@ -351,14 +351,14 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
     recording_ = false;
     std::vector<Vars> outs;
     try {
-      SolverScope scope(solver_);
+      SolverScope scope(*solver_);
       *f.vars = head;
       f.live = true;
       bool runs = true;
       if (test) {
         auto p = truth(eval(test));
         if (p) {
-          if (p->is_false() || solver_.query(*p) == false) runs = false;
+          if (p->is_false() || solver_->query(*p) == false) runs = false;
           else add_fact(*p, test->loc, "loop condition");
         }
       }
@@ -406,14 +406,14 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
   for (const IterPass& pass : plan.passes) {
     context_ = pass.context;
     {
-      SolverScope scope(solver_);
+      SolverScope scope(*solver_);
       *f.vars = head;
       f.live = true;
       bool runs = true;
       if (test) {
         auto p = truth(eval(test));
         if (p) {
-          if (p->is_false() || solver_.query(*p) == false) runs = false;
+          if (p->is_false() || solver_->query(*p) == false) runs = false;
           else add_fact(*p, test->loc, "loop condition " + source_text(test->loc));
         }
       }
@@ -435,7 +435,7 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
   bool exits_normally = true;
   if (test) {
     auto p = truth(eval(test));
-    if (p && (p->is_true() || solver_.query(*p) == true)) exits_normally = false;  // `while True`
+    if (p && (p->is_true() || solver_->query(*p) == true)) exits_normally = false;  // `while True`
   }
   if (exits_normally) exec_body(orelse);
   if (exits_normally && f.live) exits.insert(exits.begin(), *f.vars);
@@ -461,7 +461,7 @@ void Interpreter::exec_for(const For* loop) {
 void Interpreter::exec_while(const While* loop) {
   Value c = eval(loop->test);
   auto p = truth(c);
-  if (p && (p->is_false() || solver_.query(*p) == false)) {
+  if (p && (p->is_false() || solver_->query(*p) == false)) {
     exec_body(loop->orelse);
     return;
   }

@@ -299,7 +299,7 @@ void Interpreter::exec(const Stmt* s) {
       if (!p || p->is_true()) return;
       // An assert the facts already refute would make every later query
       // vacuous: it is not assumed.
-      if (p->is_false() || solver_.query(*p) == false) return;
+      if (p->is_false() || solver_->query(*p) == false) return;
       add_fact(*p, a->test->loc, "assert " + source_text(a->test->loc));
       return;
     }
@@ -328,7 +328,7 @@ void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm
   std::optional<Pred> p = truth(c);
   if (p) {
     std::optional<bool> decided = p->constant_value();
-    if (!decided) decided = solver_.query(*p);
+    if (!decided) decided = solver_->query(*p);
     if (decided) {
       if (*decided) {
         then_arm();
@@ -348,7 +348,7 @@ void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm
   } restore_depth{log_depth};
 
   {
-    SolverScope scope(solver_);
+    SolverScope scope(*solver_);
     if (p) add_fact(*p, test->loc, "branch condition " + source_text(test->loc));
     then_arm();
   }
@@ -365,7 +365,7 @@ void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm
   *f.vars = std::move(before);
   f.live = true;
   {
-    SolverScope scope(solver_);
+    SolverScope scope(*solver_);
     if (p) add_fact(!*p, test->loc, "branch condition not (" + source_text(test->loc) + ")");
     else_arm();
   }

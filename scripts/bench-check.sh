@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Benchmark of `gshape check` (the shape analysis): obligations per second
+# and the share decided without Z3, on samples/ and on a generated project
+# of at least 20,000 lines, and the wall time of `gshape check samples/`.
+#
+# usage: scripts/bench-check.sh BUILD_DIR [RUNS]
+#   BUILD_DIR  a build folder holding cli/gshape
+#   RUNS       runs per measurement, the median is printed (default 5)
+set -euo pipefail
+
+BUILD_DIR=${1:?usage: scripts/bench-check.sh BUILD_DIR [RUNS]}
+RUNS=${2:-5}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+GSHAPE="$BUILD_DIR/cli/gshape"
+PY=/usr/bin/python3
+[ -x "$GSHAPE" ] || { echo "no gshape binary at $GSHAPE (build the gshape target first)" >&2; exit 2; }
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# ---- a generated project: 50 modules importing each other, models with
+# constructor arguments, symbolic helpers nobody calls (Z3 work), branches,
+# asserts, loops and DataLoaders
+"$PY" - "$WORK/gen" <<'EOF'
+import os, sys
+root = sys.argv[1]
+os.makedirs(os.path.join(root, "gen"), exist_ok=True)
+open(os.path.join(root, "gen", "__init__.py"), "w").close()
+modules = 50
+for m in range(modules):
+    lines = [
+        "import argparse",
+        "import torch",
+        "import torch.nn as nn",
+        "import torch.nn.functional as F",
+        "from torch.utils.data import DataLoader, TensorDataset",
+    ]
+    if m > 0:
+        lines.append(f"from gen.mod_{m - 1} import Block_{m - 1}_0")
+    lines.append("")
+    for k in range(6):
+        name = f"Block_{m}_{k}"
+        lines += [
+            f"class {name}(nn.Module):",
+            f"    def __init__(self, d_in={16 + k}, d_hidden={32 + 4 * k}, heads=4):",
+            "        super().__init__()",
+            "        self.heads = heads",
+            "        self.fc1 = nn.Linear(d_in, d_hidden)",
+            "        self.fc2 = nn.Linear(d_hidden, d_in)",
+            "        self.proj = nn.Linear(d_in, d_hidden * 2)",
+            "",
+            "    def forward(self, x):",
+            "        B, T, C = x.shape",
+            "        h = F.relu(self.fc1(x))",
+            "        if T > 1:",
+            "            h = h + h[:, :1, :]",
+            "        y = self.fc2(h) + x",
+            "        z = self.proj(y).view(B, T, 2, -1)",
+            "        a, b = z.unbind(2)",
+            "        s = a @ b.transpose(1, 2)",
+            "        return torch.cat([y, s.softmax(dim=-1) @ x], dim=-1)",
+            "",
+            f"def attention_{m}_{k}(q, k, v):",
+            "    B, H, T, D = q.shape",
+            "    assert k.shape[-1] == D and v.shape[-2] == k.shape[-2]",
+            "    scores = q @ k.transpose(-2, -1) / (D ** 0.5)",
+            "    out = scores.softmax(dim=-1) @ v",
+            "    return out.transpose(1, 2).reshape(B, T, H * D)",
+            "",
+            f"def split_heads_{m}_{k}(x, heads):",
+            "    B, T, C = x.shape",
+            "    assert C % heads == 0",
+            "    y = x.view(B, T, heads, C // heads).permute(0, 2, 1, 3)",
+            "    return y.reshape(B * heads, T, C // heads)",
+            "",
+            f"def pool_{m}_{k}(x, n):",
+            "    total = x.new_zeros(x.size(0), x.size(-1))",
+            "    for i in range(n):",
+            "        total = total + x[:, i % x.size(1), :]",
+            "    return total / n",
+            "",
+        ]
+    lines += [
+        f"def train_{m}():",
+        "    parser = argparse.ArgumentParser()",
+        "    parser.add_argument('--batch-size', type=int, default=32)",
+        "    parser.add_argument('--epochs', type=int, default=2)",
+        "    args = parser.parse_args([])",
+        f"    model = Block_{m}_0()",
+        "    data = torch.randn(200, 5, 16)",
+        "    loader = DataLoader(TensorDataset(data, torch.randn(200)), batch_size=args.batch_size)",
+        "    for epoch in range(args.epochs):",
+        "        for xb, yb in loader:",
+        "            out = model(xb)",
+        "            loss = (out.mean(dim=(1, 2)) - yb).pow(2).mean()",
+        "    return loss",
+        "",
+    ]
+    if m > 0:
+        lines += [
+            f"def chain_{m}(x):",
+            f"    return Block_{m - 1}_0()(x)",
+            "",
+        ]
+    # padding that is still code: small helpers with int arithmetic
+    while len(lines) < 420:
+        i = len(lines)
+        lines += [f"def helper_{m}_{i}(n, k=3):", "    width = (n + k - 1) // k * k", "    return torch.zeros(width, k).sum(0)", ""]
+    with open(os.path.join(root, "gen", f"mod_{m}.py"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+EOF
+GEN_LINES=$(cat "$WORK"/gen/gen/*.py | wc -l)
+
+# median wall time (seconds) of RUNS runs of a command
+median_time() {
+  local times=()
+  for _ in $(seq "$RUNS"); do
+    local start end
+    start=$(date +%s.%N)
+    "$@" >/dev/null 2>&1 || true
+    end=$(date +%s.%N)
+    times+=("$(echo "$end - $start" | bc -l)")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
+}
+
+# obligations, their share decided without Z3 and the rates, from the JSON report
+cat > "$WORK/report.py" <<'EOF'
+import json, sys
+label, wall = sys.argv[1], float(sys.argv[2])
+d = json.load(sys.stdin)
+s, a = d["summary"], d["analysis"]
+raw = a["raw_obligations"]
+share = 100.0 * a["decided_without_z3"] / raw if raw else 0.0
+print(f"{label}:")
+print(f"  files {s['files']}, obligations {s['obligations']} merged from {raw} analysed "
+      f"({s['proven']} proven, {s['refuted']} refuted, {s['deferred']} deferred)")
+print(f"  decided without Z3: {a['decided_without_z3']} of {raw} ({share:.1f}%), "
+      f"{a['z3_checks']} Z3 checks in {a['z3_seconds']:.3f} s")
+print(f"  analysis {a['seconds']:.3f} s: {raw / a['seconds']:.0f} obligations/s analysed "
+      f"({a['functions_analysed']} function analyses, {a['memo_hits']} memo hits, "
+      f"{a['budget_exhausted']} budgets exhausted)")
+print(f"  wall time of gshape check (median): {wall:.3f} s: {raw / wall:.0f} obligations/s end to end")
+EOF
+report() {
+  # exit status 1 only means shape errors were found (samples/ has buggy programs)
+  { "$GSHAPE" check --format=json "$2" 2>/dev/null || true; } | "$PY" "$WORK/report.py" "$1" "$3"
+}
+
+echo "gshape check benchmark ($RUNS runs per wall time, median), $(nproc) cores"
+SAMPLES_WALL=$(median_time "$GSHAPE" check "$ROOT/samples")
+report "samples/ ($(cat "$ROOT"/samples/*.py | wc -l) lines)" "$ROOT/samples" "$SAMPLES_WALL"
+GEN_WALL=$(median_time "$GSHAPE" check "$WORK/gen")
+report "generated project ($GEN_LINES lines)" "$WORK/gen" "$GEN_WALL"
+echo "wall time of 'gshape check samples/': $SAMPLES_WALL s (target < 0.3 s; PyTea: 3.5-6.5 s for one project)"
