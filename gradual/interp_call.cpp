@@ -53,10 +53,13 @@ Value Interpreter::eval_call(const Call* c) {
       // an opaque value used as a tensor is a tensor of unknown shape
       std::vector<ArgValue> args = eval_args(c->args);
       BoundBuiltin method(Value::tensor(Shape::unknown()), "Tensor." + a->attr);
-      bool saved = receiver_is_guess_;
+      struct Guess {
+        bool& flag;
+        bool saved;
+        ~Guess() { flag = saved; }
+      } guess{receiver_is_guess_, receiver_is_guess_};
       receiver_is_guess_ = true;
       Value out = call_method(method, Receiver{method.receiver, a->value}, args, c, a->value);
-      receiver_is_guess_ = saved;
       // size queries give symbols (unknown is never an error); a rule's result
       // on a guessed receiver is not trusted
       return out.is_int() ? out : Value::unknown();
@@ -255,15 +258,28 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   for (std::size_t i = 0; i < params.size(); ++i)
     f->locals[params[i].name] = Binding{values[i], origins[i].valid() ? origins[i] : params[i].loc, {}};
 
-  if (fn->def) {
-    analysed_defs_.insert(fn->def);
-    active_defs_.push_back(fn->def);
-  }
-  active_sccs_.push_back(component);
-  ++call_depth_;
+  if (fn->def) analysed_defs_.insert(fn->def);
   ++stats_.functions_analysed;
+  // the call stack's bookkeeping, restored however the call ends
+  struct ActiveCall {
+    Interpreter& in;
+    bool has_def;
+    ActiveCall(Interpreter& i, const ir::FunctionDef* def, int component) : in(i), has_def(def != nullptr) {
+      if (def) in.active_defs_.push_back(def);
+      in.active_sccs_.push_back(component);
+      ++in.call_depth_;
+    }
+    ~ActiveCall() {
+      --in.call_depth_;
+      in.active_sccs_.pop_back();
+      if (has_def) in.active_defs_.pop_back();
+    }
+  };
   Value result;
   {
+    ActiveCall active(*this, fn->def, component);
+    bool saved_guess = receiver_is_guess_;
+    receiver_is_guess_ = false;  // the callee's receivers are its own
     FrameGuard guard(*this, std::move(f));
     try {
       if (fn->lambda) {
@@ -288,11 +304,15 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
                              "shape analysis of '" + fn->qualname + "' stopped at its work budget; its result is unknown",
                              {}, {}});
       }
+    } catch (const std::exception& e) {
+      // an internal failure stays inside this call: its result is unknown
+      ++stats_.module_failures;
+      result = Value::unknown();
+      internal_.push_back({Severity::Note, def_loc, {},
+                           "shape analysis of '" + fn->qualname + "' stopped: " + e.what(), {}, {}});
     }
+    receiver_is_guess_ = saved_guess;
   }
-  --call_depth_;
-  active_sccs_.pop_back();
-  if (fn->def) active_defs_.pop_back();
   // the entry keeps its arguments alive: a key names objects by address, so
   // no other object may reuse one of those addresses while the entry exists
   memo_[key] = MemoEntry{result, std::move(values)};

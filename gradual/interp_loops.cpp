@@ -402,7 +402,11 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
 
   // ---- recorded passes from the head
   std::vector<Vars> exits;
-  int saved_context = context_;
+  struct RestoreContext {
+    int& c;
+    int saved;
+    ~RestoreContext() { c = saved; }
+  } restore_context{context_, context_};
   for (const IterPass& pass : plan.passes) {
     context_ = pass.context;
     {
@@ -427,7 +431,7 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
     loop.breaks.clear();
     loop.continues.clear();
   }
-  context_ = saved_context;
+  context_ = restore_context.saved;
 
   // after the loop: the head (zero or more iterations, then a normal exit), or a break
   *f.vars = head;
