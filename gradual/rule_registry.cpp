@@ -35,6 +35,7 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_linalg_rules(r);
     register_module_rules(r);
     register_nn_conv_rules(r);
+    register_nn_pool_rules(r);
     return r;
   }();
   return registry;
