@@ -36,6 +36,7 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_module_rules(r);
     register_nn_conv_rules(r);
     register_nn_pool_rules(r);
+    register_nn_norm_rules(r);
     return r;
   }();
   return registry;

@@ -92,5 +92,6 @@ std::vector<NOutcome> run_python(const std::vector<std::pair<std::string, NCase>
 // The suites of each family (nn_suites_*.cpp).
 std::vector<NSuite> conv_suites();
 std::vector<NSuite> pool_suites();
+std::vector<NSuite> norm_suites();
 
 }  // namespace gshape::oracle::nn
