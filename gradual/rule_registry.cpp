@@ -37,6 +37,8 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_nn_conv_rules(r);
     register_nn_pool_rules(r);
     register_nn_norm_rules(r);
+    register_nn_layer_rules(r);
+    register_nn_resample_rules(r);
     return r;
   }();
   return registry;

@@ -93,5 +93,7 @@ std::vector<NOutcome> run_python(const std::vector<std::pair<std::string, NCase>
 std::vector<NSuite> conv_suites();
 std::vector<NSuite> pool_suites();
 std::vector<NSuite> norm_suites();
+std::vector<NSuite> layer_suites();
+std::vector<NSuite> resample_suites();
 
 }  // namespace gshape::oracle::nn
