@@ -22,6 +22,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -228,6 +230,7 @@ INSTANTIATE_TEST_SUITE_P(Golden, GoldenTest, testing::ValuesIn(all_cases()),
 
 // The runner itself: every golden file has cases, and names are unique.
 TEST(GoldenFiles, CasesAreWellFormed) {
+  if (update_mode()) GTEST_SKIP() << "expectations are being rewritten";
   std::vector<GoldenCase> cases = all_cases();
   ASSERT_FALSE(cases.empty()) << "no golden cases found in " << GSHAPE_GOLDEN_DIR;
   std::map<std::string, int> names;
