@@ -39,6 +39,7 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_nn_norm_rules(r);
     register_nn_layer_rules(r);
     register_nn_resample_rules(r);
+    register_nn_recurrent_rules(r);
     return r;
   }();
   return registry;

@@ -95,5 +95,6 @@ std::vector<NSuite> pool_suites();
 std::vector<NSuite> norm_suites();
 std::vector<NSuite> layer_suites();
 std::vector<NSuite> resample_suites();
+std::vector<NSuite> recurrent_suites();
 
 }  // namespace gshape::oracle::nn
