@@ -184,8 +184,9 @@ class Builder {
 
   SourceLoc loc(TSNode node) {
     uint32_t begin = ts_node_start_byte(node);
-    // Inside a rebuilt starred chain, the nodes start after the star.
-    if (!ts_node_is_null(star_top_) && begin == ts_node_start_byte(star_top_)) begin = star_operand_begin_;
+    // Inside a rebuilt chain (misplaced star, misread `type(x).y`), the nodes
+    // the grammar starts elsewhere start where Python's do.
+    if (rebase_.active && begin == rebase_.from) begin = rebase_.to;
     return locations_.at(begin, ts_node_end_byte(node));
   }
   std::string_view text(TSNode node) const {
@@ -351,6 +352,7 @@ class Builder {
       case Sym::FunctionDefinition: return build_function(node, node, {});
       case Sym::ClassDefinition: return build_class(node, {});
       case Sym::DecoratedDefinition: return build_decorated(node);
+      case Sym::TypeAliasStatement: return build_type_alias(node);
       default: return opaque_stmt(node);  // match, type alias, print and exec statements, ...
     }
   }
@@ -712,6 +714,80 @@ class Builder {
     return opaque_stmt(node);
   }
 
+  // `type X = ...` (PEP 695) is not modelled. But tree-sitter-python also reads
+  // `type(obj).attr = value` as a type alias of `(obj).attr`; Python requires a
+  // plain name after `type`, so that is an assignment to an attribute (or
+  // subscript) of the call type(obj): rebuilt here.
+  [[gnu::noinline]] ir::Stmt* build_type_alias(TSNode node) {
+    Children kids = children(node);
+    TSNode keyword = kids.size() > 0 ? kids[0].node : TSNode{};
+    TSNode target = unwrap(kids.field(f_.left).node);
+    TSNode value = kids.field(f_.right).node;
+    Sym target_sym = sym(target);
+    if (ts_node_is_null(keyword) || ts_node_is_null(value) ||
+        (target_sym != Sym::Attribute && target_sym != Sym::Subscript && target_sym != Sym::Call)) {
+      return opaque_stmt(node);  // a real type alias (or nothing we can read)
+    }
+    TSNode bottom = target;  // down the chain to the parentheses right after `type`
+    for (;;) {
+      Children parts = children(bottom);
+      Sym s = sym(bottom);
+      TSNode next = s == Sym::Attribute ? parts.field(f_.object).node
+                    : s == Sym::Call    ? parts.field(f_.function).node
+                                        : parts.field(f_.value).node;
+      Sym next_sym = sym(next);
+      if (next_sym == Sym::ParenthesizedExpression || next_sym == Sym::Tuple) {
+        bottom = next;
+        break;
+      }
+      if (next_sym != Sym::Attribute && next_sym != Sym::Subscript && next_sym != Sym::Call) return opaque_stmt(node);
+      bottom = next;
+    }
+    auto* assign = make<ir::Assign>(node);
+    Rebase saved = rebase_;
+    TSNode saved_call = type_call_;
+    rebase_ = {ts_node_start_byte(bottom), ts_node_start_byte(keyword)};  // the chain starts at `type`
+    type_call_ = bottom;
+    type_keyword_ = keyword;
+    assign->targets.push_back(build_expr(target));
+    rebase_ = saved;
+    type_call_ = saved_call;
+    assign->value = build_expr(value);
+    return assign;
+  }
+
+  // The `(obj)` of a misread `type(obj).attr = v`: the call type(obj).
+  [[gnu::noinline]] ir::Expr* build_type_call(TSNode parens) {
+    auto* call = module_.make<ir::Call>(locations_.at(ts_node_start_byte(type_keyword_), ts_node_end_byte(parens)));
+    auto* func = module_.make<ir::Name>(locations_.of(type_keyword_));
+    func->id = "type";
+    call->func = func;
+    Rebase saved = rebase_;
+    rebase_ = {};
+    auto add = [&](TSNode arg_node) {
+      ir::Argument arg;
+      arg.loc = locations_.of(arg_node);
+      if (sym(arg_node) == Sym::ListSplat) {
+        arg.type = ir::Argument::Type::Star;
+        Children parts = children(arg_node);
+        arg.value = build_expr(parts.first_named().node);
+      } else {
+        arg.value = build_expr(arg_node);
+      }
+      call->args.push_back(std::move(arg));
+    };
+    Children kids = children(parens);
+    if (sym(parens) == Sym::Tuple) {  // type(a, b, c)
+      for (std::size_t i = 0; i < kids.size(); ++i) {
+        if (kids[i].named) add(kids[i].node);
+      }
+    } else if (kids.first_named().present()) {
+      add(kids.first_named().node);
+    }
+    rebase_ = saved;
+    return call;
+  }
+
   // `opaque_node` is what an unsupported def becomes (the decorated definition when decorated).
   [[gnu::noinline]] ir::Stmt* build_function(TSNode node, TSNode opaque_node, std::vector<ir::Expr*> decorators) {
     auto* stmt = make<ir::FunctionDef>(node);
@@ -823,6 +899,12 @@ class Builder {
         arg.value = build_expr(parts.first_named().node);
       } else {
         arg.value = build_expr(kid.node);
+        // `f(*a.b())` can come as a chain with the star at its bottom (see
+        // build_misplaced_star): it is still a star argument.
+        if (kid.sym != Sym::ParenthesizedExpression && ir::isa<ir::Starred>(arg.value)) {
+          arg.type = ir::Argument::Type::Star;
+          arg.value = ir::cast<ir::Starred>(arg.value)->value;
+        }
       }
       args.push_back(std::move(arg));
     }
@@ -849,6 +931,7 @@ class Builder {
   // function so this frame stays small: it is on the stack once per IR level.
   ir::Expr* build_expr(TSNode node) {
     if (ts_node_is_null(node)) return nullptr;
+    if (!ts_node_is_null(type_call_) && ts_node_eq(node, type_call_)) return build_type_call(node);
     node = unwrap(node);
     if (depth_ >= kMaxDepth) {
       report_too_deep(node);
@@ -909,6 +992,10 @@ class Builder {
   }
 
   [[gnu::noinline]] ir::Expr* build_tuple(TSNode node) {
+    if (sym(node) == Sym::TuplePattern) {  // `(x) = v` and `for (x) in v`: parentheses, not a tuple
+      Children kids = children(node);
+      if (kids.named_count() == 1 && !kids.has(Sym::TokComma)) return build_expr(kids.first_named().node);
+    }
     auto* tuple = build_sequence<ir::Tuple>(node);
     tuple->parenthesized = true;
     return tuple;
@@ -956,12 +1043,12 @@ class Builder {
     }
     auto* starred = make<ir::Starred>(node);
     TSNode saved_top = star_top_, saved_bottom = star_bottom_;
-    uint32_t saved_operand_begin = star_operand_begin_;
+    Rebase saved_rebase = rebase_;
     {
       Children parts = children(bottom);
       Child operand = parts.first_named();
       if (!operand.present()) return opaque_expr(node);
-      star_operand_begin_ = ts_node_start_byte(operand.node);
+      rebase_ = {ts_node_start_byte(node), ts_node_start_byte(operand.node)};  // the chain starts after the star
     }
     star_top_ = node;
     star_bottom_ = bottom;
@@ -971,7 +1058,7 @@ class Builder {
     }
     star_top_ = saved_top;
     star_bottom_ = saved_bottom;
-    star_operand_begin_ = saved_operand_begin;
+    rebase_ = saved_rebase;
     return starred;
   }
 
@@ -1089,9 +1176,14 @@ class Builder {
     for (std::size_t i = 0; i < parts.size(); ++i) {
       Children kids = children(parts[i]);
       if (kids.size() < 2) continue;
+      // The body ends where the closing quotes start: string_end may also hold
+      // the backslashes that end a raw string (r"\\" has string_end `\\"`).
+      std::string_view start = text(kids[0].node);
+      std::size_t quotes = start.size() - start.find_first_of("'\"");
       uint32_t body_begin = ts_node_end_byte(kids[0].node);
-      uint32_t body_end = ts_node_start_byte(kids[kids.size() - 1].node);
-      if (body_end < body_begin) continue;
+      uint32_t body_end = ts_node_end_byte(kids[kids.size() - 1].node);
+      if (body_end < body_begin + quotes) continue;
+      body_end -= static_cast<uint32_t>(quotes);
       ts::decode_string_body(std::string_view(file_.text()).substr(body_begin, body_end - body_begin), prefixes[i],
                              constant->str_value);
     }
@@ -1554,7 +1646,17 @@ class Builder {
   int depth_ = 0;
   TSNode star_top_{};     // the chain build_misplaced_star is rebuilding
   TSNode star_bottom_{};  // and the list_splat at its bottom
-  uint32_t star_operand_begin_ = 0;  // where the starred operand starts
+  TSNode type_call_{};    // the `(obj)` build_type_alias turns into type(obj)
+  TSNode type_keyword_{};
+  // While a chain is rebuilt: nodes starting at byte `from` start at `to`.
+  struct Rebase {
+    uint32_t from = 0;
+    uint32_t to = 0;
+    bool active = false;
+    Rebase() = default;
+    Rebase(uint32_t f, uint32_t t) : from(f), to(t), active(true) {}
+  };
+  Rebase rebase_;
   std::optional<Diagnostic> too_deep_;
   std::optional<Diagnostic> syntax_error_;
 };

@@ -35,6 +35,7 @@ namespace gshape::ts {
   X(BreakStatement, "break_statement", true)                               \
   X(ContinueStatement, "continue_statement", true)                         \
   X(GlobalStatement, "global_statement", true)                             \
+  X(TypeAliasStatement, "type_alias_statement", true)                      \
   X(NonlocalStatement, "nonlocal_statement", true)                         \
   X(IfStatement, "if_statement", true)                                     \
   X(ElifClause, "elif_clause", true)                                       \
