@@ -135,7 +135,6 @@ class Interpreter {
   const std::map<const ir::Expr*, std::vector<std::string>>& shapes() const { return shapes_; }
   std::vector<Diagnostic>& internal() { return internal_; }
   AnalysisStats& stats() { return stats_; }
-  // Counters of every solver the run used (one per module and per function analysed alone).
   SolverStats solver_stats() const;
 
   // ---- used by the interp_*.cpp parts
@@ -271,12 +270,11 @@ class Interpreter {
   const Project& project_;
   AnalysisOptions options_;
   const RuleRegistry& registry_;
-  // One incremental solver per analysis unit (a module's top level, a
-  // function analysed alone): facts and learnt state never pile up.
+  // One incremental solver for the run (a Z3 context costs tens of
+  // milliseconds to create); each module and each function analysed alone
+  // runs in its own scope, so facts never pile up across them.
   std::unique_ptr<Solver> solver_;
-  SolverStats finished_solvers_;  // counters of the solvers already replaced
-  unsigned solver_timeout_ = 0;   // the solver's current per-query timeout
-  void fresh_solver();
+  unsigned solver_timeout_ = 0;  // the solver's current per-query timeout
   std::vector<Obligation> raw_;
   std::vector<RawInfo> raw_info_;
   std::vector<Context> contexts_;

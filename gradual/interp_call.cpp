@@ -451,7 +451,7 @@ void Interpreter::adapt_solver_timeout() {
   // Hard (nonlinear) queries end in a timeout and a deferred check anyway:
   // once Z3 has used its share of the run, later queries get less time, so a
   // large project stays fast. Easy queries take well under a millisecond.
-  double spent = finished_solvers_.z3_seconds + solver_->stats().z3_seconds;
+  double spent = solver_->stats().z3_seconds;
   unsigned timeout = spent < 0.5 ? options_.solver_timeout_ms : spent < 1.5 ? 10u : 1u;
   timeout = std::min(timeout, options_.solver_timeout_ms);
   if (timeout != solver_timeout_) {

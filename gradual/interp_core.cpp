@@ -65,7 +65,6 @@ void Interpreter::run_module(ModuleState& m) {
   bool saved_recording = recording_;
   context_ = 0;
   recording_ = true;
-  if (depth == 0) fresh_solver();  // not inside another module's import (its scopes hold the solver)
   {
     FrameGuard guard(*this, std::move(f));
     SolverScope scope(*solver_);
@@ -206,31 +205,7 @@ void Interpreter::analyse_uncalled() {
   }
 }
 
-void Interpreter::fresh_solver() {
-  const SolverStats& s = solver_->stats();
-  SolverStats& t = finished_solvers_;
-  t.obligations += s.obligations;
-  t.proven += s.proven;
-  t.refuted += s.refuted;
-  t.deferred += s.deferred;
-  t.decided_without_z3 += s.decided_without_z3;
-  t.z3_checks += s.z3_checks;
-  t.z3_unknown += s.z3_unknown;
-  t.z3_seconds += s.z3_seconds;
-  t.max_check_seconds = std::max(t.max_check_seconds, s.max_check_seconds);
-  solver_ = std::make_unique<Solver>(SolverOptions{solver_timeout_});
-}
-
-SolverStats Interpreter::solver_stats() const {
-  SolverStats t = finished_solvers_;
-  const SolverStats& s = solver_->stats();
-  t.obligations += s.obligations;
-  t.z3_checks += s.z3_checks;
-  t.z3_unknown += s.z3_unknown;
-  t.z3_seconds += s.z3_seconds;
-  t.decided_without_z3 += s.decided_without_z3;
-  return t;
-}
+SolverStats Interpreter::solver_stats() const { return solver_->stats(); }
 
 void Interpreter::tick() {
   ++steps_;
