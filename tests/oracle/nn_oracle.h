@@ -96,5 +96,6 @@ std::vector<NSuite> norm_suites();
 std::vector<NSuite> layer_suites();
 std::vector<NSuite> resample_suites();
 std::vector<NSuite> recurrent_suites();
+std::vector<NSuite> attention_suites();
 
 }  // namespace gshape::oracle::nn
