@@ -1,15 +1,20 @@
-// `gshape instrument PATH -o OUT`: write the instrumented copy of a project.
-// The rewriter is not there yet; the arguments are validated already, so the
-// refusals users rely on (never write into the source tree) hold today.
+// `gshape instrument PATH -o OUT`: analyse a project like `check`, then write
+// its instrumented copy (codegen::instrument_tree) with OUT/gshape-report.json.
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
+#include "cli/check_report.h"
 #include "cli/commands.h"
+#include "cli/project_analysis.h"
+#include "codegen/instrument_tree.h"
+#include "codegen/plan.h"
+#include "frontend/json_writer.h"
+#include "gshape_version.h"
 
 namespace gshape::cli {
 
@@ -17,36 +22,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Whether `inner` is `outer` or lies below it (both absolute and normal).
-bool is_same_or_inside(const fs::path& inner, const fs::path& outer) {
-  return std::mismatch(outer.begin(), outer.end(), inner.begin(), inner.end()).first == outer.end();
-}
-
-// An error message when `out` cannot receive the instrumented copy of `input`, or "".
-std::string check_output_location(const std::string& input, const std::string& out) {
+// Why OUT cannot receive the copy of `input` (codegen's refusals: the input
+// itself, inside it, the folder of an input file, a file), or that it cannot
+// be written; "" when it can. Checked before the analysis, so a bad OUT costs nothing.
+std::string check_output(const std::string& input, const std::string& out) {
+  std::string refused = codegen::check_output_location(input, out);
+  if (!refused.empty()) return refused;
   std::error_code ec;
-  fs::path input_abs = fs::canonical(input, ec);
-  fs::path out_abs = fs::weakly_canonical(fs::absolute(out, ec), ec).lexically_normal();
-  if (ec) return "cannot use output location '" + out + "': " + ec.message();
-  if (!out_abs.has_filename()) out_abs = out_abs.parent_path();  // "out/" → "out"
-  bool input_is_dir = fs::is_directory(input_abs, ec);
-  // The tree the copy mirrors: the input directory, or the folder holding the input file.
-  fs::path source_tree = input_is_dir ? input_abs : input_abs.parent_path();
-  if (out_abs == input_abs) return "output '" + out + "' is the input itself; gshape never modifies the source tree";
-  if (input_is_dir && is_same_or_inside(out_abs, source_tree)) {
-    return "output directory '" + out + "' is inside the input '" + input +
-           "'; gshape never writes into the source tree (choose a directory outside it)";
-  }
-  if (!input_is_dir && out_abs == source_tree) {
-    return "output directory '" + out + "' holds the input '" + input +
-           "'; the instrumented copy would overwrite it (choose another directory)";
-  }
-  if (fs::exists(out_abs, ec) && !fs::is_directory(out_abs, ec)) {
-    return "output '" + out + "' exists and is not a directory";
-  }
-  // The nearest existing ancestor must be a directory we may write into.
-  fs::path existing = out_abs;
-  while (!fs::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path()) {
+  fs::path existing = fs::absolute(out, ec).lexically_normal();
+  while (!existing.empty() && !fs::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path()) {
     existing = existing.parent_path();
   }
   if (!fs::is_directory(existing, ec)) {
@@ -56,6 +40,101 @@ std::string check_output_location(const std::string& input, const std::string& o
     return "cannot write to output location '" + out + "': " + std::strerror(errno);
   }
   return {};
+}
+
+// --check-proven: every obligation becomes a run-time check, the proven ones
+// too (to measure the worst-case cost, or to test the analysis' proofs on real runs).
+std::vector<gradual::Obligation> as_runtime_checks(std::vector<gradual::Obligation> obligations) {
+  for (gradual::Obligation& ob : obligations) {
+    if (ob.status == gradual::Status::Proven) ob.status = gradual::Status::Deferred;
+  }
+  return obligations;
+}
+
+struct WrittenCounts {
+  std::size_t instrumented_files = 0;
+  std::size_t checks = 0;
+  std::size_t copied_files = 0;  // Python files without checks, unparsed ones, and every other file
+  std::size_t not_instrumentable = 0;
+};
+
+// `obligations` as the report has them: with --check-proven, proven ones
+// that cannot be checked are not counted as missing checks.
+WrittenCounts count_written(const codegen::TreeResult& tree, const std::vector<gradual::Obligation>& obligations) {
+  std::set<int> proven;
+  for (const gradual::Obligation& ob : obligations) {
+    if (ob.status == gradual::Status::Proven) proven.insert(ob.id);
+  }
+  WrittenCounts c;
+  c.copied_files = tree.copied_files;
+  for (const codegen::PythonFileSummary& f : tree.python_files) {
+    if (f.status == codegen::PythonFileSummary::Status::Instrumented) {
+      ++c.instrumented_files;
+      c.checks += static_cast<std::size_t>(f.checks);
+    } else {
+      ++c.copied_files;
+    }
+    for (const codegen::CheckOutcome& o : f.outcomes) {
+      if (!o.instrumented && proven.count(o.obligation_id) == 0) ++c.not_instrumentable;
+    }
+  }
+  return c;
+}
+
+std::string plural(std::size_t n, const char* noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
+
+std::string written_line(const WrittenCounts& c, const std::string& out) {
+  return "instrumented " + plural(c.instrumented_files, "file") + " (" + plural(c.checks, "check") + "), copied " +
+         plural(c.copied_files, "file") + " into " + out;
+}
+
+void print_json(const AnalysedProject& a, const codegen::TreeResult& tree, const WrittenCounts& c,
+                const std::string& out_dir, int exit_code) {
+  std::ostream& out = std::cout;
+  out << "{\"tool\":\"gshape\",\"version\":" << json_quote(GSHAPE_VERSION) << ",\"command\":\"instrument\",\"diagnostics\":[";
+  bool first = true;
+  for (const Diagnostic& d : a.diags.all()) {
+    if (!first) out << ",";
+    first = false;
+    render_json(out, d);
+  }
+  out << "],";
+  // The envelope is framed by hand (as check's is); each member's value is
+  // written by a JsonWriter of its own.
+  JsonWriter w(out);
+  out << "\"summary\":";
+  w.begin_object();
+  w.field("files", static_cast<uint64_t>(a.summary.files)).field("modules", static_cast<uint64_t>(a.summary.modules));
+  w.field("errors", static_cast<uint64_t>(a.summary.errors)).field("warnings", static_cast<uint64_t>(a.summary.warnings));
+  w.field("notes", static_cast<uint64_t>(a.summary.notes));
+  w.field("obligations", static_cast<uint64_t>(a.result.obligations.size()));
+  w.field("proven", static_cast<uint64_t>(a.result.count(gradual::Outcome::Proven)));
+  w.field("refuted", static_cast<uint64_t>(a.result.count(gradual::Outcome::Error)));
+  w.field("deferred", static_cast<uint64_t>(a.result.count(gradual::Outcome::Deferred) + a.result.count(gradual::Outcome::Warning)));
+  w.field("text", summary_line(a.summary)).field("obligations_text", obligation_summary_line(a.result));
+  w.end_object();
+  out << ",\"instrument\":";
+  JsonWriter iw(out);
+  iw.begin_object();
+  iw.field("output", out_dir);
+  iw.key("report");
+  if (tree.report_path.empty()) {
+    iw.null();
+  } else {
+    iw.value(tree.report_path);
+  }
+  iw.field("python_files", static_cast<uint64_t>(tree.python_files.size()));
+  iw.field("instrumented_files", static_cast<uint64_t>(c.instrumented_files));
+  iw.field("checks", static_cast<uint64_t>(c.checks));
+  iw.field("copied_files", static_cast<uint64_t>(c.copied_files));
+  iw.field("not_instrumentable", static_cast<uint64_t>(c.not_instrumentable));
+  iw.field("refused", tree.refused);
+  iw.key("errors").begin_array();
+  for (const std::string& e : tree.errors) iw.value(e);
+  iw.end_array();
+  iw.field("text", tree.refused.empty() ? written_line(c, out_dir) : std::string());
+  iw.end_object();
+  out << ",\"exit_code\":" << exit_code << "}\n";
 }
 
 int run_instrument(const ParsedArgs& args) {
@@ -69,14 +148,40 @@ int run_instrument(const ParsedArgs& args) {
     return usage_error("instrument", "'instrument' needs an output directory: -o OUT");
   }
   const std::string& input = args.positional.front();
+  const std::string out_dir = args.get("output");
   std::error_code ec;
   if (!fs::exists(input, ec)) {
     std::cerr << input << ": error: no such file or directory\n";
     return kExitUsage;
   }
-  std::string problem = check_output_location(input, args.get("output"));
+  std::string problem = check_output(input, out_dir);
   if (!problem.empty()) return fatal_error(problem);
-  return fatal_error("'instrument' is not implemented yet");
+
+  AnalysedProject analysed = analyse_paths({input}, args.has("verbose"));
+  std::vector<gradual::Obligation> obligations = analysed.result.plain_obligations();
+  // The plans decide what is checked; the report keeps every obligation's true status.
+  std::vector<codegen::FilePlan> plans =
+      codegen::build_plans(args.has("check-proven") ? as_runtime_checks(obligations) : obligations);
+  codegen::TreeResult tree = codegen::instrument_tree(analysed.project, plans, obligations, {input, out_dir});
+  WrittenCounts counts = count_written(tree, obligations);
+  // Shape errors do not stop the copy: their checks are in it, so a run
+  // stops cleanly at the line. Exit 1 says they exist; 2 that OUT is incomplete.
+  int exit_code = !tree.ok() ? kExitUsage : analysed.summary.errors > 0 ? kExitErrorsFound : kExitOk;
+
+  if (output->format == OutputFormat::Json) {
+    print_json(analysed, tree, counts, out_dir, exit_code);
+    return exit_code;
+  }
+  print_check_text(analysed, output->color);
+  if (!tree.refused.empty()) return fatal_error(tree.refused);
+  for (const std::string& e : tree.errors) std::cerr << "gshape: error: " << e << "\n";
+  std::cerr << written_line(counts, out_dir) << "\n";
+  if (counts.not_instrumentable > 0) {
+    std::cerr << plural(counts.not_instrumentable, "check") << " could not be inserted (see 'gshape report --from "
+              << tree.report_path << "')\n";
+  }
+  if (!tree.report_path.empty()) std::cerr << "wrote " << tree.report_path << "\n";
+  return exit_code;
 }
 
 }  // namespace
@@ -84,25 +189,49 @@ int run_instrument(const ParsedArgs& args) {
 const Command& instrument_command() {
   static const Command command{
       "instrument",
-      "write an instrumented copy of a project (not implemented yet)",
+      "write an instrumented copy of a project",
       R"(usage: gshape instrument [options] PATH -o OUT
 
-Writes to OUT a copy of the project under PATH in which every shape
-requirement that could not be settled statically is checked at run time.
-The source tree is never modified: OUT may not be PATH or lie inside it.
-Not implemented yet: the arguments are checked, then gshape exits with
-status 2.
+Analyses the project under PATH (a directory or one file) exactly as
+'gshape check' does, printing the same diagnostics and summary, then writes
+to OUT a copy of it in which every shape requirement that could not be
+proven statically is checked at run time, at its line, before PyTorch runs
+the operation: a failing check raises ShapeCheckError naming the file, line,
+rule and actual sizes. Files without checks and every other file are copied
+unchanged; OUT/gshape-report.json records every obligation and what became
+of it ('gshape report --from OUT/gshape-report.json' prints it).
+
+The source tree is never modified: OUT may not be PATH, lie inside it, or
+be the folder holding an input file. Static errors do not stop the copy:
+their checks are in it too, so the run stops cleanly at the line (exit 1
+says errors were found). Run the copy with the runtime importable:
+scripts/install-runtime.sh BUILD once, or PYTHONPATH=BUILD/runtime/python.
+
+After the diagnostics it prints
+  instrumented N files (K checks), copied M files into OUT
+  wrote OUT/gshape-report.json
 
 options:
   -o, --output OUT         the directory to write (required; created if missing)
+  --format=text|json       json: one JSON document on stdout with the
+                           diagnostics, the counts and what was written
+  --check-proven           check the proven obligations at run time too (the
+                           worst-case cost; a failure would mean a wrong proof);
+                           the report still lists them as proven
+  --verbose                also report where the analysis gave up, as notes
   --color=auto|always|never
                            colour the diagnostics (auto: when stderr is a terminal)
   -h, --help               show this help
 
+exit status: 0 written, no errors; 1 written, shape or syntax errors found
+(their checks are in OUT); 2 usage or I/O error (OUT refused or not
+writable: nothing written; a file that could not be written)
+
 example:
   gshape instrument src/ -o build/instrumented
+  /usr/bin/python3 build/instrumented/train.py
 )",
-      {{"output", 'o', true}, color_option()},
+      {{"output", 'o', true}, format_option(), color_option(), {"check-proven", '\0', false}, {"verbose", '\0', false}},
       false,
       run_instrument};
   return command;

@@ -1,9 +1,12 @@
-// `gshape run SCRIPT [-- ARGS…]`: instrument a script (cached) and run it.
-// Not implemented yet; its arguments are validated already.
+// `gshape run SCRIPT [-- ARGS…]`: instrument the script's project into the
+// run cache (codegen::run_script re-instruments only what changed) and run it
+// through the launcher as if it were the original.
 #include <filesystem>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/project_analysis.h"
+#include "codegen/run_cache.h"
 
 namespace gshape::cli {
 
@@ -28,7 +31,37 @@ int run_run(const ParsedArgs& args) {
     std::cerr << script << ": error: not a file (the script to run)\n";
     return kExitUsage;
   }
-  return fatal_error("'run' is not implemented yet");
+  if (args.has("python") && args.get("python").empty()) return usage_error("run", "'--python' needs a path");
+  if (args.has("cache-dir") && args.get("cache-dir").empty()) return usage_error("run", "'--cache-dir' needs a path");
+
+  codegen::RunOptions options;
+  options.script = script;
+  options.args = args.after_double_dash;
+  if (args.has("python")) options.python = args.get("python");
+  if (args.has("cache-dir")) options.cache_home = args.get("cache-dir");
+
+  const bool color = output->color;
+  const bool verbose = args.has("verbose");
+  // Called only when the project changed since the last run. Its static
+  // errors and warnings are shown before the script starts but do not stop
+  // it: their checks are in the instrumented code, so the run stops with
+  // ShapeCheckError at the line if it gets there.
+  codegen::ProjectAnalyzer analyze = [color, verbose](const Project& project, DiagnosticSink& diags) {
+    gradual::AnalysisResult result = gradual::analyse_project(project);
+    add_analysis_diagnostics(result, diags, verbose);
+    print_diagnostics_text(std::cerr, diags, color);
+    std::size_t errors = diags.count(Severity::Error);
+    if (errors > 0) {
+      std::cerr << "gshape: " << errors << (errors == 1 ? " error" : " errors")
+                << " found statically; running with run-time checks anyway\n";
+    }
+    return codegen::ProjectAnalysis{result.plain_obligations(), std::nullopt};
+  };
+  DiagnosticSink diags;
+  std::cout.flush();
+  codegen::RunResult result = codegen::run_script(options, analyze, diags);
+  if (!result.error.empty()) return fatal_error(result.error);
+  return result.exit_code;
 }
 
 }  // namespace
@@ -36,25 +69,46 @@ int run_run(const ParsedArgs& args) {
 const Command& run_command() {
   static const Command command{
       "run",
-      "instrument a script and run it (not implemented yet)",
+      "instrument a script and run it",
       R"(usage: gshape run [options] SCRIPT [-- ARGS...]
 
-Instruments SCRIPT and the project modules it imports (cached), then runs it
-with ARGS as if it were run directly with Python: a shape requirement that
-fails raises ShapeCheckError at the user's line. Options for gshape come
-before "--"; everything after it is passed to the script unchanged.
-Not implemented yet: the arguments are checked, then gshape exits with
-status 2.
+Instruments SCRIPT's project (the script's folder, or the nearest folder
+above it that is not a package) into a cache, then runs SCRIPT with ARGS as
+if it were run directly with Python: same argv, working directory,
+__file__, __name__ == "__main__", standard streams and exit status;
+tracebacks name the original files and lines. A shape requirement that fails
+at run time raises ShapeCheckError at the user's line, before PyTorch runs
+the operation, and the run ends with that traceback and status 1.
+
+The cache ($XDG_CACHE_HOME/gshape, else ~/.cache/gshape) is reused while no
+Python file of the project changed; otherwise the project is analysed again
+and only files whose source or checks changed are re-instrumented. When it
+analyses, gshape first prints the static errors and warnings on stderr (as
+'gshape check' would) and then runs the script anyway: a static error is a
+check that fails when its line is reached.
+
+Options for gshape come before "--"; everything after it is passed to the
+script unchanged.
 
 options:
+  --python PY              the Python to run the script with (default
+                           /usr/bin/python3, the one that has torch)
+  --cache-dir DIR          keep the instrumented copies under DIR instead of
+                           the default cache folder
+  --verbose                also report where the analysis gave up, as notes
   --color=auto|always|never
                            colour the diagnostics (auto: when stderr is a terminal)
   -h, --help               show this help
 
+exit status: the script's own (1 after an uncaught exception such as
+ShapeCheckError, 128+N when killed by signal N); 2 when gshape could not
+run it (usage error, missing script or runtime, unwritable cache)
+
 example:
   gshape run train.py -- --epochs 1
+  gshape run --python /opt/venv/bin/python samples/cnn_mnist.py -- --steps 3
 )",
-      {color_option()},
+      {color_option(), {"python", '\0', true}, {"cache-dir", '\0', true}, {"verbose", '\0', false}},
       true,
       run_run};
   return command;

@@ -1,0 +1,35 @@
+#include "cli/project_analysis.h"
+
+#include <iostream>
+
+#include "cli/check_report.h"
+
+namespace gshape::cli {
+
+void add_analysis_diagnostics(const gradual::AnalysisResult& result, DiagnosticSink& diags, bool verbose) {
+  for (Diagnostic& d : gradual::diagnostics_of(result)) diags.report(std::move(d));
+  if (verbose) {
+    for (const Diagnostic& d : result.internal) diags.report(d);
+  }
+  diags.sort();
+}
+
+AnalysedProject analyse_paths(const std::vector<std::string>& paths, bool verbose) {
+  AnalysedProject a;
+  a.project = load_project(paths, a.diags);
+  if (a.project.all_files.empty() && a.project.missing_paths.empty()) {
+    a.diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
+  }
+  a.result = gradual::analyse_project(a.project);
+  add_analysis_diagnostics(a.result, a.diags, verbose);
+  a.summary = count_diagnostics(a.diags, a.project.all_files.size(), a.project.modules.size());
+  return a;
+}
+
+void print_check_text(const AnalysedProject& a, bool color) {
+  print_diagnostics_text(std::cerr, a.diags, color);
+  std::cerr << summary_line(a.summary) << "\n";
+  if (!a.result.obligations.empty()) std::cerr << obligation_summary_line(a.result) << "\n";
+}
+
+}  // namespace gshape::cli

@@ -1,0 +1,168 @@
+// `gshape instrument PATH -o OUT` end to end: what it prints, what it writes
+// (instrumented files, byte-for-byte copies, gshape-report.json), exit codes,
+// and that the source tree is never touched.
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "gshape_runner.h"
+#include "json_value.h"
+#include "shape_fixtures.h"
+#include "temp_dir.h"
+
+namespace gshape::testing {
+namespace {
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+JsonValue parse_or_fail(const std::string& text) {
+  std::string error;
+  std::optional<JsonValue> doc = parse_json(text, error);
+  EXPECT_TRUE(doc.has_value()) << error << "\n" << text;
+  return doc.value_or(JsonValue{});
+}
+
+TEST(Instrument, WritesTheInstrumentedCopyAndSaysWhat) {
+  TempDir dir;
+  dir.write("src/train.py", kDeferredScript);
+  dir.write("src/util.py", kPlainModule);
+  dir.write("src/data/labels.txt", "cat\ndog\n");
+  std::string out = dir / "out";
+  ProcessResult r = gshape({"instrument", dir / "src", "-o", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 0 errors, 0 warnings\n")) << r.err;
+  EXPECT_TRUE(contains(r.err, "instrumented 1 file (2 checks), copied 2 files into " + out + "\n")) << r.err;
+  EXPECT_TRUE(contains(r.err, "wrote " + out + "/gshape-report.json\n")) << r.err;
+
+  std::string instrumented = read_all(out + "/train.py");
+  EXPECT_TRUE(contains(instrumented, "_gshape_checks")) << instrumented;
+  EXPECT_EQ(count_of(instrumented, "\n"), count_of(kDeferredScript, "\n")) << "line numbers must not move";
+  EXPECT_EQ(read_all(out + "/util.py"), kPlainModule) << "a file without checks is copied byte for byte";
+  EXPECT_EQ(read_all(out + "/data/labels.txt"), "cat\ndog\n");
+  // The source tree is untouched.
+  EXPECT_EQ(read_all(dir / "src/train.py"), kDeferredScript);
+  EXPECT_FALSE(std::filesystem::exists(dir / "src/gshape-report.json"));
+
+  // Instrumenting again into the same OUT is fine (files are replaced).
+  ProcessResult again = gshape({"instrument", dir / "src", "-o", out});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(read_all(out + "/train.py"), instrumented);
+}
+
+TEST(Instrument, StaticErrorsExit1ButTheCopyIsWrittenWithTheirChecks) {
+  TempDir dir;
+  dir.write("src/model.py", kRefutedModule);
+  dir.write("src/train.py", kDeferredScript);
+  std::string out = dir / "out";
+  ProcessResult r = gshape({"instrument", dir / "src", "-o", out, "--color=never"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "model.py:5:5: error: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "[matmul_c2]")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error, 0 warnings")) << r.err;
+  EXPECT_TRUE(contains(r.err, "instrumented 2 files")) << r.err;
+  // The refuted obligation has its check, so a run stops at line 5.
+  std::string model = read_all(out + "/model.py");
+  EXPECT_TRUE(contains(model, "'matmul_c2'")) << model;
+}
+
+TEST(Instrument, TheReportHoldsEveryObligationCheckFinds) {
+  TempDir dir;
+  dir.write("src/model.py", kRefutedModule);
+  dir.write("src/train.py", kDeferredScript);
+  ProcessResult r = gshape({"instrument", dir / "src", "-o", dir / "out"});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  JsonValue report = parse_or_fail(read_all(dir / "out/gshape-report.json"));
+  ASSERT_TRUE(report.has("obligations"));
+  JsonValue check = parse_or_fail(gshape({"check", "--format=json", dir / "src"}).out);
+  ASSERT_TRUE(check.has("obligations"));
+  ASSERT_EQ(report["obligations"].array.size(), check["obligations"].array.size());
+  int inserted = 0, refuted = 0, deferred = 0;
+  for (const JsonValue& o : report["obligations"].array) {
+    const std::string& status = o["obligation"]["status"].string;
+    refuted += status == "refuted";
+    deferred += status == "deferred";
+    if (status == "proven") {
+      EXPECT_EQ(o["runtime_check"].string, "not_needed");
+    } else {
+      EXPECT_EQ(o["runtime_check"].string, "inserted") << o["obligation"]["tag"].string;
+      ++inserted;
+    }
+  }
+  EXPECT_EQ(refuted, 1);
+  EXPECT_EQ(deferred, 2);
+  EXPECT_EQ(report["summary"]["checks_inserted"].number, inserted);
+}
+
+TEST(Instrument, JsonFormatIsOneDocumentWithWhatWasWritten) {
+  TempDir dir;
+  dir.write("src/train.py", kDeferredScript);
+  dir.write("src/util.py", kPlainModule);
+  ProcessResult r = gshape({"instrument", "--format=json", dir / "src", "-o", dir / "out"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  JsonValue doc = parse_or_fail(r.out);
+  EXPECT_EQ(doc["command"].string, "instrument");
+  EXPECT_EQ(doc["exit_code"].number, 0);
+  EXPECT_EQ(doc["summary"]["deferred"].number, 2);
+  const JsonValue& written = doc["instrument"];
+  EXPECT_EQ(written["instrumented_files"].number, 1);
+  EXPECT_EQ(written["checks"].number, 2);
+  EXPECT_EQ(written["copied_files"].number, 1);
+  EXPECT_EQ(written["report"].string, dir / "out/gshape-report.json");
+  EXPECT_TRUE(contains(written["text"].string, "instrumented 1 file (2 checks)")) << written["text"].string;
+}
+
+TEST(Instrument, CheckProvenAddsChecksButTheReportKeepsTheirStatus) {
+  TempDir dir;
+  dir.write("src/train.py", kDeferredScript);
+  dir.write("src/fixed.py", kProvenModule);
+  ProcessResult plain = gshape({"instrument", "--format=json", dir / "src", "-o", dir / "plain"});
+  ProcessResult all = gshape({"instrument", "--format=json", "--check-proven", dir / "src", "-o", dir / "all"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  double plain_checks = parse_or_fail(plain.out)["instrument"]["checks"].number;
+  double all_checks = parse_or_fail(all.out)["instrument"]["checks"].number;
+  EXPECT_EQ(all_checks, plain_checks + 2) << "fixed.py's proven linear_c1 and linear_c2 are checked too";
+  EXPECT_EQ(read_all(dir / "plain/fixed.py"), kProvenModule) << "without --check-proven nothing to check there";
+  EXPECT_TRUE(contains(read_all(dir / "all/fixed.py"), "'linear_c1'"));
+  JsonValue report = parse_or_fail(read_all(dir / "all/gshape-report.json"));
+  EXPECT_EQ(report["summary"]["proven"].number, parse_or_fail(read_all(dir / "plain/gshape-report.json"))["summary"]["proven"].number);
+}
+
+TEST(Instrument, AnUnwritableOutputLocationExits2BeforeAnalysing) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root may write anywhere";
+  TempDir dir;
+  dir.write("src/train.py", kDeferredScript);
+  std::string locked = dir.mkdir("locked");
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  ProcessResult r = gshape({"instrument", dir / "src", "-o", dir / "locked/out"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "cannot write to output location")) << r.err;
+  EXPECT_FALSE(contains(r.err, "checked")) << r.err;
+}
+
+TEST(Instrument, OneFileIsInstrumentedIntoAnotherFolder) {
+  TempDir dir;
+  dir.write("src/train.py", kDeferredScript);
+  dir.write("src/other.py", kRefutedModule);
+  ProcessResult r = gshape({"instrument", dir / "src/train.py", "-o", dir / "out"});
+  EXPECT_EQ(r.exit_code, 0) << "only train.py is analysed, not its neighbour: " << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "out/train.py"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "out/other.py"));
+}
+
+}  // namespace
+}  // namespace gshape::testing

@@ -1,0 +1,131 @@
+// `gshape run SCRIPT [-- ARGS…]` end to end: the script runs as if started
+// directly (stdout, argv, __name__, exit status), a failing check stops it
+// with ShapeCheckError at the user's line, static errors are shown first but
+// do not block the run, and the cache is reused while nothing changed.
+// Needs the runtime (GSHAPE_WITH_TORCH=ON); skipped without it.
+#include <gtest/gtest.h>
+
+#include "gshape_runner.h"
+#include "shape_fixtures.h"
+#include "temp_dir.h"
+
+namespace gshape::testing {
+namespace {
+
+const char* kPython = "/usr/bin/python3";
+const char* kGoodBatch = "[[1.0, 2.0, 3.0, 4.0]]";
+const char* kBadBatch = "[[1.0, 2.0, 3.0]]";  // 3 features for nn.Linear(4, 2)
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+std::string last_line(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  std::size_t at = t.rfind('\n');
+  return at == std::string::npos ? t : t.substr(at + 1);
+}
+
+class RunScript : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifndef GSHAPE_TEST_HAS_RUNTIME
+    GTEST_SKIP() << "gshape was built without its runtime (GSHAPE_WITH_TORCH=OFF)";
+#endif
+  }
+  // gshape run with a private cache; the script's own arguments after "--".
+  ProcessResult run(const std::string& script, const std::vector<std::string>& script_args,
+                    const std::string& working_dir = {}) {
+    std::vector<std::string> args = {"run", "--color=never", "--cache-dir", cache_.str(), script, "--"};
+    args.insert(args.end(), script_args.begin(), script_args.end());
+    return run_process(GSHAPE_BINARY, args, working_dir, 180);
+  }
+  TempDir dir_;
+  TempDir cache_;
+};
+
+TEST_F(RunScript, PassingChecksRunExactlyLikeTheOriginal) {
+  std::string script = dir_.write("src/train.py", kDeferredScript);
+  ProcessResult plain = run_process(kPython, {script, kGoodBatch, "0"}, {}, 180);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ProcessResult r = run(script, {kGoodBatch, "0"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, plain.out);
+  EXPECT_EQ(r.out, std::string("out (1, 2) args ['") + kGoodBatch + "', '0'] name __main__\n");
+  EXPECT_EQ(r.err, "") << "no static diagnostics, nothing else on stderr";
+  EXPECT_TRUE(std::filesystem::exists(cache_.path())) << "the instrumented copy lives in the cache";
+}
+
+TEST_F(RunScript, TheScriptsExitStatusIsReturned) {
+  std::string script = dir_.write("src/train.py", kDeferredScript);
+  ProcessResult r = run(script, {kGoodBatch, "7"});
+  EXPECT_EQ(r.exit_code, 7) << r.err;
+}
+
+TEST_F(RunScript, AFailingCheckStopsAtTheUsersLineWithShapeCheckError) {
+  std::string script = dir_.write("src/train.py", kDeferredScript);
+  ProcessResult plain = run_process(kPython, {script, kBadBatch}, {}, 180);
+  EXPECT_NE(plain.exit_code, 0);
+  EXPECT_FALSE(contains(plain.err, "ShapeCheckError")) << "PyTorch's own error when run directly";
+
+  ProcessResult r = run(script, {kBadBatch});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(r.out, "") << "it stopped before the print";
+  std::string last = last_line(r.err);
+  EXPECT_TRUE(contains(last, "ShapeCheckError: " + script + ":" + std::to_string(kDeferredLine) + ":" +
+                                 std::to_string(kDeferredColumn) + ": [linear_c1] "))
+      << r.err;
+  EXPECT_TRUE(contains(last, "expects in_features 4 but the input's last dimension is 3")) << last;
+  // The innermost frame is the user's file and line, as Python names it.
+  EXPECT_TRUE(contains(r.err, "File \"" + script + "\", line " + std::to_string(kDeferredLine) + ", in main\n"))
+      << r.err;
+}
+
+TEST_F(RunScript, RelativeScriptPathsNameFilesAsTyped) {
+  dir_.write("src/train.py", kDeferredScript);
+  ProcessResult r = run("src/train.py", {kBadBatch}, dir_.str());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(last_line(r.err), "ShapeCheckError: src/train.py:15:11: [linear_c1]")) << r.err;
+}
+
+TEST_F(RunScript, StaticErrorsArePrintedFirstButDoNotStopTheRun) {
+  std::string script = dir_.write("src/train.py", kDeferredScript);
+  dir_.write("src/model.py", kRefutedModule);  // in the project, never imported by train.py
+  ProcessResult r = run(script, {kGoodBatch});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "out (1, 2)")) << r.out;
+  EXPECT_TRUE(contains(r.err, "model.py:5:5: error: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "[matmul_c2]")) << r.err;
+  EXPECT_TRUE(contains(r.err, "gshape: 1 error found statically; running with run-time checks anyway\n")) << r.err;
+}
+
+TEST_F(RunScript, TheCacheIsReusedUntilAFileChanges) {
+  std::string script = dir_.write("src/train.py", kDeferredScript);
+  dir_.write("src/model.py", kRefutedModule);
+  ProcessResult first = run(script, {kGoodBatch});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  ASSERT_TRUE(contains(first.err, "error: ")) << "the first run analyses and reports: " << first.err;
+  ProcessResult second = run(script, {kGoodBatch});
+  EXPECT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.err, "") << "nothing changed: no analysis, no diagnostics";
+  EXPECT_EQ(second.out, first.out);
+  // A changed file makes it analyse (and report) again; the check still works.
+  dir_.write("src/model.py", std::string(kRefutedModule) + "# edited\n");
+  ProcessResult third = run(script, {kBadBatch});
+  EXPECT_EQ(third.exit_code, 1);
+  EXPECT_TRUE(contains(third.err, "model.py:5:5: error: ")) << third.err;
+  EXPECT_TRUE(contains(last_line(third.err), "[linear_c1]")) << third.err;
+}
+
+TEST_F(RunScript, AMissingPythonIsAnErrorOfGshape) {
+  std::string script = dir_.write("src/train.py", kDeferredScript);
+  ProcessResult r = run_process(GSHAPE_BINARY,
+                                {"run", "--python", dir_ / "no-such-python", "--cache-dir", cache_.str(), script}, {}, 180);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "gshape: error: cannot run")) << r.err;
+  EXPECT_TRUE(contains(r.err, "no-such-python")) << r.err;
+}
+
+}  // namespace
+}  // namespace gshape::testing
