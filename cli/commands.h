@@ -27,6 +27,7 @@ struct Command {
 const Command& check_command();
 const Command& instrument_command();
 const Command& run_command();
+const Command& report_command();
 const Command& dump_ir_command();
 const Command& dump_imports_command();
 

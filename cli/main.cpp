@@ -31,6 +31,7 @@ void print_general_help(std::ostream& out) {
          "  gshape check src/\n"
          "  gshape instrument src/ -o build/instrumented\n"
          "  gshape run train.py -- --epochs 1\n"
+         "  gshape report --summary src/\n"
          "  gshape dump-ir model.py\n"
          "  gshape dump-imports src/\n";
 }

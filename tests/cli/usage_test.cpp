@@ -8,7 +8,7 @@
 namespace gshape::testing {
 namespace {
 
-const std::vector<std::string> kSubcommands = {"check", "instrument", "run", "dump-ir", "dump-imports"};
+const std::vector<std::string> kSubcommands = {"check", "instrument", "run", "report", "dump-ir", "dump-imports"};
 
 TEST(Usage, VersionPrintsTheProjectVersion) {
   ProcessResult r = gshape({"--version"});
@@ -111,7 +111,8 @@ TEST(Usage, MissingPathBesideAGoodOneStillExits2) {
   EXPECT_NE(r.err.find("checked 1 file:"), std::string::npos) << r.err;
 }
 
-// ---------------------------------------------------------------- instrument / run
+// ---------------------------------------------------------------- instrument / run: argument checks
+// (what they do is in instrument_test.cpp and run_test.cpp)
 
 TEST(Instrument, RefusesAnOutputInsideOrEqualToTheInput) {
   TempDir dir;
@@ -120,9 +121,10 @@ TEST(Instrument, RefusesAnOutputInsideOrEqualToTheInput) {
     ProcessResult r = gshape({"instrument", dir / "src", "-o", out});
     EXPECT_EQ(r.exit_code, 2) << out;
     EXPECT_NE(r.err.find("never"), std::string::npos) << out << ": " << r.err;
-    EXPECT_EQ(r.err.find("not implemented"), std::string::npos) << "refusal must come first: " << r.err;
+    EXPECT_EQ(r.err.find("checked"), std::string::npos) << "the refusal must come before the analysis: " << r.err;
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "src/instrumented"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "src/deep"));
 }
 
 TEST(Instrument, RefusesTheDirectoryHoldingAnInputFile) {
@@ -150,21 +152,33 @@ TEST(Instrument, RefusesAnOutputThatIsAFile) {
   EXPECT_NE(r.err.find("is not a directory"), std::string::npos) << r.err;
 }
 
-TEST(Instrument, ValidArgumentsSayNotImplementedAndExit2) {
+TEST(Instrument, RefusesAnOutputUnderAFile) {
   TempDir dir;
   dir.write("src/model.py", "x = 1\n");
-  ProcessResult r = gshape({"instrument", dir / "src", "-o", dir / "out"});
+  dir.write("file.txt", "a file\n");
+  ProcessResult r = gshape({"instrument", dir / "src", "-o", dir / "file.txt/out"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "gshape: error: 'instrument' is not implemented yet\n");
-  EXPECT_FALSE(std::filesystem::exists(dir / "out")) << "nothing may be written yet";
+  EXPECT_NE(r.err.find("is not a directory"), std::string::npos) << r.err;
 }
 
-TEST(Run, ValidArgumentsSayNotImplementedAndExit2) {
+TEST(Instrument, TakesOnePath) {
   TempDir dir;
-  std::string script = dir.write("train.py", "print('hi')\n");
-  ProcessResult r = gshape({"run", script, "--", "--epochs", "1"});
+  dir.write("a.py", "x = 1\n");
+  dir.write("b.py", "x = 1\n");
+  ProcessResult r = gshape({"instrument", dir / "a.py", dir / "b.py", "-o", dir / "out"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "gshape: error: 'run' is not implemented yet\n");
+  EXPECT_NE(r.err.find("takes one PATH, got 2"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+}
+
+TEST(Run, NeedsAScriptAndRejectsADirectory) {
+  TempDir dir;
+  ProcessResult none = gshape({"run"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("needs a SCRIPT"), std::string::npos) << none.err;
+  ProcessResult folder = gshape({"run", dir.str()});
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_NE(folder.err.find("not a file"), std::string::npos) << folder.err;
 }
 
 TEST(Run, ScriptArgumentsBeforeDoubleDashAreRejectedWithAHint) {

@@ -1,0 +1,239 @@
+#include "cli/review.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <tuple>
+
+#include "cli/constraint_text.h"
+#include "codegen/plan.h"
+#include "codegen/rewriter.h"
+
+namespace gshape::cli {
+
+namespace fs = std::filesystem;
+
+std::string ReviewEntry::example_text() const {
+  std::string s;
+  for (const auto& [name, value] : example) s += (s.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+  return s;
+}
+
+void FileCounts::add(const ReviewEntry& e) {
+  if (e.status == "proven") ++proven;
+  if (e.status == "refuted") ++refuted;
+  if (e.status == "deferred") ++deferred;
+  if (e.outcome == "warning") ++warnings;
+  if (e.needs_check() && e.runtime_check != "inserted") ++not_instrumentable;
+  if (e.run && e.run->runs > 0) ++ran;
+  if (e.run && e.run->failures > 0) ++failed;
+}
+
+void FileCounts::add(const FileCounts& o) {
+  proven += o.proven;
+  refuted += o.refuted;
+  deferred += o.deferred;
+  warnings += o.warnings;
+  not_instrumentable += o.not_instrumentable;
+  ran += o.ran;
+  failed += o.failed;
+}
+
+std::map<std::string, FileCounts> Review::counts_by_file() const {
+  std::map<std::string, FileCounts> out;
+  for (const ReviewEntry& e : entries) out[e.path].add(e);
+  return out;
+}
+
+FileCounts Review::totals() const {
+  FileCounts t;
+  for (const ReviewEntry& e : entries) t.add(e);
+  return t;
+}
+
+namespace {
+
+void sort_entries(std::vector<ReviewEntry>& entries) {
+  std::stable_sort(entries.begin(), entries.end(), [](const ReviewEntry& a, const ReviewEntry& b) {
+    return std::tie(a.path, a.line, a.column, a.tag) < std::tie(b.path, b.line, b.column, b.tag);
+  });
+}
+
+// What the rewriter would do with each obligation id, from an in-memory
+// instrumentation of every module (the same plans `gshape instrument` uses).
+std::map<int, codegen::CheckOutcome> plan_outcomes(const Project& project, const std::vector<gradual::Obligation>& obligations) {
+  std::map<int, codegen::CheckOutcome> out;
+  std::vector<codegen::FilePlan> plans = codegen::build_plans(obligations);
+  std::map<std::string, const codegen::FilePlan*> plan_of;
+  for (const codegen::FilePlan& p : plans) plan_of.emplace(p.path, &p);
+  for (const ProjectModule& m : project.modules) {
+    auto plan = plan_of.find(m.file->path());
+    if (plan == plan_of.end() || !m.ir) continue;
+    codegen::InstrumentedSource instrumented = codegen::instrument_source(m.file->text(), *m.ir, *plan->second);
+    for (codegen::CheckOutcome& o : instrumented.outcomes) {
+      if (o.obligation_id >= 0) out[o.obligation_id] = std::move(o);
+    }
+  }
+  return out;
+}
+
+std::string status_text(gradual::Status s) { return gradual::status_name(s); }
+
+}  // namespace
+
+Review review_from_analysis(const Project& project, const gradual::AnalysisResult& result) {
+  Review review;
+  review.source = "analysis";
+  review.python_files = project.all_files.size();
+  for (const std::unique_ptr<SourceFile>& f : project.rejected_files) review.unanalysed_files.push_back(f->path());
+  std::vector<gradual::Obligation> plain = result.plain_obligations();
+  std::map<int, codegen::CheckOutcome> outcomes = plan_outcomes(project, plain);
+  for (const gradual::AnalysedObligation& a : result.obligations) {
+    const gradual::Obligation& ob = a.ob;
+    ReviewEntry e;
+    e.path = ob.loc.valid() ? ob.loc.file->path() : std::string();
+    e.line = ob.loc.line;
+    e.column = ob.loc.column;
+    e.tag = ob.tag;
+    e.rule = ob.rule;
+    e.status = status_text(ob.status);
+    e.outcome = gradual::outcome_name(a.outcome);
+    std::vector<std::string> names;
+    for (const gradual::SlotInfo& slot : ob.slots) {
+      if (slot.slot < 0) continue;
+      if (names.size() <= static_cast<std::size_t>(slot.slot)) names.resize(static_cast<std::size_t>(slot.slot) + 1);
+      names[static_cast<std::size_t>(slot.slot)] = slot.description;
+    }
+    e.constraint = readable_constraint(ob.constraint.expr(), names);
+    e.runtime_constraint = ob.constraint_sexpr();
+    e.static_constraint = ob.constraint.pred().str();
+    e.message = ob.render_message();
+    e.reason = ob.reason;
+    e.example = ob.example;
+    e.context_note = a.context_note;
+    if (ob.status == gradual::Status::Proven) {
+      e.runtime_check = "not_needed";
+    } else if (auto it = outcomes.find(ob.id); it != outcomes.end()) {
+      e.runtime_check = it->second.instrumented ? "inserted" : "not_instrumentable";
+      e.runtime_reason = it->second.reason;
+    } else {
+      e.runtime_check = "not_in_plan";
+      e.runtime_reason = "the rewriter got no plan for this file";
+    }
+    review.entries.push_back(std::move(e));
+  }
+  sort_entries(review.entries);
+  return review;
+}
+
+std::string review_from_report_json(const Json& report, Review& out) {
+  if (report.str("format") != "gshape-instrument-report") {
+    return "not a gshape-report.json (its \"format\" is not \"gshape-instrument-report\")";
+  }
+  const Json* obligations = report.find("obligations");
+  if (!obligations || !obligations->is_array()) return "the report has no \"obligations\" list";
+  if (const Json* summary = report.find("summary")) out.python_files = static_cast<std::size_t>(summary->integer_of("python_files"));
+  if (const Json* unparsed = report.find("not_parsed"); unparsed && unparsed->is_array()) {
+    for (const Json& p : unparsed->array) {
+      if (p.type == Json::Type::String) out.unanalysed_files.push_back(p.string);
+    }
+  }
+  for (const Json& item : obligations->array) {
+    const Json* ob = item.find("obligation");
+    if (!ob || !ob->is_object()) return "an entry of \"obligations\" has no \"obligation\" object";
+    ReviewEntry e;
+    e.path = ob->str("path");
+    e.line = static_cast<uint32_t>(ob->integer_of("line"));
+    e.column = static_cast<uint32_t>(ob->integer_of("column"));
+    e.tag = ob->str("tag");
+    e.rule = ob->str("rule");
+    e.status = ob->str("status");
+    if (e.status != "proven" && e.status != "refuted" && e.status != "deferred") {
+      return "obligation at " + e.path + ":" + std::to_string(e.line) + " has an unknown status '" + e.status + "'";
+    }
+    e.outcome = ob->str("outcome");  // newer reports may carry it
+    std::vector<std::string> names;
+    if (const Json* slots = ob->find("slots"); slots && slots->is_array()) {
+      for (const Json& slot : slots->array) {
+        int64_t k = slot.integer_of("slot", -1);
+        if (k < 0 || k > 255) continue;
+        if (names.size() <= static_cast<std::size_t>(k)) names.resize(static_cast<std::size_t>(k) + 1);
+        names[static_cast<std::size_t>(k)] = slot.str("description");
+      }
+    }
+    e.runtime_constraint = ob->str("constraint");
+    e.constraint = readable_constraint(e.runtime_constraint, names);
+    e.static_constraint = ob->str("static_constraint");
+    e.message = ob->str("message");
+    e.reason = ob->str("reason");
+    if (const Json* example = ob->find("example"); example && example->is_object()) {
+      for (const auto& [name, value] : example->object) e.example.emplace_back(name, value.integer);
+    }
+    e.runtime_check = item.str("runtime_check");
+    if (e.runtime_check == "not_instrumentable" || e.runtime_check == "not_in_plan") e.runtime_reason = item.str("reason");
+    out.entries.push_back(std::move(e));
+  }
+  sort_entries(out.entries);
+  return {};
+}
+
+namespace {
+
+// Paths in a stats file are as gshape displayed them when it instrumented;
+// compare files by their real location when they exist, by text otherwise.
+std::string path_key(const std::string& path) {
+  std::error_code ec;
+  if (!path.empty() && fs::exists(path, ec)) {
+    fs::path canonical = fs::weakly_canonical(fs::absolute(path, ec), ec);
+    if (!ec) return canonical.string();
+  }
+  return fs::path(path).lexically_normal().string();
+}
+
+std::string check_key(const std::string& path, int64_t line, int64_t column, const std::string& tag) {
+  return path_key(path) + ":" + std::to_string(line) + ":" + std::to_string(column) + ":" + tag;
+}
+
+}  // namespace
+
+std::string attach_stats(const Json& stats, const std::string& stats_path, Review& review) {
+  if (stats.str("format") != "gshape-runtime-stats") {
+    return "not a GSHAPE_STATS file (its \"format\" is not \"gshape-runtime-stats\")";
+  }
+  const Json* checks = stats.find("checks");
+  if (!checks || !checks->is_array()) return "the stats file has no \"checks\" list";
+  review.stats_path = stats_path;
+  review.stats_checks_enabled = stats.bool_of("checks_enabled", true);
+
+  // Entries that need a check, by path:line:col:tag; several obligations can
+  // share one (different constraints), the constraint text tells them apart.
+  std::map<std::string, std::vector<ReviewEntry*>> by_key;
+  for (ReviewEntry& e : review.entries) {
+    if (!e.needs_check()) continue;
+    by_key[check_key(e.path, e.line, e.column, e.tag)].push_back(&e);
+  }
+  for (const Json& c : checks->array) {
+    std::string path = c.str("path");
+    int64_t line = c.integer_of("line"), col = c.integer_of("col");
+    std::string tag = c.str("tag");
+    auto it = by_key.find(check_key(path, line, col, tag));
+    ReviewEntry* target = nullptr;
+    if (it != by_key.end()) {
+      std::string constraint = c.str("constraint");
+      for (ReviewEntry* e : it->second) {
+        if (e->runtime_constraint == constraint) target = e;
+      }
+      if (!target && it->second.size() == 1) target = it->second.front();
+    }
+    if (!target) {
+      review.unmatched_stats.push_back(path + ":" + std::to_string(line) + ":" + std::to_string(col) + " [" + tag + "]");
+      continue;
+    }
+    RunCounts& counts = target->run ? *target->run : target->run.emplace();
+    counts.runs += c.integer_of("runs");
+    counts.failures += c.integer_of("failures");
+    counts.skipped += c.integer_of("skipped");
+  }
+  return {};
+}
+
+}  // namespace gshape::cli

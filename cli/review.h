@@ -1,0 +1,93 @@
+// The review behind `gshape report`: every shape obligation of a project,
+// per file and line, with its status (proven, refuted, deferred), what became
+// of it in the instrumented code (a check inserted, not needed, not
+// instrumentable and why) and, given a GSHAPE_STATS file from a run, how
+// often its check ran and failed there.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/json_reader.h"
+#include "frontend/project.h"
+#include "gradual/analysis.h"
+
+namespace gshape::cli {
+
+// What happened to the check of one run-time obligation, from a stats file.
+struct RunCounts {
+  int64_t runs = 0;
+  int64_t failures = 0;
+  int64_t skipped = 0;  // not evaluable (a pass by the gradual guarantee)
+};
+
+struct ReviewEntry {
+  std::string path;  // as gshape displays it
+  uint32_t line = 0;
+  uint32_t column = 0;
+  std::string tag;
+  std::string rule;
+  std::string status;   // "proven", "refuted", "deferred"
+  std::string outcome;  // the analysis' verdict: "proven", "error", "warning", "deferred" ("" when unknown)
+  std::string constraint;          // over the operands, in Python terms: input.size(-1) == 80
+  std::string runtime_constraint;  // the runtime's s-expression (what the stats name)
+  std::string static_constraint;   // what it became with the shapes the analysis knew (may be True/False)
+  std::string message;
+  std::string reason;                                     // deferred: why it could not be proven
+  std::vector<std::pair<std::string, int64_t>> example;   // deferred: values that would fail
+  std::string context_note;                               // a warning's "fails on the last batch ..."
+  // "inserted", "not_needed" (proven), "not_instrumentable", "not_in_plan"
+  std::string runtime_check;
+  std::string runtime_reason;  // not_instrumentable: why
+  std::optional<RunCounts> run;  // with --stats: the check's counters (nullopt: never built in that run)
+
+  bool needs_check() const { return status != "proven"; }
+  std::string example_text() const;  // "B = 0, C = 3"
+};
+
+// Per-file counts of the summary table.
+struct FileCounts {
+  std::size_t proven = 0;
+  std::size_t refuted = 0;
+  std::size_t deferred = 0;
+  std::size_t warnings = 0;            // deferred ones the analysis warned about
+  std::size_t not_instrumentable = 0;  // refuted or deferred without a run-time check
+  std::size_t ran = 0;                 // with --stats: checks that ran at least once
+  std::size_t failed = 0;              // with --stats: checks that failed at least once
+  void add(const ReviewEntry& e);
+  void add(const FileCounts& other);
+};
+
+struct Review {
+  std::string source;  // "analysis" (PATHs analysed now) or the report file read
+  std::vector<ReviewEntry> entries;  // sorted by path, line, column, tag
+  std::vector<std::string> unanalysed_files;  // Python files that could not be parsed
+  std::size_t python_files = 0;
+  // --stats
+  std::string stats_path;
+  bool stats_checks_enabled = true;
+  std::vector<std::string> unmatched_stats;  // "path:line:col [tag]" of stats checks no entry matches
+
+  bool has_stats() const { return !stats_path.empty(); }
+  // Files in path order, with their counts (only files that have obligations).
+  std::map<std::string, FileCounts> counts_by_file() const;
+  FileCounts totals() const;
+};
+
+// The review of an analysed project. The rewriter plans and instruments
+// every module in memory (nothing is written) to tell which checks can be
+// inserted, exactly as `gshape instrument` would.
+Review review_from_analysis(const Project& project, const gradual::AnalysisResult& result);
+
+// The review stored in an instrumented tree's gshape-report.json; "" or why not.
+std::string review_from_report_json(const Json& report, Review& out);
+
+// Attaches a GSHAPE_STATS document's counters to the entries, matching a
+// check to an obligation by path, line, column, tag and constraint; "" or
+// why the document is not a stats file.
+std::string attach_stats(const Json& stats, const std::string& stats_path, Review& review);
+
+}  // namespace gshape::cli

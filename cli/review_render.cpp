@@ -1,0 +1,205 @@
+#include "cli/review_render.h"
+
+#include <algorithm>
+#include <ostream>
+
+#include "frontend/json_writer.h"
+#include "gshape_version.h"
+
+namespace gshape::cli {
+
+namespace {
+
+const char* status_color(const std::string& status) {
+  if (status == "refuted") return "\033[1;31m";
+  if (status == "deferred") return "\033[1;33m";
+  return "\033[1;32m";
+}
+
+std::string times(int64_t n) { return std::to_string(n) + (n == 1 ? " time" : " times"); }
+
+std::string run_text(const ReviewEntry& e, const Review& review) {
+  if (!review.stats_checks_enabled) return "not run (the run had GSHAPE_CHECKS=0)";
+  if (e.runtime_check != "inserted") return "no check to run";
+  if (!e.run || e.run->runs == 0) return "never ran";
+  std::string s = "ran " + times(e.run->runs) + ", ";
+  s += e.run->failures == 0 ? std::string("never failed") : "failed " + times(e.run->failures);
+  if (e.run->skipped > 0) s += ", not evaluable " + times(e.run->skipped);
+  return s;
+}
+
+std::string runtime_check_text(const ReviewEntry& e) {
+  if (e.runtime_check == "inserted") return "inserted";
+  if (e.runtime_check == "not_instrumentable") return "not instrumentable: " + e.runtime_reason;
+  if (e.runtime_check == "not_in_plan") return "none (" + e.runtime_reason + ")";
+  return e.runtime_check;
+}
+
+void print_entry(std::ostream& out, const ReviewEntry& e, std::size_t loc_width, std::size_t tag_width,
+                 const Review& review, bool color) {
+  std::string loc = std::to_string(e.line) + ":" + std::to_string(e.column);
+  std::string status = e.status;
+  out << "  " << loc << std::string(loc_width - loc.size(), ' ') << "  ";
+  if (color) out << status_color(status);
+  out << status;
+  if (color) out << "\033[0m";
+  out << std::string(8 - std::min<std::size_t>(status.size(), 8), ' ') << "  " << e.tag
+      << std::string(tag_width - std::min(tag_width, e.tag.size()), ' ') << "  " << e.constraint << "\n";
+  if (!e.needs_check()) return;
+  const std::string indent(2 + loc_width + 2, ' ');
+  auto line = [&](const char* label, const std::string& text) {
+    if (!text.empty()) out << indent << label << text << "\n";
+  };
+  if (e.status == "refuted") {
+    line("error:          ", e.message);
+  } else {
+    line(e.outcome == "warning" ? "warning:        " : "message:        ", e.message);
+    line("                ", e.context_note);
+    line("not proven:     ", e.reason.empty() ? std::string("no reason recorded") : e.reason);
+    line("fails for:      ", e.example_text());
+  }
+  line("run-time check: ", runtime_check_text(e));
+  if (review.has_stats()) line("in the run:     ", run_text(e, review));
+}
+
+std::string pad_left(const std::string& s, std::size_t width) {
+  return std::string(width - std::min(width, s.size()), ' ') + s;
+}
+
+}  // namespace
+
+void print_review_table(std::ostream& out, const Review& review) {
+  std::map<std::string, FileCounts> files = review.counts_by_file();
+  std::string total_label = "total (" + std::to_string(files.size()) + (files.size() == 1 ? " file)" : " files)");
+  std::size_t width = std::max<std::size_t>(4, total_label.size());
+  for (const auto& [path, counts] : files) width = std::max(width, path.size());
+  std::vector<std::string> headings = {"proven", "refuted", "deferred", "not instrumentable"};
+  if (review.has_stats()) {
+    headings.push_back("ran");
+    headings.push_back("failed");
+  }
+  out << "file" << std::string(width - 4, ' ');
+  for (const std::string& h : headings) out << "  " << h;
+  out << "\n";
+  auto row = [&](const std::string& label, const FileCounts& c) {
+    std::vector<std::size_t> values = {c.proven, c.refuted, c.deferred, c.not_instrumentable};
+    if (review.has_stats()) {
+      values.push_back(c.ran);
+      values.push_back(c.failed);
+    }
+    out << label << std::string(width - label.size(), ' ');
+    for (std::size_t i = 0; i < values.size(); ++i) out << "  " << pad_left(std::to_string(values[i]), headings[i].size());
+    out << "\n";
+  };
+  for (const auto& [path, counts] : files) row(path, counts);
+  row(total_label, review.totals());
+}
+
+void print_review_text(std::ostream& out, const Review& review, const ReviewPrintOptions& options) {
+  if (!options.summary_only) {
+    std::string current;
+    std::size_t loc_width = 0, tag_width = 0;
+    for (std::size_t i = 0; i < review.entries.size(); ++i) {
+      const ReviewEntry& e = review.entries[i];
+      if (e.path != current || i == 0) {
+        current = e.path;
+        // Align the columns within one file.
+        loc_width = tag_width = 0;
+        for (std::size_t j = i; j < review.entries.size() && review.entries[j].path == current; ++j) {
+          const ReviewEntry& f = review.entries[j];
+          loc_width = std::max(loc_width, std::to_string(f.line).size() + 1 + std::to_string(f.column).size());
+          tag_width = std::max(tag_width, f.tag.size());
+        }
+        out << (i == 0 ? "" : "\n") << current << "\n";
+      }
+      print_entry(out, e, loc_width, tag_width, review, options.color);
+    }
+    if (!review.entries.empty()) out << "\n";
+  }
+  for (const std::string& f : review.unanalysed_files) out << f << ": not analysed (it could not be read or parsed)\n";
+  if (review.entries.empty()) {
+    out << "no shape obligations";
+    if (review.python_files > 0) out << " in " << review.python_files << (review.python_files == 1 ? " file" : " files");
+    out << "\n";
+    return;
+  }
+  print_review_table(out, review);
+  if (review.has_stats()) {
+    out << "checks executed: from " << review.stats_path;
+    if (!review.stats_checks_enabled) out << " (a run with GSHAPE_CHECKS=0: nothing was checked)";
+    out << "\n";
+    if (!review.unmatched_stats.empty()) {
+      out << "note: " << review.unmatched_stats.size()
+          << (review.unmatched_stats.size() == 1 ? " check" : " checks")
+          << " of the stats file match no obligation here (was the project changed since the run?): "
+          << review.unmatched_stats.front() << (review.unmatched_stats.size() > 1 ? ", ..." : "") << "\n";
+    }
+  }
+}
+
+void print_review_json(std::ostream& out, const Review& review, int exit_code) {
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("tool", "gshape").field("version", GSHAPE_VERSION).field("command", "report");
+  w.field("source", review.source);
+  w.key("stats");
+  if (review.has_stats()) {
+    w.begin_object().field("path", review.stats_path).field("checks_enabled", review.stats_checks_enabled).end_object();
+  } else {
+    w.null();
+  }
+  w.key("obligations").begin_array();
+  for (const ReviewEntry& e : review.entries) {
+    w.begin_object();
+    w.field("path", e.path).field("line", static_cast<uint64_t>(e.line)).field("column", static_cast<uint64_t>(e.column));
+    w.field("tag", e.tag).field("rule", e.rule).field("status", e.status).field("outcome", e.outcome);
+    w.field("constraint", e.constraint).field("runtime_constraint", e.runtime_constraint);
+    w.field("static_constraint", e.static_constraint).field("message", e.message);
+    w.field("reason", e.reason);
+    w.key("example").begin_object();
+    for (const auto& [name, value] : e.example) w.field(name, value);
+    w.end_object();
+    w.field("example_text", e.example_text());
+    if (!e.context_note.empty()) w.field("context_note", e.context_note);
+    w.field("runtime_check", e.runtime_check).field("runtime_reason", e.runtime_reason);
+    if (review.has_stats()) {
+      w.key("run");
+      if (e.run) {
+        w.begin_object().field("runs", e.run->runs).field("failures", e.run->failures).field("skipped", e.run->skipped).end_object();
+      } else {
+        w.null();
+      }
+    }
+    w.end_object();
+  }
+  w.end_array();
+  auto counts = [&](const FileCounts& c) {
+    w.field("proven", static_cast<uint64_t>(c.proven)).field("refuted", static_cast<uint64_t>(c.refuted));
+    w.field("deferred", static_cast<uint64_t>(c.deferred)).field("warnings", static_cast<uint64_t>(c.warnings));
+    w.field("not_instrumentable", static_cast<uint64_t>(c.not_instrumentable));
+    if (review.has_stats()) w.field("ran", static_cast<uint64_t>(c.ran)).field("failed", static_cast<uint64_t>(c.failed));
+  };
+  w.key("files").begin_array();
+  for (const auto& [path, c] : review.counts_by_file()) {
+    w.begin_object().field("path", path);
+    counts(c);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("summary").begin_object();
+  w.field("python_files", static_cast<uint64_t>(review.python_files));
+  w.field("obligations", static_cast<uint64_t>(review.entries.size()));
+  counts(review.totals());
+  w.end_object();
+  w.key("unanalysed_files").begin_array();
+  for (const std::string& f : review.unanalysed_files) w.value(f);
+  w.end_array();
+  w.key("unmatched_stats").begin_array();
+  for (const std::string& s : review.unmatched_stats) w.value(s);
+  w.end_array();
+  w.field("exit_code", exit_code);
+  w.end_object();
+  out << "\n";
+}
+
+}  // namespace gshape::cli

@@ -1,0 +1,27 @@
+// How `gshape report` prints a Review: per file and line, every obligation
+// with its status, then the summary table per file (text); or one JSON
+// document holding the same.
+#pragma once
+
+#include <iosfwd>
+
+#include "cli/review.h"
+
+namespace gshape::cli {
+
+struct ReviewPrintOptions {
+  bool summary_only = false;  // the table alone, no per-obligation lines
+  bool color = false;
+};
+
+// The listing (unless summary_only) and the summary table.
+void print_review_text(std::ostream& out, const Review& review, const ReviewPrintOptions& options);
+
+// The summary table alone: one row per file with obligations, and a total.
+void print_review_table(std::ostream& out, const Review& review);
+
+// {"tool", "version", "command": "report", "source", "stats", "obligations": [...],
+//  "files": [...], "summary": {...}, "unanalysed_files", "unmatched_stats", "exit_code"}
+void print_review_json(std::ostream& out, const Review& review, int exit_code);
+
+}  // namespace gshape::cli
