@@ -41,6 +41,7 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_nn_resample_rules(r);
     register_nn_recurrent_rules(r);
     register_nn_attention_rules(r);
+    register_nn_loss_rules(r);
     return r;
   }();
   return registry;

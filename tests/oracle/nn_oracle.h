@@ -97,5 +97,6 @@ std::vector<NSuite> layer_suites();
 std::vector<NSuite> resample_suites();
 std::vector<NSuite> recurrent_suites();
 std::vector<NSuite> attention_suites();
+std::vector<NSuite> loss_suites();
 
 }  // namespace gshape::oracle::nn

@@ -146,7 +146,7 @@ RuleOutcome run_rules(const NSuite& suite, const NCase& c, gradual::Solver& solv
 
 std::vector<NSuite> all_suites() {
   std::vector<NSuite> out;
-  for (auto family : {conv_suites, pool_suites, norm_suites, layer_suites, resample_suites, recurrent_suites, attention_suites}) {
+  for (auto family : {conv_suites, pool_suites, norm_suites, layer_suites, resample_suites, recurrent_suites, attention_suites, loss_suites}) {
     for (NSuite& s : family()) out.push_back(std::move(s));
   }
   return out;
