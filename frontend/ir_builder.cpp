@@ -365,7 +365,7 @@ class Builder {
       if (only.sym == Sym::AugmentedAssignment) return build_aug_assignment(node, only.node);
     }
     auto* stmt = make<ir::ExprStmt>(node);
-    stmt->value = kids.named_count() == 1 ? build_expr(kids.first_named().node) : build_bare_tuple(kids, 0);
+    stmt->value = kids.named_count() == 1 ? build_expr(kids.first_named().node) : build_bare_tuple(kids, node);
     return stmt;
   }
 
@@ -1003,7 +1003,7 @@ class Builder {
 
   [[gnu::noinline]] ir::Expr* build_bare_tuple(TSNode node) {
     Children kids = children(node);
-    return build_bare_tuple(kids, 0);
+    return build_bare_tuple(kids, node);
   }
 
   [[gnu::noinline]] ir::Expr* build_starred(TSNode node) {
@@ -1474,6 +1474,8 @@ class Builder {
         for (std::size_t k = 0; k < parts.size(); ++k) rights += parts[k].field == f_.right && parts[k].named ? 1 : 0;
         if (rights == 1) {
           generator.iter = build_expr(parts.field(f_.right).node);
+        } else if (rights == 0) {
+          generator.iter = opaque_expr(kid.node);
         } else {  // `for x in a, b` (Python 2): the iterable is a tuple
           TSNode first{}, last{};
           for (std::size_t k = 0; k < parts.size(); ++k) {
@@ -1530,16 +1532,17 @@ class Builder {
     return sequence;
   }
 
-  // A tuple written without parentheses (`1, 2`), from the named children of `kids`.
-  [[gnu::noinline]] ir::Tuple* build_bare_tuple(const Children& kids, std::size_t from) {
+  // A tuple written without parentheses (`1, 2`), from the named children of
+  // `kids`; it spans them (or `owner`, should there be none).
+  [[gnu::noinline]] ir::Tuple* build_bare_tuple(const Children& kids, TSNode owner) {
     TSNode first{}, last{};
-    for (std::size_t i = from; i < kids.size(); ++i) {
+    for (std::size_t i = 0; i < kids.size(); ++i) {
       if (!kids[i].named) continue;
       if (ts_node_is_null(first)) first = kids[i].node;
       last = kids[i].node;
     }
-    auto* tuple = module_.make<ir::Tuple>(ts_node_is_null(first) ? SourceLoc{} : locations_.span(first, last));
-    for (std::size_t i = from; i < kids.size(); ++i) {
+    auto* tuple = module_.make<ir::Tuple>(ts_node_is_null(first) ? loc(owner) : locations_.span(first, last));
+    for (std::size_t i = 0; i < kids.size(); ++i) {
       if (kids[i].named) tuple->elts.push_back(build_expr(kids[i].node));
     }
     return tuple;
@@ -1582,7 +1585,7 @@ class Builder {
         if (params.named_count() == 1 && !params.has(Sym::TokComma) && !is_splat_type(params.first_named().node)) {
           subscript->index = build_expr(params.first_named().node);
         } else {
-          subscript->index = build_bare_tuple(params, 0);
+          subscript->index = build_bare_tuple(params, kid.node);
         }
       } else if (kid.named && subscript->value == nullptr) {
         subscript->value = build_expr(kid.node);

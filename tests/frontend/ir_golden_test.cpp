@@ -185,6 +185,7 @@ class GoldenTest : public testing::TestWithParam<GoldenCase> {};
 TEST_P(GoldenTest, DumpMatches) {
   const GoldenCase& c = GetParam();
   std::string actual = actual_output(c.source);
+  EXPECT_EQ(actual.find(" @0:"), std::string::npos) << c.name << ": a node without a location\n" << actual;
   if (update_mode()) {
     updates()[c.file][c.name] = actual;
     return;
