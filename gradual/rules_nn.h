@@ -55,6 +55,11 @@ std::optional<std::string> module_str(const Arg& module, const std::string& name
 // The module object itself; not modelled when the value is not an object.
 const ObjectValue& module_object(const Arg& module);
 
+// A condition the solver decides under the facts (true/false literal), or
+// the condition itself when it cannot: lets results fold after checks
+// (after conv2d_c2 assumed channels == 4, "channels == 0" is false).
+BoolTerm settle(RuleContext& ctx, const BoolTerm& c);
+
 // ---- messages
 
 // `(a, b)` (one item: `a`) inside a message.

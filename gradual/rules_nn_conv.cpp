@@ -77,8 +77,8 @@ Value conv_forward(RuleContext& ctx, const ConvSpec& s, const Arg& input, const 
   IntTerm c = channels_ok ? s.in_channels : channels;
   IntTerm batch = input.shape().rank_known() ? (input.shape().rank() == s.n + 2 ? ctx.size(input, 0) : IntTerm(1))
                                              : ite(eq(rank, n + 2), ctx.size(input, 0), 1);
-  BoolTerm no_channels = eq(c, 0);
-  BoolTerm empty = eq(batch, 0) || no_channels;
+  BoolTerm no_channels = settle(ctx, eq(c, 0));
+  BoolTerm empty = settle(ctx, eq(batch, 0) || no_channels);
 
   std::vector<BoolTerm> valid{all_axes(s.stride, [](const IntTerm& x) { return gt(x, 0); }),
                               no_channels || all_axes(s.kernel, [](const IntTerm& k) { return gt(k, 0); }),

@@ -95,6 +95,12 @@ std::optional<std::string> module_str(const Arg& module, const std::string& name
   return std::nullopt;
 }
 
+BoolTerm settle(RuleContext& ctx, const BoolTerm& c) {
+  if (c.pred().is_constant()) return c;
+  if (std::optional<bool> known = ctx.query(c.pred())) return BoolTerm(*known);
+  return c;
+}
+
 void append_tuple(Message& m, const std::vector<IntTerm>& terms) {
   if (terms.size() == 1) {
     m << terms[0];
