@@ -29,6 +29,11 @@ struct AnalysisOptions {
   uint64_t function_budget = 200'000;
   uint64_t module_budget = 2'000'000;
   bool record_shapes = false;  // keep each tensor expression's shape (--show-shapes)
+  // Analyse the functions nobody calls once with Dyn parameters.
+  bool analyse_uncalled = true;
+  // Per-query Z3 timeout while analysing functions nobody calls (their
+  // parameters are Dyn: hard queries there mostly end deferred anyway).
+  unsigned uncalled_timeout_ms = 2;
 };
 
 // How a merged obligation is reported.

@@ -296,6 +296,7 @@ class Interpreter {
   };
   std::unordered_map<std::string, MemoEntry> memo_;
   bool receiver_is_guess_ = false;
+  bool in_uncalled_pass_ = false;   // analysing functions nobody called (Dyn parameters)
   std::size_t unroll_product_ = 1;  // iterations of the enclosing unrolled loops together  // the current method call's receiver was unknown
   std::vector<std::string> memo_log_;
   std::unordered_set<const ir::FunctionDef*> analysed_defs_;

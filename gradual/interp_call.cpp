@@ -454,6 +454,7 @@ void Interpreter::adapt_solver_timeout() {
   double spent = solver_->stats().z3_seconds;
   unsigned timeout = spent < 0.5 ? options_.solver_timeout_ms : spent < 1.5 ? 10u : 1u;
   timeout = std::min(timeout, options_.solver_timeout_ms);
+  if (in_uncalled_pass_) timeout = std::min(timeout, options_.uncalled_timeout_ms);
   if (timeout != solver_timeout_) {
     solver_->set_timeout_ms(timeout);
     solver_timeout_ = timeout;

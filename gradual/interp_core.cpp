@@ -46,7 +46,11 @@ void Interpreter::run() {
     }
   }
   for (auto& m : modules_) run_module(*m);  // modules outside the order (never, but stay total)
-  analyse_uncalled();
+  if (options_.analyse_uncalled) {
+    in_uncalled_pass_ = true;
+    analyse_uncalled();
+    in_uncalled_pass_ = false;
+  }
 }
 
 void Interpreter::run_module(ModuleState& m) {

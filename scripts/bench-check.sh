@@ -102,6 +102,14 @@ for m in range(modules):
             f"    return Block_{m - 1}_0()(x)",
             "",
         ]
+    # like a script: the module trains when run (the rest is library code
+    # nobody calls here, analysed with Dyn parameters)
+    lines += [
+        "if __name__ == '__main__':",
+        f"    train_{m}()",
+        f"    print(split_heads_{m}_0(torch.randn(2, 5, 16), 4).shape)",
+        "",
+    ]
     # padding that is still code: small helpers with int arithmetic
     while len(lines) < 420:
         i = len(lines)
