@@ -7,7 +7,7 @@
 #   4. /usr/bin/python3 OUT/lstm_lm.py   an instrumented training run, to completion
 #   5. gshape run samples/bug_last_batch.py, then bug_flatten_in_features.py:
 #      stop with ShapeCheckError at the sample's line
-#   6. gshape report --summary          the review table (with the counters of step 5)
+#   6. gshape report --summary samples/*.py   the review table (with the counters of step 5)
 # Exits 0 when everything behaved as expected, 1 otherwise (2: not built).
 #   scripts/demo.sh BUILD_DIR
 set -uo pipefail
@@ -107,8 +107,9 @@ else
 fi
 [[ $stopped -eq 1 ]] || bad "no buggy script stopped with ShapeCheckError"
 
-step "gshape report --summary --stats $stats samples/   (the review summary)"
-"$gshape" report --summary --stats "$stats" samples/
+# The sample programs (samples/rules/ holds one-rule snippets, not programs).
+step "gshape report --summary --stats $stats samples/*.py   (the review summary)"
+"$gshape" report --summary --stats "$stats" samples/*.py
 status=$?
 if [[ $status -eq 1 ]]; then
   ok "report printed (exit 1: refuted obligations, and the checks that failed in the run)"
