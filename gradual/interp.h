@@ -207,9 +207,6 @@ class Interpreter {
   void tick();  // one unit of work; throws BudgetExceeded past the frame's budget
 
   Frame& frame() { return *frames_.back(); }
-  const AnalysisOptions& options() const { return options_; }
-  Solver& solver() { return *solver_; }
-  int current_context() const { return context_; }
   ModuleState* module_state(const std::string& dotted);
   void ensure_module(ModuleState* m);
 
@@ -219,7 +216,6 @@ class Interpreter {
     std::string name;
     std::optional<Value> old_value;
   };
-  std::vector<AttrWrite>& write_log() { return write_log_; }
   void write_object_attribute(const std::shared_ptr<ObjectValue>& obj, const std::string& name, const Value& v);
   void undo_writes(std::size_t mark);
   int log_depth = 0;  // > 0: attribute writes are logged (inside a branch arm or a silent pass)
@@ -249,10 +245,7 @@ class Interpreter {
   };
   Checkpoint checkpoint() const;
   void rollback(const Checkpoint& cp);
-  bool recording() const { return recording_; }
-  void set_recording(bool r) { recording_ = r; }
   int push_context(Context c);
-  void set_context(int id) { context_ = id; }
 
  private:
   friend class FrameGuard;
@@ -279,7 +272,6 @@ class Interpreter {
   std::vector<RawInfo> raw_info_;
   std::vector<Context> contexts_;
   int context_ = 0;
-  int next_evaluation_ = 0;
   std::map<const ir::Expr*, std::vector<std::string>> shapes_;
   std::vector<Diagnostic> internal_;
   AnalysisStats stats_;
