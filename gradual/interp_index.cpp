@@ -1,6 +1,8 @@
 // Subscripts: tensor indexing (ints drop an axis, slices keep a computed
 // length, None adds one, `...` fills), sequence and torch.Size indexing and
 // slicing, nn.Sequential/ModuleList children, constant-key dicts, datasets.
+#include <functional>
+
 #include "gradual/interp.h"
 
 namespace gshape::gradual::interp {
@@ -13,9 +15,13 @@ struct SliceBounds {
   std::optional<Value> lower, upper, step;  // nullopt: absent
 };
 
+// Whether a symbolic bound is >= 0: from its form, else from the facts.
+using SignOracle = std::function<std::optional<bool>(const Dim&)>;
+
 // A bound normalised against length n (Python's slice.indices for step > 0),
 // or nullopt when its sign is not known.
-std::optional<Dim> normalise(const std::optional<Value>& bound, const Dim& n, const Dim& absent) {
+std::optional<Dim> normalise(const std::optional<Value>& bound, const Dim& n, const Dim& absent,
+                             const SignOracle& nonneg) {
   if (!bound || bound->is_none()) return absent;
   if (!bound->is_int()) return std::nullopt;
   const Dim& d = bound->as_int();
@@ -23,12 +29,14 @@ std::optional<Dim> normalise(const std::optional<Value>& bound, const Dim& n, co
     if (*c < 0) return max(Dim(*c) + n, Dim(0));
     return min(Dim(*c), n);
   }
-  if (d.nonneg()) return min(d, n);
+  std::optional<bool> sign = d.nonneg() ? std::optional<bool>(true) : nonneg(d);
+  if (sign == true) return min(d, n);
+  if (sign == false) return max(d + n, Dim(0));
   return std::nullopt;
 }
 
 // Length of `[lower:upper:step]` on an axis of length n, or nullopt.
-std::optional<Dim> slice_length(const SliceBounds& s, const Dim& n) {
+std::optional<Dim> slice_length(const SliceBounds& s, const Dim& n, const SignOracle& nonneg) {
   int64_t step = 1;
   if (s.step && !s.step->is_none()) {
     if (!s.step->is_int() || !s.step->as_int().constant_value() || *s.step->as_int().constant_value() <= 0)
@@ -36,8 +44,8 @@ std::optional<Dim> slice_length(const SliceBounds& s, const Dim& n) {
     step = *s.step->as_int().constant_value();
   }
   try {
-    auto start = normalise(s.lower, n, Dim(0));
-    auto stop = normalise(s.upper, n, n);
+    auto start = normalise(s.lower, n, Dim(0), nonneg);
+    auto stop = normalise(s.upper, n, n, nonneg);
     if (!start || !stop) return std::nullopt;
     Dim len = max(*stop - *start, Dim(0));
     if (step > 1) len = floordiv(len + Dim(step - 1), Dim(step));
@@ -50,7 +58,13 @@ std::optional<Dim> slice_length(const SliceBounds& s, const Dim& n) {
 }  // namespace
 
 Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Subscript* site) {
-  (void)site;
+  SignOracle sign = [this](const Dim& d) -> std::optional<bool> {
+    try {
+      if (auto ge0 = solver_->query(ge(d, Dim(0)))) return *ge0;
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+  };
   // Evaluate the index once, keeping slices and `...`/None apart.
   struct Item {
     enum class Kind { Value, Slice, Ellipsis } kind = Kind::Value;
@@ -110,7 +124,7 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
         for (std::size_t i = 0; i < fill; ++i) out.push_back(s[k++]);
         fill = 0;
       } else if (it.kind == Item::Kind::Slice) {
-        auto len = slice_length(it.slice, s[k]);
+        auto len = slice_length(it.slice, s[k], sign);
         out.push_back(len ? *len : Dim::symbol("slice"));
         ++k;
       } else if (it.value.is_int()) {
@@ -131,8 +145,8 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
     if (it.kind == Item::Kind::Slice) {
       if (!seq) return obj;
       Dim n(static_cast<int64_t>(seq->size()));
-      auto start = normalise(it.slice.lower, n, Dim(0));
-      auto len = slice_length(it.slice, n);
+      auto start = normalise(it.slice.lower, n, Dim(0), sign);
+      auto len = slice_length(it.slice, n, sign);
       int64_t step = 1;
       if (it.slice.step && it.slice.step->is_int() && it.slice.step->as_int().constant_value())
         step = *it.slice.step->as_int().constant_value();

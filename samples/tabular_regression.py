@@ -42,3 +42,4 @@ def main():
 
 if __name__ == "__main__":
     main()
+# expect-deferred: 0

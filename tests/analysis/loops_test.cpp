@@ -61,6 +61,24 @@ TEST(Loops, LargeRangeIsNotUnrolledAndItsIndexIsInRange) {
   EXPECT_EQ(sized.front()->outcome, Outcome::Proven) << a.dump();
 }
 
+TEST(Loops, SymbolicSliceBoundsUseTheLoopFacts) {
+  const std::string src =
+      "import torch\n"
+      "t = torch.zeros(1000, 4)\n"
+      "for i in range(0, 999, 7):\n"
+      "    seq_len = min(7, 999 - i)\n"
+      "    a = t[i:i + seq_len]  # data\n"
+      "    b = t[i + 1:i + 1 + seq_len]\n"
+      "    c = a + b  # pair\n";
+  Analysed a(src);
+  // i >= 0 and i < 999 hold in the body, so both bounds normalise: no fresh
+  // "slice" symbol, and the two windows provably have the same length
+  std::string data = a.shape(line_of(src, "# data"), "a");
+  ASSERT_FALSE(data.empty());
+  EXPECT_EQ(data.find("slice"), std::string::npos) << data;
+  EXPECT_EQ(a.worst(line_of(src, "# pair"), "broadcast_c1"), Outcome::Proven) << a.dump();
+}
+
 TEST(Loops, BreakAndContinueJoinTheirStates) {
   const std::string src =
       "import torch\n"
