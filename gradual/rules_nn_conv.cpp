@@ -154,7 +154,7 @@ Value conv_forward(RuleContext& ctx, const ConvSpec& s, const Arg& input, const 
       m9 << ": the requested output size is not reachable: valid sizes per axis range from (";
       append_by(m9, least);
       m9 << ") to that plus stride - 1";
-      if (ctx.require(p + "_c9", all_of(reachable), m9) == Status::Refuted) sizes_ok = false;  // <p>_c9
+      if (ctx.require(p + "_c9", all_of(reachable), m9) == Status::Refuted) return unknown_tensor();  // <p>_c9
     }
     std::vector<BoolTerm> small;
     for (std::size_t a = 0; a < s.n; ++a) small.push_back(lt(extra[a], s.stride[a]) || lt(extra[a], s.dilation[a]));

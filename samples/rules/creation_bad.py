@@ -1,0 +1,128 @@
+"""Tensor creation, each constraint violated once."""
+import torch
+
+
+def case_zeros():
+    # expect-error@+1: zeros_c1
+    torch.zeros(2, -1)
+
+
+def case_ones():
+    # expect-error@+1: ones_c1
+    torch.ones((-2, 3))
+
+
+def case_empty():
+    # expect-error@+1: empty_c1
+    torch.empty(-1)
+
+
+def case_rand():
+    # expect-error@+1: rand_c1
+    torch.rand(3, -3)
+
+
+def case_randn():
+    # expect-error@+1: randn_c1
+    torch.randn([-1])
+
+
+def case_full():
+    # expect-error@+1: full_c1
+    torch.full((-1, 2), 0.5)
+
+
+def case_new_zeros():
+    x = torch.zeros(2)
+    # expect-error@+1: new_zeros_c1
+    x.new_zeros(-1)
+
+
+def case_new_ones():
+    x = torch.zeros(2)
+    # expect-error@+1: new_ones_c1
+    x.new_ones((2, -2))
+
+
+def case_new_empty():
+    x = torch.zeros(2)
+    # expect-error@+1: new_empty_c1
+    x.new_empty(-3)
+
+
+def case_new_full():
+    x = torch.zeros(2)
+    # expect-error@+1: new_full_c1
+    x.new_full((-1,), 1.0)
+
+
+def case_arange_step():
+    # a zero step also has no sign: both constraints fail
+    # expect-error@+2: arange_c1
+    # expect-error@+1: arange_c2
+    torch.arange(0, 5, 0)
+
+
+def case_arange_sign():
+    # expect-error@+1: arange_c2
+    torch.arange(5, 0, 1)
+
+
+def case_range_step():
+    # expect-error@+2: range_c1
+    # expect-error@+1: range_c2
+    torch.range(0, 5, 0)
+
+
+def case_range_sign():
+    # expect-error@+1: range_c2
+    torch.range(0, 5, -1)
+
+
+def case_pyrange():
+    # expect-error@+1: pyrange_c1
+    range(0, 5, 0)
+
+
+def case_eye_n():
+    # expect-error@+1: eye_c1
+    torch.eye(-1)
+
+
+def case_eye_m():
+    # expect-error@+1: eye_c2
+    torch.eye(2, -3)
+
+
+def case_randint_bounds():
+    # expect-error@+1: randint_c1
+    torch.randint(5, 3, (2,))
+
+
+def case_randint_size():
+    # expect-error@+1: randint_c2
+    torch.randint(0, 3, (2, -1))
+
+
+if __name__ == "__main__":
+    # Each case_ function must fail at its last line, with PyTorch's own error.
+    import inspect
+    import sys
+    import traceback
+
+    wrong = 0
+    for name, case in list(globals().items()):
+        if not name.startswith("case_"):
+            continue
+        lines, first = inspect.getsourcelines(case)
+        last = first + len(lines) - 1
+        try:
+            case()
+            print(f"{name}: no error")
+            wrong += 1
+        except Exception as e:  # any PyTorch error: the check is where it happens
+            at = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.name == name]
+            if at != [last]:
+                print(f"{name}: failed at line {at}, not {last}: {e}")
+                wrong += 1
+    sys.exit(1 if wrong else 0)

@@ -1,0 +1,19 @@
+"""Tensor creation where every constraint holds: no diagnostic."""
+import torch
+
+
+def case_sizes():
+    x = torch.zeros(2, 3)
+    return (torch.zeros(2, 3), torch.ones((0, 4)), torch.empty([2]), torch.rand(1, 1), torch.randn(3),
+            torch.full((2, 2), 1.5), x.new_zeros(2), x.new_ones((1, 3)), x.new_empty(4), x.new_full((2,), 7.0))
+
+
+def case_ranges():
+    return (torch.arange(5), torch.arange(5, 1, -2), torch.range(0, 4), list(range(0, 10, 3)), torch.eye(3, 2),
+            torch.randint(0, 5, (2, 3)))
+
+
+if __name__ == "__main__":
+    for name, case in list(globals().items()):
+        if name.startswith("case_"):
+            case()

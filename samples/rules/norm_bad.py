@@ -1,0 +1,111 @@
+"""Normalisation, each constraint violated once."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def case_bn_negative():
+    # expect-error@+1: nn_batch_norm_c1
+    nn.BatchNorm2d(-3)
+
+
+def case_bn_rank():
+    bn = nn.BatchNorm2d(3)
+    # expect-error@+1: batch_norm_c1
+    bn(torch.zeros(2, 3, 4))
+
+
+def case_bn_channels():
+    bn = nn.BatchNorm1d(4)
+    # expect-error@+1: batch_norm_c2
+    bn(torch.zeros(8, 5))
+
+
+def case_bn_one_value():
+    # a module is in training mode until .eval(): gshape reads the mode at run time,
+    # the functional form says it
+    # expect-error@+1: batch_norm_c3
+    F.batch_norm(torch.zeros(1, 4), None, None, training=True)
+
+
+def case_bn_eval_without_stats():
+    # expect-error@+1: batch_norm_c4
+    F.batch_norm(torch.zeros(2, 4), None, None)
+
+
+def case_ln_negative():
+    # expect-error@+1: nn_layer_norm_c1
+    nn.LayerNorm(-2)
+
+
+def case_ln_empty_shape():
+    ln = nn.LayerNorm(())
+    # expect-error@+1: layer_norm_c1
+    ln(torch.zeros(2, 3))
+
+
+def case_ln_weight():
+    # expect-error@+1: layer_norm_c2
+    F.layer_norm(torch.zeros(2, 4), (4,), torch.ones(3))
+
+
+def case_ln_input():
+    ln = nn.LayerNorm(10)
+    # expect-error@+1: layer_norm_c3
+    ln(torch.zeros(2, 3, 4))
+
+
+def case_gn_divisible():
+    # expect-error@+1: nn_group_norm_c1
+    nn.GroupNorm(4, 6)
+
+
+def case_gn_negative():
+    # expect-error@+1: nn_group_norm_c2
+    nn.GroupNorm(1, -2)
+
+
+def case_gn_rank():
+    # expect-error@+1: group_norm_c1
+    F.group_norm(torch.zeros(4), 2)
+
+
+def case_gn_channels_divisible():
+    # expect-error@+1: group_norm_c2
+    F.group_norm(torch.zeros(2, 5), 2)
+
+
+def case_gn_channels():
+    gn = nn.GroupNorm(2, 6)
+    # expect-error@+1: group_norm_c3
+    gn(torch.zeros(2, 4, 3))
+
+
+def case_gn_one_value():
+    gn = nn.GroupNorm(2, 2)
+    # expect-error@+1: group_norm_c4
+    gn(torch.zeros(1, 2))
+
+
+if __name__ == "__main__":
+    # Each case_ function must fail at its last line, with PyTorch's own error.
+    import inspect
+    import sys
+    import traceback
+
+    wrong = 0
+    for name, case in list(globals().items()):
+        if not name.startswith("case_"):
+            continue
+        lines, first = inspect.getsourcelines(case)
+        last = first + len(lines) - 1
+        try:
+            case()
+            print(f"{name}: no error")
+            wrong += 1
+        except Exception as e:  # any PyTorch error: the check is where it happens
+            at = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.name == name]
+            if at != [last]:
+                print(f"{name}: failed at line {at}, not {last}: {e}")
+                wrong += 1
+    sys.exit(1 if wrong else 0)
