@@ -64,6 +64,8 @@ BoolTerm settle(RuleContext& ctx, const BoolTerm& c);
 
 // `(a, b)` (one item: `a`) inside a message.
 void append_tuple(Message& m, const std::vector<IntTerm>& terms);
+// A float as Python prints it: `1.5`, `0.1`, `2.0`.
+std::string float_text(double v);
 // `a x b` (PyTorch's way of printing per-axis sizes).
 void append_by(Message& m, const std::vector<IntTerm>& terms);
 

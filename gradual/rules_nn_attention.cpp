@@ -172,7 +172,7 @@ Value rule_mha_forward(RuleContext& ctx) {
     double p = *dropout->as_float();
     Message m9;
     describe(m9);
-    m9 << ": dropout probability has to be between 0 and 1, but got " << std::to_string(p);
+    m9 << ": dropout probability has to be between 0 and 1, but got " << float_text(p);
     BoolTerm training = ne(module_int(ctx, module, "training"), 0);
     ctx.require("mha_c9", !training || BoolTerm(p <= 1.0), m9);  // mha_c9
   }

@@ -252,8 +252,14 @@ Value rule_conv_init(RuleContext& ctx) {
   if (padding_str && *padding_str == "same") ok = ok && all_axes(stride, [](const IntTerm& x) { return eq(x, 1); });
   Message m5;
   describe(m5);
-  m5 << ": invalid padding or padding_mode (padding=" << (padding_str ? "'" + *padding_str + "'" : std::string("...")) << ", padding_mode='"
-     << *mode << "'); padding='same' is not supported for strided convolutions";
+  if (!mode_ok) {
+    m5 << ": padding_mode '" << *mode << "' is not supported" << (Transposed ? " (only 'zeros')" : "");
+  } else if (!padding_ok) {
+    m5 << ": invalid padding string '" << *padding_str << "', expected 'same' or 'valid'";
+  } else {
+    m5 << ": padding='same' is not supported for strided convolutions, got stride ";
+    append_tuple(m5, stride);
+  }
   ctx.require(p + "_c5", ok, m5);  // nn_conv*_c5
 
   auto obj = new_module("torch.nn." + cls);

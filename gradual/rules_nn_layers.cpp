@@ -23,8 +23,8 @@ Value rule_hardtanh_init(RuleContext& ctx) {
   std::optional<double> lo = float_constant(ctx.arg("min_val")), hi = float_constant(ctx.arg("max_val"));
   if (lo && hi) {
     Message m;
-    m << "nn.Hardtanh needs max_val > min_val, got min_val " << std::to_string(*lo) << " and max_val "
-      << std::to_string(*hi);
+    m << "nn.Hardtanh needs max_val > min_val, got min_val " << float_text(*lo) << " and max_val "
+      << float_text(*hi);
     ctx.require("nn_hardtanh_c1", BoolTerm(*hi > *lo), m);  // nn_hardtanh_c1
   }
   return Value::object(new_module("torch.nn.Hardtanh"));
@@ -70,7 +70,7 @@ Value rule_dropout_init(RuleContext& ctx) {
   Arg p = ctx.arg("p");
   if (std::optional<double> prob = float_constant(p)) {
     Message m;
-    m << "dropout probability has to be between 0 and 1, but got " << std::to_string(*prob);
+    m << "dropout probability has to be between 0 and 1, but got " << float_text(*prob);
     ctx.require("nn_dropout_c1", BoolTerm(*prob >= 0.0 && *prob <= 1.0), m);  // nn_dropout_c1
   }
   return Value::object(new_module(ctx.rule_name()));

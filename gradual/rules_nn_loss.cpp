@@ -114,7 +114,7 @@ Value cross_entropy(RuleContext& ctx, const Arg& input, const Arg& target, const
   const Shape& tg = target.shape();
   if (a.label_smoothing) {
     Message m6;
-    m6 << "cross_entropy: label_smoothing must be between 0.0 and 1.0, got " << std::to_string(*a.label_smoothing);
+    m6 << "cross_entropy: label_smoothing must be between 0.0 and 1.0, got " << float_text(*a.label_smoothing);
     if (ctx.require("cross_entropy_c6", BoolTerm(*a.label_smoothing <= 1.0), m6) == Status::Refuted)  // cross_entropy_c6
       return unknown_tensor();
   }
@@ -171,7 +171,7 @@ Value rule_pointwise_loss(RuleContext& ctx) {
   if (op == "smooth_l1_loss") {
     if (std::optional<double> beta = float_constant(ctx.arg("beta"))) {
       Message m;
-      m << "smooth_l1_loss does not support negative values for beta, got " << std::to_string(*beta);
+      m << "smooth_l1_loss does not support negative values for beta, got " << float_text(*beta);
       ctx.require("smooth_l1_loss_c1", BoolTerm(*beta >= 0.0), m);  // smooth_l1_loss_c1
     }
   }
@@ -186,7 +186,7 @@ Value rule_huber_loss(RuleContext& ctx) {
   if (a.reduction.empty()) return unknown_tensor();
   if (std::optional<double> delta = float_constant(ctx.arg("delta"))) {
     Message m;
-    m << "huber_loss does not support non-positive values for delta, got " << std::to_string(*delta);
+    m << "huber_loss does not support non-positive values for delta, got " << float_text(*delta);
     ctx.require("huber_loss_c1", BoolTerm(*delta > 0.0), m);  // huber_loss_c1
   }
   return pointwise(ctx, ctx.tensor("input"), ctx.tensor("target"), a);
@@ -280,12 +280,12 @@ Value rule_loss_forward(RuleContext& ctx) {
   if (cls == "torch.nn.BCEWithLogitsLoss") return binary(ctx, "binary_cross_entropy_with_logits", input, target, a);
   if (cls == "torch.nn.SmoothL1Loss" && a.beta) {
     Message m;
-    m << "smooth_l1_loss does not support negative values for beta, got " << std::to_string(*a.beta);
+    m << "smooth_l1_loss does not support negative values for beta, got " << float_text(*a.beta);
     ctx.require("smooth_l1_loss_c1", BoolTerm(*a.beta >= 0.0), m);  // smooth_l1_loss_c1
   }
   if (cls == "torch.nn.HuberLoss" && a.delta) {
     Message m;
-    m << "huber_loss does not support non-positive values for delta, got " << std::to_string(*a.delta);
+    m << "huber_loss does not support non-positive values for delta, got " << float_text(*a.delta);
     ctx.require("huber_loss_c1", BoolTerm(*a.delta > 0.0), m);  // huber_loss_c1
   }
   return pointwise(ctx, input, target, a);

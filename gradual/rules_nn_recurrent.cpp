@@ -29,7 +29,7 @@ Value rule_rnn_init(RuleContext& ctx) {
   if (std::optional<double> d = float_constant(dropout)) {
     Message m1;
     describe(m1);
-    m1 << ": dropout should be a number in range [0, 1], got " << std::to_string(*d);
+    m1 << ": dropout should be a number in range [0, 1], got " << float_text(*d);
     ctx.require(p + "_c1", BoolTerm(*d >= 0.0 && *d <= 1.0 && !dropout.value.is_bool()), m1);  // nn_<rnn>_c1
   }
   IntTerm proj(0);

@@ -2,6 +2,9 @@
 // hyperparameters back in forward rules, message pieces, loss reductions.
 #include "gradual/rules_nn.h"
 
+#include <iomanip>
+#include <sstream>
+
 namespace gshape::gradual {
 
 std::shared_ptr<ObjectValue> new_module(const std::string& cls) { return std::make_shared<ObjectValue>(cls); }
@@ -112,6 +115,14 @@ void append_tuple(Message& m, const std::vector<IntTerm>& terms) {
     m << terms[i];
   }
   m << ")";
+}
+
+std::string float_text(double v) {
+  std::ostringstream out;
+  out << std::setprecision(12) << v;
+  std::string text = out.str();
+  if (text.find_first_of(".en") == std::string::npos) text += ".0";
+  return text;
 }
 
 void append_by(Message& m, const std::vector<IntTerm>& terms) {
