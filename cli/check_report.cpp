@@ -42,7 +42,7 @@ void write_obligation(JsonWriter& w, const AnalysedObligation& a) {
   w.field("outcome", gradual::outcome_name(a.outcome));
   w.field("constraint", ob.constraint_sexpr());
   w.field("static_constraint", ob.constraint.pred().str());
-  w.field("message", ob.render_message());
+  w.field("message", a.message());
   w.field("message_template", ob.message_template());
   w.field("runtime_checkable", ob.runtime_checkable());
   w.field("decided_without_z3", ob.decided_without_z3);
@@ -125,7 +125,7 @@ void print_obligations_text(std::ostream& out, const AnalysisResult& result) {
     out << "\n";
     out << "    constraint: " << ob.constraint_sexpr() << "\n";
     out << "    static:     " << ob.constraint.pred().str() << "\n";
-    out << "    message:    " << ob.render_message() << "\n";
+    out << "    message:    " << a.message() << "\n";
     if (!ob.runtime_checkable() && ob.status != gradual::Status::Proven)
       out << "    (not checkable at run time: it reads values no operand reaches)\n";
     if (a.outcome == Outcome::Deferred || a.outcome == Outcome::Warning) {

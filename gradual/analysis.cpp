@@ -67,7 +67,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     if (raw[i].decided_without_z3) ++result.stats.decided_without_z3;
     merged_input.push_back(r);
   }
-  result.obligations = merge_obligations(merged_input);
+  result.obligations = merge_obligations(merged_input, in.general_checks());
 
   for (const auto& [expr, shapes] : in.shapes()) result.shapes.push_back({expr->loc, shapes});
   std::stable_sort(result.shapes.begin(), result.shapes.end(), [](const ShapeRecord& a, const ShapeRecord& b) {
@@ -105,7 +105,7 @@ std::vector<Diagnostic> diagnostics_of(const AnalysisResult& result) {
     Diagnostic d;
     d.severity = severity;
     d.loc = a.ob.loc;
-    d.message = a.ob.render_message();
+    d.message = a.message();
     if (!a.context_note.empty()) d.message += "; " + a.context_note;
     d.tag = a.ob.tag;
     std::set<std::tuple<const SourceFile*, uint32_t, std::string>> note_seen;

@@ -52,6 +52,10 @@ struct AnalysedObligation {
   Obligation ob;
   Outcome outcome = Outcome::Deferred;
   int contexts = 1;             // how many analyses of the site it merges
+  // The message for people when it differs from ob's (whose template then
+  // reads the operands of every context): the worst context's sizes.
+  std::string message_text;
+  std::string message() const { return message_text.empty() ? ob.render_message() : message_text; }
   std::string context_note;     // warning: "fails on the last batch of 40 when drop_last=False"
   std::vector<DiagnosticNote> notes;  // errors and warnings: where the shapes came from
 };

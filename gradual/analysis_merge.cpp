@@ -61,7 +61,8 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
 
 }  // namespace
 
-std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw) {
+std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw,
+                                                  const std::map<SiteTagKey, GeneralCheck>& general) {
   // group by site and tag, in a stable order
   using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t, std::string>;
   std::map<Key, std::vector<const RawObligation*>> groups;
@@ -105,9 +106,19 @@ std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligatio
       worst_per_eval.push_back(worst);
     }
     AnalysedObligation merged = merge_members(worst_per_eval);
-    merged.ob.constraint = any_of(alternatives);
-    merged.ob.slots.clear();
-    for (const auto& [slot, info] : slots) merged.ob.slots.push_back(info);
+    const SourceLoc& site = members.front()->ob->loc;
+    auto g = general.find({site.file, site.begin, site.end, members.front()->ob->tag});
+    if (g != general.end()) {
+      // the check on the joined operands: what every context's run must satisfy
+      merged.message_text = merged.ob.render_message();
+      merged.ob.constraint = g->second.constraint;
+      merged.ob.message = g->second.message;
+      merged.ob.slots = g->second.slots;
+    } else {
+      merged.ob.constraint = any_of(alternatives);
+      merged.ob.slots.clear();
+      for (const auto& [slot, info] : slots) merged.ob.slots.push_back(info);
+    }
     out.push_back(std::move(merged));
   }
   std::stable_sort(out.begin(), out.end(), [](const AnalysedObligation& a, const AnalysedObligation& b) {

@@ -24,6 +24,7 @@
 
 #include "frontend/project.h"
 #include "gradual/analysis.h"
+#include "gradual/analysis_merge.h"
 #include "gradual/call.h"
 #include "gradual/interp_callgraph.h"
 #include "gradual/interp_join.h"
@@ -136,6 +137,9 @@ class Interpreter {
   std::vector<Diagnostic>& internal() { return internal_; }
   AnalysisStats& stats() { return stats_; }
   SolverStats solver_stats() const;
+  // For each (site, tag) whose analyses emitted different checks: the check
+  // recomputed on the join of their operands (see analysis_merge.h).
+  std::map<SiteTagKey, GeneralCheck> general_checks();
 
   // ---- used by the interp_*.cpp parts
   // statements
@@ -297,6 +301,14 @@ class Interpreter {
   std::unordered_map<const ir::Node*, int> active_visit_;
   int visit_counter_ = 0;
   std::vector<const ir::Expr*> slot_exprs_;  // the last call site's operand expressions, by slot
+  // Every recorded rule application, by (site, rule, its ordinal within the
+  // visit): the call site of each visit, for general_checks().
+  struct Application {
+    const Rule* rule = nullptr;
+    std::vector<CallSite> calls;
+  };
+  std::map<std::tuple<const ir::Node*, std::string, int>, Application> applications_;
+  std::map<std::pair<int, std::string>, int> ordinals_;  // (evaluation, rule) → applications so far
   std::map<const ClassObject*, Value> dyn_instances_;
   std::unordered_map<const ObjectValue*, SourceLoc> created_at_;
   std::vector<AttrWrite> write_log_;

@@ -424,6 +424,12 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
   std::size_t first = raw_.size();
   RuleResult result = apply_rule(rule, call, *solver_, raw_);
   int evaluation = visit_of(site);
+  if (recording_) {
+    int ordinal = ordinals_[{evaluation, rule.name}]++;
+    Application& app = applications_[{site, rule.name, ordinal}];
+    app.rule = &rule;
+    if (app.calls.size() < 16) app.calls.push_back(call);
+  }
   raw_info_.resize(raw_.size());
   for (std::size_t i = first; i < raw_.size(); ++i) {
     raw_info_[i].context = context_;
@@ -542,6 +548,103 @@ void Interpreter::attach_notes(const CallSite& call, std::size_t first, const No
     if (notes.size() > 8) notes.resize(8);
   }
   (void)site;
+}
+
+}  // namespace gshape::gradual::interp
+
+namespace gshape::gradual::interp {
+
+namespace {
+
+// Joins two operands of the same shape of call (same slot, same element
+// count); nullopt when the calls differ in form.
+std::optional<Operand> join_operand(const Operand& a, const Operand& b, JoinOptions& join, const std::string& path) {
+  if (a.slot != b.slot || a.elements.size() != b.elements.size()) return std::nullopt;
+  Operand out = a;
+  out.value = join_values(a.value, b.value, join, path);
+  for (std::size_t i = 0; i < a.elements.size(); ++i) {
+    auto e = join_operand(a.elements[i], b.elements[i], join, path + "[" + std::to_string(i) + "]");
+    if (!e) return std::nullopt;
+    out.elements[i] = std::move(*e);
+  }
+  return out;
+}
+
+std::optional<CallSite> join_calls(const std::vector<CallSite>& calls) {
+  CallSite out = calls.front();
+  std::map<std::string, Dim> cache;
+  JoinOptions join;
+  join.widen = true;
+  join.widen_cache = &cache;
+  for (std::size_t c = 1; c < calls.size(); ++c) {
+    const CallSite& other = calls[c];
+    if (other.positional.size() != out.positional.size() || other.keywords.size() != out.keywords.size())
+      return std::nullopt;
+    for (std::size_t i = 0; i < out.positional.size(); ++i) {
+      auto j = join_operand(out.positional[i], other.positional[i], join, "operand" + std::to_string(i));
+      if (!j) return std::nullopt;
+      out.positional[i] = std::move(*j);
+    }
+    for (std::size_t i = 0; i < out.keywords.size(); ++i) {
+      if (out.keywords[i].first != other.keywords[i].first) return std::nullopt;
+      auto j = join_operand(out.keywords[i].second, other.keywords[i].second, join, out.keywords[i].first);
+      if (!j) return std::nullopt;
+      out.keywords[i].second = std::move(*j);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<SiteTagKey, GeneralCheck> Interpreter::general_checks() {
+  // the (site, tag) groups whose analyses disagree on their checks
+  std::map<SiteTagKey, std::map<int, std::set<std::string>>> texts;
+  for (std::size_t i = 0; i < raw_.size() && i < raw_info_.size(); ++i) {
+    const Obligation& ob = raw_[i];
+    texts[{ob.loc.file, ob.loc.begin, ob.loc.end, ob.tag}][raw_info_[i].evaluation].insert(ob.constraint_sexpr());
+  }
+  std::set<std::tuple<const SourceFile*, uint32_t, uint32_t>> disagreeing;
+  std::set<SiteTagKey> disagreeing_tags;
+  for (const auto& [key, by_eval] : texts) {
+    for (const auto& [e, t] : by_eval) {
+      if (t != by_eval.begin()->second) {
+        disagreeing.insert({std::get<0>(key), std::get<1>(key), std::get<2>(key)});
+        disagreeing_tags.insert(key);
+        break;
+      }
+    }
+  }
+  std::map<SiteTagKey, GeneralCheck> out;
+  if (disagreeing.empty()) return out;
+  std::map<SiteTagKey, std::vector<BoolTerm>> parts;
+  for (const auto& [key, app] : applications_) {
+    const ir::Node* site = std::get<0>(key);
+    if (!disagreeing.count({site->loc.file, site->loc.begin, site->loc.end}) || app.calls.size() < 2) continue;
+    std::optional<CallSite> joined = join_calls(app.calls);
+    if (!joined) continue;
+    std::vector<Obligation> scratch;
+    try {
+      SolverScope scope(*solver_);
+      apply_rule(*app.rule, *joined, *solver_, scratch);
+    } catch (const std::exception&) {
+      continue;
+    }
+    for (Obligation& ob : scratch) {
+      SiteTagKey k{site->loc.file, site->loc.begin, site->loc.end, ob.tag};
+      if (!disagreeing_tags.count(k)) continue;
+      GeneralCheck& g = out[k];
+      if (parts[k].empty()) g.message = ob.message;
+      parts[k].push_back(ob.constraint);
+      for (const SlotInfo& s : ob.slots) {
+        bool known = false;
+        for (const SlotInfo& t : g.slots) known = known || t.slot == s.slot;
+        if (!known) g.slots.push_back(s);
+      }
+    }
+  }
+  for (auto& [k, g] : out) g.constraint = all_of(parts[k]);
+  return out;
 }
 
 }  // namespace gshape::gradual::interp

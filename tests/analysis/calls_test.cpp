@@ -193,6 +193,25 @@ TEST(Calls, ModuleListIteratesItsLayers) {
   EXPECT_EQ(a.worst(line_of(src, "# each"), "linear_c1"), Outcome::Proven) << a.dump();
 }
 
+TEST(Calls, OneSiteOverDifferentLayersGetsACheckForEveryOne) {
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "def apply(layer, x):\n"
+      "    return layer(x)  # site\n"
+      "def f(a, b):\n"
+      "    apply(nn.Linear(4, 8), a)\n"
+      "    apply(nn.Linear(6, 2), b)\n";
+  Analysed a(src);
+  auto list = a.at(line_of(src, "# site"), "linear_c1");
+  ASSERT_EQ(list.size(), 1u) << a.dump();
+  // the two analyses need in_features 4 and 6: the run-time check reads the
+  // layer's own in_features instead of either constant
+  EXPECT_NE(list.front()->ob.constraint_sexpr().find("(attr 0 in_features)"), std::string::npos)
+      << list.front()->ob.constraint_sexpr();
+  EXPECT_EQ(list.front()->contexts, 2);
+}
+
 TEST(Calls, ImportsBetweenProjectModules) {
   std::map<std::string, std::string> files = {
       {"model.py",
