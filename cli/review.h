@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/json_reader.h"
+#include "frontend/json_reader.h"
 #include "frontend/project.h"
 #include "gradual/analysis.h"
 

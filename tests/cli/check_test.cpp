@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "gshape_runner.h"
-#include "json_value.h"
+#include "frontend/json_reader.h"
 #include "temp_dir.h"
 
 namespace gshape::testing {
@@ -57,7 +57,7 @@ TEST(Check, BrokenFileAmongGoodOnesExits1AndTheOthersAreStillLoaded) {
   // The JSON summary tells how many modules were parsed: the two good ones.
   ProcessResult j = gshape({"check", "--format=json", dir.str()});
   std::string error;
-  std::optional<JsonValue> doc = parse_json(j.out, error);
+  std::optional<Json> doc = parse_json_text(j.out, error);
   ASSERT_TRUE(doc) << error << "\n" << j.out;
   EXPECT_EQ((*doc)["summary"]["modules"].number, 2);
   EXPECT_EQ((*doc)["summary"]["files"].number, 3);
@@ -271,15 +271,15 @@ TEST(CheckJson, HoldsEverythingTheTextHolds) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_EQ(r.err, "") << "JSON mode keeps stderr for usage errors only";
     std::string error;
-    std::optional<JsonValue> doc = parse_json(r.out, error);
+    std::optional<Json> doc = parse_json_text(r.out, error);
     ASSERT_TRUE(doc) << error << "\n" << r.out;
     EXPECT_EQ((*doc)["tool"].string, "gshape");
     EXPECT_EQ((*doc)["command"].string, "check");
     EXPECT_EQ((*doc)["exit_code"].number, 1);
-    const JsonValue& diags = (*doc)["diagnostics"];
-    ASSERT_EQ(diags.type, JsonValue::Type::Array);
+    const Json& diags = (*doc)["diagnostics"];
+    ASSERT_EQ(diags.type, Json::Type::Array);
     ASSERT_EQ(diags.array.size(), 3u);
-    for (const JsonValue& d : diags.array) {
+    for (const Json& d : diags.array) {
       for (const char* key : {"file", "line", "column", "severity", "message", "notes"}) {
         EXPECT_TRUE(d.has(key)) << "diagnostic lacks " << key;
       }
@@ -292,11 +292,11 @@ TEST(CheckJson, HoldsEverythingTheTextHolds) {
     EXPECT_EQ(diags.array[0]["message"].string, "file is not valid UTF-8 (byte 0xff)");
     EXPECT_EQ(diags.array[0]["source_line"].string, "s = '?'");
     EXPECT_EQ(diags.array[1]["file"].string, dir / "blob.py");
-    EXPECT_EQ(diags.array[1]["line"].type, JsonValue::Type::Null);
+    EXPECT_EQ(diags.array[1]["line"].type, Json::Type::Null);
     EXPECT_EQ(diags.array[2]["file"].string, dir / "broken.py");
     EXPECT_EQ(diags.array[2]["line"].number, 2);
     EXPECT_EQ(diags.array[2]["source_line"].string, "def f(:");
-    const JsonValue& summary = (*doc)["summary"];
+    const Json& summary = (*doc)["summary"];
     EXPECT_EQ(summary["files"].number, 4);
     EXPECT_EQ(summary["modules"].number, 1);
     EXPECT_EQ(summary["errors"].number, 3);
@@ -311,7 +311,7 @@ TEST(CheckJson, CleanProjectIsValidJsonWithNoDiagnostics) {
   ProcessResult r = gshape({"check", "--format=json", dir.str()});
   EXPECT_EQ(r.exit_code, 0);
   std::string error;
-  std::optional<JsonValue> doc = parse_json(r.out, error);
+  std::optional<Json> doc = parse_json_text(r.out, error);
   ASSERT_TRUE(doc) << error;
   EXPECT_TRUE((*doc)["diagnostics"].array.empty());
   EXPECT_EQ((*doc)["exit_code"].number, 0);

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "gshape_runner.h"
-#include "json_value.h"
+#include "frontend/json_reader.h"
 #include "shape_fixtures.h"
 #include "temp_dir.h"
 
@@ -27,11 +27,11 @@ bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-JsonValue parse_or_fail(const std::string& text) {
+Json parse_or_fail(const std::string& text) {
   std::string error;
-  std::optional<JsonValue> doc = parse_json(text, error);
+  std::optional<Json> doc = parse_json_text(text, error);
   EXPECT_TRUE(doc.has_value()) << error << "\n" << text;
-  return doc.value_or(JsonValue{});
+  return doc.value_or(Json{});
 }
 
 TEST(Instrument, WritesTheInstrumentedCopyAndSaysWhat) {
@@ -84,13 +84,13 @@ TEST(Instrument, TheReportHoldsEveryObligationCheckFinds) {
   dir.write("src/train.py", kDeferredScript);
   ProcessResult r = gshape({"instrument", dir / "src", "-o", dir / "out"});
   ASSERT_EQ(r.exit_code, 1) << r.err;
-  JsonValue report = parse_or_fail(read_all(dir / "out/gshape-report.json"));
+  Json report = parse_or_fail(read_all(dir / "out/gshape-report.json"));
   ASSERT_TRUE(report.has("obligations"));
-  JsonValue check = parse_or_fail(gshape({"check", "--format=json", dir / "src"}).out);
+  Json check = parse_or_fail(gshape({"check", "--format=json", dir / "src"}).out);
   ASSERT_TRUE(check.has("obligations"));
   ASSERT_EQ(report["obligations"].array.size(), check["obligations"].array.size());
   int inserted = 0, refuted = 0, deferred = 0;
-  for (const JsonValue& o : report["obligations"].array) {
+  for (const Json& o : report["obligations"].array) {
     const std::string& status = o["obligation"]["status"].string;
     refuted += status == "refuted";
     deferred += status == "deferred";
@@ -113,11 +113,11 @@ TEST(Instrument, JsonFormatIsOneDocumentWithWhatWasWritten) {
   ProcessResult r = gshape({"instrument", "--format=json", dir / "src", "-o", dir / "out"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
-  JsonValue doc = parse_or_fail(r.out);
+  Json doc = parse_or_fail(r.out);
   EXPECT_EQ(doc["command"].string, "instrument");
   EXPECT_EQ(doc["exit_code"].number, 0);
   EXPECT_EQ(doc["summary"]["deferred"].number, 2);
-  const JsonValue& written = doc["instrument"];
+  const Json& written = doc["instrument"];
   EXPECT_EQ(written["instrumented_files"].number, 1);
   EXPECT_EQ(written["checks"].number, 2);
   EXPECT_EQ(written["copied_files"].number, 1);
@@ -138,7 +138,7 @@ TEST(Instrument, CheckProvenAddsChecksButTheReportKeepsTheirStatus) {
   EXPECT_EQ(all_checks, plain_checks + 2) << "fixed.py's proven linear_c1 and linear_c2 are checked too";
   EXPECT_EQ(read_all(dir / "plain/fixed.py"), kProvenModule) << "without --check-proven nothing to check there";
   EXPECT_TRUE(contains(read_all(dir / "all/fixed.py"), "'linear_c1'"));
-  JsonValue report = parse_or_fail(read_all(dir / "all/gshape-report.json"));
+  Json report = parse_or_fail(read_all(dir / "all/gshape-report.json"));
   EXPECT_EQ(report["summary"]["proven"].number, parse_or_fail(read_all(dir / "plain/gshape-report.json"))["summary"]["proven"].number);
 }
 

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "gshape_runner.h"
-#include "json_value.h"
+#include "frontend/json_reader.h"
 #include "shape_fixtures.h"
 #include "temp_dir.h"
 
@@ -19,11 +19,11 @@ bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
 
-JsonValue parse_or_fail(const std::string& text) {
+Json parse_or_fail(const std::string& text) {
   std::string error;
-  std::optional<JsonValue> doc = parse_json(text, error);
+  std::optional<Json> doc = parse_json_text(text, error);
   EXPECT_TRUE(doc.has_value()) << error << "\n" << text;
-  return doc.value_or(JsonValue{});
+  return doc.value_or(Json{});
 }
 
 std::string read_all(const std::string& path) {
@@ -44,8 +44,8 @@ struct Project {
   }
 };
 
-const JsonValue* find_obligation(const JsonValue& doc, const std::string& file_suffix, int line, const std::string& tag) {
-  for (const JsonValue& o : doc["obligations"].array) {
+const Json* find_obligation(const Json& doc, const std::string& file_suffix, int line, const std::string& tag) {
+  for (const Json& o : doc["obligations"].array) {
     const std::string& path = o["path"].string;
     if (path.size() >= file_suffix.size() && path.compare(path.size() - file_suffix.size(), file_suffix.size(), file_suffix) == 0 &&
         o["line"].number == line && o["tag"].string == tag) {
@@ -89,9 +89,9 @@ TEST(Report, TheSummaryTableCountsPerFile) {
   EXPECT_TRUE(contains(r.out, "  proven  refuted  deferred  not instrumentable\n")) << r.out;
   EXPECT_FALSE(contains(r.out, "ran  failed")) << "no run columns without --stats";
   // Columns: proven, refuted, deferred, not instrumentable.
-  JsonValue check = parse_or_fail(gshape({"check", "--format=json", p.src}).out);
+  Json check = parse_or_fail(gshape({"check", "--format=json", p.src}).out);
   int proven_in_model = 0;
-  for (const JsonValue& o : check["obligations"].array) {
+  for (const Json& o : check["obligations"].array) {
     if (contains(o["file"].string, "model.py") && o["status"].string == "proven") ++proven_in_model;
   }
   EXPECT_TRUE(std::regex_search(r.out, std::regex("/model\\.py +" + std::to_string(proven_in_model) + " +1 +0 +0\n")))
@@ -104,15 +104,15 @@ TEST(Report, JsonAgreesWithCheck) {
   Project p;
   ProcessResult r = gshape({"report", "--format=json", p.src});
   EXPECT_EQ(r.exit_code, 1);
-  JsonValue doc = parse_or_fail(r.out);
-  JsonValue check = parse_or_fail(gshape({"check", "--format=json", p.src}).out);
+  Json doc = parse_or_fail(r.out);
+  Json check = parse_or_fail(gshape({"check", "--format=json", p.src}).out);
   EXPECT_EQ(doc["command"].string, "report");
   EXPECT_EQ(doc["obligations"].array.size(), check["obligations"].array.size());
   EXPECT_EQ(doc["summary"]["proven"].number, check["summary"]["proven"].number);
   EXPECT_EQ(doc["summary"]["refuted"].number, check["summary"]["refuted"].number);
   EXPECT_EQ(doc["summary"]["deferred"].number, check["summary"]["deferred"].number);
   EXPECT_EQ(doc["exit_code"].number, 1);
-  const JsonValue* deferred = find_obligation(doc, "train.py", kDeferredLine, "linear_c1");
+  const Json* deferred = find_obligation(doc, "train.py", kDeferredLine, "linear_c1");
   ASSERT_NE(deferred, nullptr);
   EXPECT_EQ((*deferred)["status"].string, "deferred");
   EXPECT_EQ((*deferred)["column"].number, kDeferredColumn);
@@ -136,11 +136,11 @@ TEST(Report, ReadsTheReviewInstrumentWroteBack) {
   ProcessResult analysed = gshape({"report", "--format=json", p.src});
   ProcessResult stored = gshape({"report", "--format=json", "--from", p.dir / "out/gshape-report.json"});
   EXPECT_EQ(stored.exit_code, 1) << stored.err;
-  JsonValue a = parse_or_fail(analysed.out), s = parse_or_fail(stored.out);
+  Json a = parse_or_fail(analysed.out), s = parse_or_fail(stored.out);
   ASSERT_EQ(a["obligations"].array.size(), s["obligations"].array.size());
   for (std::size_t i = 0; i < a["obligations"].array.size(); ++i) {
-    const JsonValue& x = a["obligations"].array[i];
-    const JsonValue& y = s["obligations"].array[i];
+    const Json& x = a["obligations"].array[i];
+    const Json& y = s["obligations"].array[i];
     for (const char* field : {"path", "tag", "status", "constraint", "runtime_constraint", "runtime_check", "reason"}) {
       EXPECT_EQ(x[field].string, y[field].string) << field << " of obligation " << i;
     }
@@ -155,8 +155,8 @@ TEST(Report, ReadsTheReviewInstrumentWroteBack) {
 
 TEST(Report, StatsShowHowOftenEachCheckRanAndFailed) {
   Project p;
-  JsonValue doc = parse_or_fail(gshape({"report", "--format=json", p.src}).out);
-  const JsonValue* ob = find_obligation(doc, "train.py", kDeferredLine, "linear_c1");
+  Json doc = parse_or_fail(gshape({"report", "--format=json", p.src}).out);
+  const Json* ob = find_obligation(doc, "train.py", kDeferredLine, "linear_c1");
   ASSERT_NE(ob, nullptr);
   // A stats file as the runtime writes it (docs/runtime.md): one matching
   // check that ran 3 times and failed once, one the project does not have.
@@ -178,8 +178,8 @@ TEST(Report, StatsShowHowOftenEachCheckRanAndFailed) {
   EXPECT_TRUE(contains(r.out, "note: 1 check of the stats file match no obligation here")) << r.out;
   EXPECT_TRUE(contains(r.out, "gone.py:2:1 [view_c1]")) << r.out;
 
-  JsonValue j = parse_or_fail(gshape({"report", "--format=json", "--stats", stats, p.src}).out);
-  const JsonValue* counted = find_obligation(j, "train.py", kDeferredLine, "linear_c1");
+  Json j = parse_or_fail(gshape({"report", "--format=json", "--stats", stats, p.src}).out);
+  const Json* counted = find_obligation(j, "train.py", kDeferredLine, "linear_c1");
   ASSERT_NE(counted, nullptr);
   EXPECT_EQ((*counted)["run"]["runs"].number, 3);
   EXPECT_EQ((*counted)["run"]["failures"].number, 1);
@@ -229,8 +229,8 @@ TEST(Report, CountersOfARealRun) {
                                   {}, 180);
   ASSERT_EQ(run.exit_code, 1) << run.err;
   ASSERT_TRUE(std::filesystem::exists(stats)) << run.err;
-  JsonValue j = parse_or_fail(gshape({"report", "--format=json", "--stats", stats, p.src}).out);
-  const JsonValue* c1 = find_obligation(j, "train.py", kDeferredLine, "linear_c1");
+  Json j = parse_or_fail(gshape({"report", "--format=json", "--stats", stats, p.src}).out);
+  const Json* c1 = find_obligation(j, "train.py", kDeferredLine, "linear_c1");
   ASSERT_NE(c1, nullptr);
   EXPECT_EQ((*c1)["run"]["runs"].number, 1) << read_all(stats);
   EXPECT_EQ((*c1)["run"]["failures"].number, 1) << read_all(stats);

@@ -1,10 +1,10 @@
-#include "cli/json_reader.h"
+#include "frontend/json_reader.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 
-namespace gshape::cli {
+namespace gshape {
 
 namespace {
 
@@ -255,4 +255,4 @@ std::optional<Json> parse_json_text(const std::string& text, std::string& error)
   return Reader(text).document(error);
 }
 
-}  // namespace gshape::cli
+}  // namespace gshape

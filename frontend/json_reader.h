@@ -1,6 +1,6 @@
-// A small JSON reader for the files `gshape report` reads back: a
-// GSHAPE_STATS file from a run and an instrumented tree's gshape-report.json.
-// Strict (one well-formed document, depth-limited); numbers are kept as
+// A small JSON reader, the twin of json_writer.h: `gshape report` reads back
+// GSHAPE_STATS files and gshape-report.json with it, and the CLI tests parse
+// `--format=json` output with it. Strict (one well-formed document, depth-limited); numbers are kept as
 // doubles and as 64-bit integers when they are integral.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace gshape::cli {
+namespace gshape {
 
 struct Json {
   enum class Type { Null, Bool, Number, String, Array, Object };
@@ -30,9 +30,12 @@ struct Json {
   std::string str(const std::string& key, const std::string& fallback = {}) const;
   int64_t integer_of(const std::string& key, int64_t fallback = 0) const;
   bool bool_of(const std::string& key, bool fallback = false) const;
+  bool has(const std::string& key) const { return find(key) != nullptr; }
+  // The member `key` of an object; throws std::out_of_range when absent.
+  const Json& operator[](const std::string& key) const { return object.at(key); }
 };
 
 // The parsed document, or nullopt with `error` saying what is wrong and where.
 std::optional<Json> parse_json_text(const std::string& text, std::string& error);
 
-}  // namespace gshape::cli
+}  // namespace gshape
