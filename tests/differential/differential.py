@@ -38,12 +38,7 @@ TIMEOUT = 300
 
 # Bug samples whose check is known to be missing, with the reason. Empty
 # means every bug sample must stop at its line.
-EXPECTED_FAILURES = {
-    "bug_last_batch.py": "the warned broadcast_c1 obligation at line 23 reaches the rewriter as (true): in each "
-                         "context (full batch, last batch) the rule folds the known sizes to a literal, and the "
-                         "merge of disagreeing contexts is their disjunction, (or (true) (false)), so the inserted "
-                         "check cannot fail (gradual/rule_support.cpp broadcast_terms, gradual/analysis_merge.cpp)",
-}
+EXPECTED_FAILURES = {}
 
 EXPECT = re.compile(r"#\s*expect-(error|warning)(?:@\+(\d+))?:\s*([A-Za-z0-9_]+)")
 FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)', re.M)
