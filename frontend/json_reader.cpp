@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "frontend/ts_literals.h"  // append_utf8
+
 namespace gshape {
 
 namespace {
@@ -91,23 +93,6 @@ class Reader {
     return true;
   }
 
-  static void append_utf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
 
   bool hex4(uint32_t& cp) {
     if (pos_ + 4 > s_.size()) return fail("short \\u escape");
@@ -156,7 +141,7 @@ class Reader {
           } else if (cp >= 0xD800 && cp <= 0xDFFF) {
             cp = 0xFFFD;
           }
-          append_utf8(out, cp);
+          ts::append_utf8(cp, out);
           break;
         }
         default: return fail("bad escape");

@@ -44,6 +44,10 @@ inline Value unknown_tensor() { return Value::tensor(Shape::unknown()); }
 std::optional<std::size_t> require_dim(RuleContext& ctx, const std::string& tag, const Arg& t, const IntTerm& dim,
                                        bool wrap_scalar = true, int64_t extra = 0);
 
+// input.flatten(start, end) with torch.flatten's constraints (flatten_c1-c3);
+// shared by torch.flatten / Tensor.flatten and nn.Flatten's forward.
+Value flatten_dims(RuleContext& ctx, const Arg& input, const IntTerm& start, const IntTerm& end);
+
 // Broadcasts size lists aligned from the right, emitting `tag` on each pair
 // of axes (`a == b or a == 1 or b == 1`). Returns the result axes.
 std::vector<IntTerm> broadcast_terms(RuleContext& ctx, const std::string& tag, const std::vector<IntTerm>& a,

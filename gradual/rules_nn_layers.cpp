@@ -118,23 +118,7 @@ Value rule_flatten_forward(RuleContext& ctx) {
   Arg input = ctx.tensor("input");
   IntTerm start = module_int(ctx, module, "start_dim");
   IntTerm end = module_int(ctx, module, "end_dim");
-  auto s = require_dim(ctx, "flatten_c1", input, start);  // flatten_c1: start_dim in range
-  auto e = require_dim(ctx, "flatten_c2", input, end);    // flatten_c2: end_dim in range
-  IntTerm bound = max(ctx.rank(input), 1);
-  IntTerm ws = ite(lt(start, 0), start + bound, start);
-  IntTerm we = ite(lt(end, 0), end + bound, end);
-  Message m;
-  m << "flatten() has invalid args: start_dim (" << ws << ") cannot come after end_dim (" << we << ")";
-  if (ctx.require("flatten_c3", le(ws, we), m) == Status::Refuted) return unknown_tensor();  // flatten_c3
-  const Shape& in = input.shape();
-  if (!in.rank_known() || !s || !e) return unknown_tensor();
-  if (in.rank() == 0) return Value::tensor(Shape{Dim(1)});
-  std::vector<Dim> out(in.dims().begin(), in.dims().begin() + static_cast<std::ptrdiff_t>(*s));
-  Dim merged = 1;
-  for (std::size_t i = *s; i <= *e; ++i) merged = merged * in[i];
-  out.push_back(merged);
-  out.insert(out.end(), in.dims().begin() + static_cast<std::ptrdiff_t>(*e) + 1, in.dims().end());
-  return Value::tensor(Shape(std::move(out)));
+  return flatten_dims(ctx, input, start, end);
 }
 
 // ------------------------------------------------------------------ bilinear

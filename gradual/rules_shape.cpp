@@ -36,10 +36,9 @@ Value view_as_like(RuleContext& ctx, const std::string& prefix) {
 Value rule_view_as(RuleContext& ctx) { return view_as_like(ctx, "view_as"); }
 Value rule_reshape_as(RuleContext& ctx) { return view_as_like(ctx, "reshape_as"); }
 
-Value rule_flatten(RuleContext& ctx) {
-  Arg input = ctx.tensor("input");
-  IntTerm start = ctx.int_term(ctx.arg("start_dim"));
-  IntTerm end = ctx.int_term(ctx.arg("end_dim"));
+}  // namespace
+
+Value flatten_dims(RuleContext& ctx, const Arg& input, const IntTerm& start, const IntTerm& end) {
   auto s = require_dim(ctx, "flatten_c1", input, start);  // flatten_c1: start_dim in range
   auto e = require_dim(ctx, "flatten_c2", input, end);    // flatten_c2: end_dim in range
   IntTerm bound = max(ctx.rank(input), 1);
@@ -57,6 +56,15 @@ Value rule_flatten(RuleContext& ctx) {
   out.push_back(merged);
   out.insert(out.end(), in.dims().begin() + static_cast<std::ptrdiff_t>(*e) + 1, in.dims().end());
   return Value::tensor(Shape(std::move(out)));
+}
+
+namespace {
+
+Value rule_flatten(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");  // in this order: arguments are read left to right
+  IntTerm start = ctx.int_term(ctx.arg("start_dim"));
+  IntTerm end = ctx.int_term(ctx.arg("end_dim"));
+  return flatten_dims(ctx, input, start, end);
 }
 
 Value rule_unflatten(RuleContext& ctx) {
