@@ -30,6 +30,7 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_creation_rules(r);
     register_shape_rules(r);
     register_join_rules(r);
+    register_index_rules(r);
     register_reduction_rules(r);
     register_pointwise_rules(r);
     register_linalg_rules(r);

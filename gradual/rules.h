@@ -16,6 +16,7 @@ namespace gshape::gradual {
 void register_creation_rules(RuleRegistry& r);
 void register_shape_rules(RuleRegistry& r);
 void register_join_rules(RuleRegistry& r);
+void register_index_rules(RuleRegistry& r);
 void register_reduction_rules(RuleRegistry& r);
 void register_pointwise_rules(RuleRegistry& r);
 void register_linalg_rules(RuleRegistry& r);

@@ -1,5 +1,5 @@
 // Matrix products: matmul (every rank case) and `@`, mm, bmm, addmm,
-// F.linear, einsum.
+// F.linear, einsum; dot, mv, outer/ger, baddbmm, cdist, cosine_similarity.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -336,6 +336,129 @@ Value rule_einsum(RuleContext& ctx) {
   return Value::tensor(shape_of_terms(result));
 }
 
+
+// dot(input, other): `dot_c1` both 1-d, `dot_c2` the same length. 0-d result.
+Value rule_dot(RuleContext& ctx) {
+  Arg a = ctx.tensor("input");
+  Arg b = ctx.tensor("other");
+  Message m1;
+  m1 << "1D tensors expected, but got " << ctx.rank(a) << "D and " << ctx.rank(b) << "D tensors";
+  if (ctx.require("dot_c1", eq(ctx.rank(a), 1) && eq(ctx.rank(b), 1), m1) == Status::Refuted) return unknown_tensor();  // dot_c1
+  Message m2;
+  m2 << "inconsistent tensor size, expected tensor [" << ctx.size(a, 0) << "] and src [" << ctx.size(b, 0)
+     << "] to have the same number of elements";
+  ctx.require("dot_c2", eq(ctx.size(a, 0), ctx.size(b, 0)), m2);  // dot_c2
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(Shape(std::vector<Dim>{}));
+}
+
+// mv(input, vec): `mv_c1` a matrix and a vector, `mv_c2` the matrix's
+// columns are the vector's length. Result [rows].
+Value rule_mv(RuleContext& ctx) {
+  Arg a = ctx.tensor("input");
+  Arg v = ctx.tensor("vec");
+  Message m1;
+  m1 << "vector + matrix @ vector expected, got " << ctx.rank(a) << "-D and " << ctx.rank(v) << "-D operands";
+  if (ctx.require("mv_c1", eq(ctx.rank(a), 2) && eq(ctx.rank(v), 1), m1) == Status::Refuted) return unknown_tensor();  // mv_c1
+  Message m2;
+  m2 << "size mismatch, got " << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and " << ctx.size(v, 0);
+  ctx.require("mv_c2", eq(ctx.size(a, 1), ctx.size(v, 0)), m2);  // mv_c2
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(Shape{ctx.size(a, 0).dim()});
+}
+
+// outer(input, vec2) (ger alike): `outer_c1` input 1-d, `outer_c2` vec2 1-d. Result [n, m].
+Value rule_outer(RuleContext& ctx) {
+  Arg a = ctx.tensor("input");
+  Arg b = ctx.tensor("vec2");
+  Message m1, m2;
+  m1 << "outer: expected 1-D argument self, but got " << ctx.rank(a) << "-D";
+  m2 << "outer: expected 1-D argument vec2, but got " << ctx.rank(b) << "-D";
+  ctx.require("outer_c1", eq(ctx.rank(a), 1), m1);  // outer_c1
+  ctx.require("outer_c2", eq(ctx.rank(b), 1), m2);  // outer_c2
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(Shape{ctx.size(a, 0).dim(), ctx.size(b, 0).dim()});
+}
+
+// baddbmm(input, batch1, batch2): bmm's four checks as `baddbmm_c1`–`c4`,
+// and `baddbmm_c5` the input expands to [b, n, p].
+Value rule_baddbmm(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Arg a = ctx.tensor("batch1");
+  Arg b = ctx.tensor("batch2");
+  Message m1, m2;
+  m1 << "batch1 must be a 3D tensor, got " << ctx.rank(a) << "D";
+  m2 << "batch2 must be a 3D tensor, got " << ctx.rank(b) << "D";
+  bool bad = ctx.require("baddbmm_c1", eq(ctx.rank(a), 3), m1) == Status::Refuted;  // baddbmm_c1
+  bad = (ctx.require("baddbmm_c2", eq(ctx.rank(b), 3), m2) == Status::Refuted) || bad;  // baddbmm_c2
+  if (bad) return unknown_tensor();
+  Message m3;
+  m3 << "expected size for first two dimensions of batch2 tensor to be: [" << ctx.size(a, 0) << ", "
+     << ctx.size(a, 2) << "] but got: [" << ctx.size(b, 0) << ", " << ctx.size(b, 1) << "]";
+  ctx.require("baddbmm_c3", eq(ctx.size(a, 0), ctx.size(b, 0)), m3);  // baddbmm_c3
+  ctx.require("baddbmm_c4", eq(ctx.size(a, 2), ctx.size(b, 1)), m3);  // baddbmm_c4
+  std::vector<IntTerm> out{ctx.size(a, 0), ctx.size(a, 1), ctx.size(b, 2)};
+  require_expandable(ctx, "baddbmm_c5", input, out);  // baddbmm_c5
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(shape_of_terms(out));
+}
+
+// cdist(x1, x2, p=2.0): `cdist_c1` x1 and `cdist_c2` x2 at least 2-d,
+// `cdist_c3` the same number of columns, `cdist_c4` p >= 0 (a constant),
+// and the batch axes broadcast (`broadcast_c1`). Result batch + [r1, r2].
+Value rule_cdist(RuleContext& ctx) {
+  Arg a = ctx.tensor("x1");
+  Arg b = ctx.tensor("x2");
+  Message m1, m2;
+  m1 << "cdist only supports at least 2D tensors, X1 got: " << ctx.rank(a) << "D";
+  m2 << "cdist only supports at least 2D tensors, X2 got: " << ctx.rank(b) << "D";
+  bool bad = ctx.require("cdist_c1", ge(ctx.rank(a), 2), m1) == Status::Refuted;  // cdist_c1
+  bad = (ctx.require("cdist_c2", ge(ctx.rank(b), 2), m2) == Status::Refuted) || bad;  // cdist_c2
+  if (bad) return unknown_tensor();
+  Message m3;
+  m3 << "X1 and X2 must have the same number of columns. X1: " << ctx.size(a, -1) << " X2: " << ctx.size(b, -1);
+  ctx.require("cdist_c3", eq(ctx.size(a, -1), ctx.size(b, -1)), m3);  // cdist_c3
+  Arg p = ctx.arg("p");
+  std::optional<double> pv;
+  if (p.value.is_float()) pv = p.value.as_float();
+  if (p.value.is_int() && p.value.as_int().is_constant()) pv = static_cast<double>(*p.value.as_int().constant_value());
+  if (pv) {
+    Message m4;
+    m4 << "cdist only supports non-negative p values";
+    ctx.require("cdist_c4", BoolTerm(*pv >= 0.0), m4);  // cdist_c4
+  }
+  if (ctx.any_refuted() || !a.shape().rank_known() || !b.shape().rank_known()) return unknown_tensor();
+  std::vector<IntTerm> sa = sizes_from_end(ctx, a), sb = sizes_from_end(ctx, b);
+  std::vector<IntTerm> out = broadcast_terms(ctx, "broadcast_c1", slice(sa, 0, sa.size() - 2), slice(sb, 0, sb.size() - 2));
+  out.push_back(sa[sa.size() - 2]);
+  out.push_back(sb[sb.size() - 2]);
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(shape_of_terms(out));
+}
+
+// cosine_similarity(x1, x2, dim=1): the two broadcast (`broadcast_c1`) and
+// `cosine_similarity_c1` dim is in range of the broadcast shape, which is
+// the result without dim.
+Value rule_cosine_similarity(RuleContext& ctx) {
+  Arg a = ctx.tensor("x1");
+  Arg b = ctx.tensor("x2");
+  IntTerm dim = ctx.int_term(ctx.arg("dim"));
+  Shape common = broadcast_args(ctx, "broadcast_c1", a, b);  // broadcast_c1
+  if (!common.rank_known()) return unknown_tensor();
+  IntTerm bound = max(max(ctx.rank(a), ctx.rank(b)), 1);  // the broadcast rank
+  Message m;
+  m << "dimension out of range (expected to be in range of [" << -bound << ", " << bound - 1 << "], but got " << dim
+    << ")";
+  ctx.require("cosine_similarity_c1", le(-bound, dim) && lt(dim, bound), m);  // cosine_similarity_c1
+  auto c = dim.dim().constant_value();
+  if (ctx.any_refuted() || !c) return unknown_tensor();
+  if (common.rank() == 0) return Value::tensor(common);
+  int64_t i = *c < 0 ? *c + static_cast<int64_t>(common.rank()) : *c;
+  std::vector<Dim> out = common.dims();
+  out.erase(out.begin() + i);
+  return Value::tensor(Shape(std::move(out)));
+}
+
 }  // namespace
 
 void register_linalg_rules(RuleRegistry& r) {
@@ -347,6 +470,14 @@ void register_linalg_rules(RuleRegistry& r) {
   r.add("Tensor.addmm", "input, mat1, mat2, *, beta=1, alpha=1", rule_addmm);
   r.add("torch.nn.functional.linear", "input, weight, bias=None", rule_linear);
   r.add("torch.einsum", "equation, *operands", rule_einsum);
+  for (const char* name : {"torch.dot", "Tensor.dot"}) r.add(name, "input, other, *, out=None", rule_dot);
+  for (const char* name : {"torch.mv", "Tensor.mv"}) r.add(name, "input, vec, *, out=None", rule_mv);
+  for (const char* name : {"torch.outer", "Tensor.outer", "torch.ger", "Tensor.ger"}) r.add(name, "input, vec2, *, out=None", rule_outer);
+  r.add("torch.baddbmm", "input, batch1, batch2, *, beta=1, alpha=1, out=None", rule_baddbmm);
+  r.add("Tensor.baddbmm", "input, batch1, batch2, *, beta=1, alpha=1", rule_baddbmm);
+  r.add("torch.cdist", "x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'", rule_cdist);
+  for (const char* name : {"torch.cosine_similarity", "torch.nn.functional.cosine_similarity"})
+    r.add(name, "x1, x2, dim=1, eps=1e-8", rule_cosine_similarity);
 }
 
 }  // namespace gshape::gradual

@@ -220,6 +220,25 @@ Value rule_clamp_(RuleContext& ctx) {
   return Value::tensor(input.shape());
 }
 
+
+// clamp_min / clamp_max(input, bound): a number keeps the input's shape, a
+// tensor broadcasts with it (`broadcast_c1`); the in-place forms need the
+// bound to broadcast to the input's shape (`inplace_c1`).
+Value clamp_one(RuleContext& ctx, const char* param) {
+  Arg input = ctx.tensor("input");
+  return Value::tensor(broadcast_all(ctx, "broadcast_c1", {input, ctx.arg(param)}));  // broadcast_c1
+}
+Value rule_clamp_min(RuleContext& ctx) { return clamp_one(ctx, "min"); }
+Value rule_clamp_max(RuleContext& ctx) { return clamp_one(ctx, "max"); }
+Value clamp_one_(RuleContext& ctx, const char* param) {
+  Arg input = ctx.tensor("input");
+  Arg bound = ctx.arg(param);
+  if (bound.is_tensor()) require_broadcastable_to(ctx, "inplace_c1", input, bound);  // inplace_c1
+  return Value::tensor(input.shape());
+}
+Value rule_clamp_min_(RuleContext& ctx) { return clamp_one_(ctx, "min"); }
+Value rule_clamp_max_(RuleContext& ctx) { return clamp_one_(ctx, "max"); }
+
 }  // namespace
 
 void register_pointwise_rules(RuleRegistry& r) {
@@ -315,6 +334,10 @@ void register_pointwise_rules(RuleRegistry& r) {
   for (const char* name : {"torch.clamp", "Tensor.clamp", "torch.clip", "Tensor.clip"})
     r.add(name, "input, min=None, max=None, *, out=None", rule_clamp);
   for (const char* name : {"Tensor.clamp_", "Tensor.clip_"}) r.add(name, "input, min=None, max=None", rule_clamp_);
+  for (const char* name : {"torch.clamp_min", "Tensor.clamp_min"}) r.add(name, "input, min", rule_clamp_min);
+  for (const char* name : {"torch.clamp_max", "Tensor.clamp_max"}) r.add(name, "input, max", rule_clamp_max);
+  r.add("Tensor.clamp_min_", "input, min", rule_clamp_min_);
+  r.add("Tensor.clamp_max_", "input, max", rule_clamp_max_);
 }
 
 }  // namespace gshape::gradual

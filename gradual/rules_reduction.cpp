@@ -1,5 +1,6 @@
 // Reductions and scans: sum, mean, prod, norm, any, all, max, min, argmax,
-// argmin, softmax, log_softmax, cumsum, cumprod, logsumexp.
+// argmin, softmax, log_softmax, cumsum, cumprod, logsumexp; topk, sort,
+// argsort, var, std, var_mean, std_mean, median, nanmedian, amax, amin, F.normalize.
 #include "gradual/rules.h"
 
 namespace gshape::gradual {
@@ -121,6 +122,129 @@ Value rule_log_softmax(RuleContext& ctx) { return along_dim(ctx, "log_softmax");
 Value rule_cumsum(RuleContext& ctx) { return along_dim(ctx, "cumsum"); }
 Value rule_cumprod(RuleContext& ctx) { return along_dim(ctx, "cumprod"); }
 
+
+// topk(input, k, dim=-1): `topk_c1` dim in range, `topk_c2`
+// `0 <= k <= n` (n the size at dim, 1 for a 0-d input). Values and
+// indices: the input's shape with k at dim.
+Value rule_topk(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm k = ctx.int_term(ctx.arg("k"));
+  IntTerm dim = ctx.int_term(ctx.arg("dim"));
+  auto d = require_dim(ctx, "topk_c1", input, dim);  // topk_c1
+  const Shape& in = input.shape();
+  std::optional<IntTerm> n;
+  if (in.rank_known() && in.rank() == 0) {
+    n = IntTerm(1);
+  } else if (d) {
+    n = ctx.size(input, static_cast<int64_t>(*d));
+  } else if (!in.rank_known() && dim.is_literal()) {
+    n = ctx.size(input, dim.expr()->value);
+  }
+  if (n) {
+    Message m;
+    m << "selected index k out of range: k is " << k << " but dimension " << dim << " has size " << *n;
+    ctx.require("topk_c2", le(0, k) && le(k, *n), m);  // topk_c2
+  }
+  if (ctx.any_refuted() || !in.rank_known() || !d) return unknown_tensor();
+  std::vector<Dim> out = in.dims();
+  if (!out.empty()) out[*d] = k.dim();
+  Value v = Value::tensor(Shape(std::move(out)));
+  return Value::tuple({v, v});
+}
+
+// sort / argsort: `<op>_c1` dim in range; the input's shape (sort: values
+// and indices).
+Value rule_sort(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  if (!require_dim(ctx, "sort_c1", input, ctx.int_term(ctx.arg("dim"))) && ctx.any_refuted())  // sort_c1
+    return unknown_tensor();
+  Value v = Value::tensor(input.shape());
+  return Value::tuple({v, v});
+}
+Value rule_argsort(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  if (!require_dim(ctx, "argsort_c1", input, ctx.int_term(ctx.arg("dim"))) && ctx.any_refuted())  // argsort_c1
+    return unknown_tensor();
+  return Value::tensor(input.shape());
+}
+
+// var / std (and var_mean / std_mean, two results): a sum-like reduction,
+// `<op>_c1` each dim in range, `<op>_c2` no dim twice. A bool second
+// argument is the legacy `unbiased` overload: every axis.
+Shape variance_shape(RuleContext& ctx, const std::string& op) {
+  Arg input = ctx.tensor("input");
+  Arg dim = ctx.arg("dim");
+  if (dim.value.is_bool()) return reduce_shape(ctx, op + "_c1", op + "_c2", input, {}, false);
+  std::vector<Arg> dims = reduction_dims(ctx, dim);
+  bool keepdim = ctx.bool_constant("keepdim");
+  return reduce_shape(ctx, op + "_c1", op + "_c2", input, dims, keepdim);
+}
+Value rule_var(RuleContext& ctx) { return Value::tensor(variance_shape(ctx, "var")); }
+Value rule_std(RuleContext& ctx) { return Value::tensor(variance_shape(ctx, "std")); }
+Value rule_var_mean(RuleContext& ctx) {
+  Value v = Value::tensor(variance_shape(ctx, "var_mean"));
+  return Value::tuple({v, v});
+}
+Value rule_std_mean(RuleContext& ctx) {
+  Value v = Value::tensor(variance_shape(ctx, "std_mean"));
+  return Value::tuple({v, v});
+}
+
+// median / nanmedian: without dim a 0-d result (an empty input gives nan,
+// no error); with a dim, max's `_c2` (dim in range) and `_c3` (the axis is
+// not empty) and the tuple (values, indices).
+Value median_like(RuleContext& ctx, const std::string& op) {
+  Arg input = ctx.tensor("input");
+  Arg dim = ctx.arg("dim");
+  if (dim.is_none()) return Value::tensor(Shape(std::vector<Dim>{}));
+  bool keepdim = ctx.bool_constant("keepdim");
+  Value v = Value::tensor(reduce_nonempty(ctx, op, input, dim, keepdim));  // median_c2, median_c3
+  return Value::tuple({v, v});
+}
+Value rule_median(RuleContext& ctx) { return median_like(ctx, "median"); }
+Value rule_nanmedian(RuleContext& ctx) { return median_like(ctx, "nanmedian"); }
+
+// amax / amin(input, dim=(), keepdim=False) (no dim: every axis): `<op>_c1` with no dim the input
+// is not empty, `<op>_c2` each dim in range, `<op>_c3` no dim twice,
+// `<op>_c4` each reduced axis is not empty.
+Value amax_like(RuleContext& ctx, const std::string& op) {
+  Arg input = ctx.tensor("input");
+  std::vector<Arg> dims = reduction_dims(ctx, ctx.arg("dim"));
+  bool keepdim = ctx.bool_constant("keepdim");
+  if (dims.empty()) {
+    Message m;
+    m << op << "(): expected reduction dim to be specified for input.numel() == 0";
+    ctx.require(op + "_c1", gt(ctx.numel(input), 0), m);  // amax_c1, amin_c1
+  }
+  Shape out = reduce_shape(ctx, op + "_c2", op + "_c3", input, dims, keepdim);  // amax_c2, amax_c3
+  const Shape& in = input.shape();
+  if (!ctx.any_refuted() && in.rank_known() && in.rank() > 0) {
+    for (const Arg& a : dims) {
+      auto c = ctx.int_term(a).dim().constant_value();
+      if (!c) continue;
+      int64_t r = static_cast<int64_t>(in.rank());
+      int64_t i = *c < 0 ? *c + r : *c;
+      IntTerm size = ctx.size(input, i);
+      Message m;
+      m << op << "(): expected reduction dim " << std::to_string(i) << " to have non-zero size";
+      ctx.require(op + "_c4", gt(size, 0), m);  // amax_c4, amin_c4
+    }
+  }
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(out);
+}
+Value rule_amax(RuleContext& ctx) { return amax_like(ctx, "amax"); }
+Value rule_amin(RuleContext& ctx) { return amax_like(ctx, "amin"); }
+
+// F.normalize(input, p=2.0, dim=1): `normalize_c1` dim in range (torch
+// divides by the norm over dim, kept); the input's shape.
+Value rule_normalize(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  require_dim(ctx, "normalize_c1", input, ctx.int_term(ctx.arg("dim")));  // normalize_c1
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(input.shape());
+}
+
 }  // namespace
 
 void register_reduction_rules(RuleRegistry& r) {
@@ -146,6 +270,21 @@ void register_reduction_rules(RuleRegistry& r) {
     r.add(name, softmax_sig, rule_log_softmax);
   for (const char* name : {"torch.cumsum", "Tensor.cumsum"}) r.add(name, "input, dim, *, dtype=None, out=None", rule_cumsum);
   for (const char* name : {"torch.cumprod", "Tensor.cumprod"}) r.add(name, "input, dim, *, dtype=None, out=None", rule_cumprod);
+  for (const char* name : {"torch.topk", "Tensor.topk"})
+    r.add(name, "input, k, dim=-1, largest=True, sorted=True, *, out=None", rule_topk);
+  for (const char* name : {"torch.sort", "Tensor.sort"}) r.add(name, "input, dim=-1, descending=False, stable=False, *, out=None", rule_sort);
+  for (const char* name : {"torch.argsort", "Tensor.argsort"}) r.add(name, "input, dim=-1, descending=False, stable=False", rule_argsort);
+  const char* var_sig = "input, dim=None, unbiased=True, keepdim=False, *, correction=None, out=None";
+  for (const char* name : {"torch.var", "Tensor.var"}) r.add(name, var_sig, rule_var);
+  for (const char* name : {"torch.std", "Tensor.std"}) r.add(name, var_sig, rule_std);
+  r.add("torch.var_mean", var_sig, rule_var_mean);
+  r.add("torch.std_mean", var_sig, rule_std_mean);
+  for (const char* name : {"torch.median", "Tensor.median"}) r.add(name, "input, dim=None, keepdim=False, *, out=None", rule_median);
+  for (const char* name : {"torch.nanmedian", "Tensor.nanmedian"}) r.add(name, "input, dim=None, keepdim=False, *, out=None", rule_nanmedian);
+  const char* amax_sig = "input, dim=None, keepdim=False, *, out=None";
+  for (const char* name : {"torch.amax", "Tensor.amax"}) r.add(name, amax_sig, rule_amax);
+  for (const char* name : {"torch.amin", "Tensor.amin"}) r.add(name, amax_sig, rule_amin);
+  r.add("torch.nn.functional.normalize", "input, p=2.0, dim=1, eps=1e-12, out=None", rule_normalize);
 }
 
 }  // namespace gshape::gradual

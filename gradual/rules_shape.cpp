@@ -1,6 +1,7 @@
 // Rules that rearrange a tensor's axes without computing on its data:
 // view, reshape, flatten, unflatten, permute, transpose, t, squeeze,
-// unsqueeze, expand, expand_as, repeat, view_as, reshape_as.
+// unsqueeze, expand, expand_as, repeat, view_as, reshape_as; triu, tril,
+// flip, fliplr, flipud, roll, movedim, tile, repeat_interleave, diagonal, diag.
 #include <algorithm>
 
 #include "gradual/rules.h"
@@ -280,6 +281,267 @@ Value rule_repeat(RuleContext& ctx) {
   return Value::tensor(Shape(std::move(out)));
 }
 
+
+// triu / tril (and the in-place forms): `<op>_c1` at least 2 dimensions,
+// unless the input is empty (torch 1.13 skips the kernel, which reads
+// size(-2), for an empty input).
+Value triangle(RuleContext& ctx, const std::string& op) {
+  Arg input = ctx.tensor("input");
+  Message m;
+  m << op << ": input tensor must have at least 2 dimensions, got shape " << ctx.shape_hole(input);
+  BoolTerm ok = ge(ctx.rank(input), 2) || eq(ctx.numel(input), 0);
+  if (ctx.require(op + "_c1", ok, m) == Status::Refuted) return unknown_tensor();  // triu_c1, tril_c1
+  return Value::tensor(input.shape());
+}
+Value rule_triu(RuleContext& ctx) { return triangle(ctx, "triu"); }
+Value rule_tril(RuleContext& ctx) { return triangle(ctx, "tril"); }
+
+// Wraps each of `dims` (in range: `range_tag`) and requires them distinct
+// (`distinct_tag`, message prefix `what`). Returns the wrapped terms.
+std::vector<IntTerm> distinct_dims(RuleContext& ctx, const Arg& input, const std::vector<IntTerm>& dims,
+                                   const std::string& range_tag, const std::string& distinct_tag,
+                                   const std::string& what, std::vector<std::optional<std::size_t>>* idx = nullptr) {
+  IntTerm bound = max(ctx.rank(input), 1);
+  std::vector<IntTerm> wrapped;
+  for (const IntTerm& d : dims) {
+    auto i = require_dim(ctx, range_tag, input, d);
+    if (idx) idx->push_back(i);
+    wrapped.push_back(ite(lt(d, 0), d + bound, d));
+  }
+  std::vector<BoolTerm> distinct;
+  for (std::size_t i = 0; i < wrapped.size(); ++i)
+    for (std::size_t j = i + 1; j < wrapped.size(); ++j) distinct.push_back(ne(wrapped[i], wrapped[j]));
+  if (!distinct.empty()) {
+    Message m;
+    m << what;
+    append_list(m, dims);
+    ctx.require(distinct_tag, all_of(distinct), m);
+  }
+  return wrapped;
+}
+
+// flip(input, dims): `flip_c1` each dim in range, `flip_c2` no dim twice.
+Value flip_dims(RuleContext& ctx, const Arg& input, const std::vector<Arg>& dims) {
+  distinct_dims(ctx, input, int_terms(ctx, dims), "flip_c1", "flip_c2",  // flip_c1, flip_c2
+                "a dim appears multiple times in the list of dims ");
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(input.shape());
+}
+Value rule_flip(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  return flip_dims(ctx, input, ctx.int_or_list(ctx.arg("dims")));
+}
+Value rule_tensor_flip(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  return flip_dims(ctx, input, ctx.int_list("dims"));
+}
+
+// fliplr / flipud: at least 2 (`fliplr_c1`) or 1 (`flipud_c1`) dimensions.
+Value flip_lr_ud(RuleContext& ctx, const std::string& op, int64_t min_rank) {
+  Arg input = ctx.tensor("input");
+  Message m;
+  m << op << ": input must be >= " << std::to_string(min_rank) << "-d, got shape " << ctx.shape_hole(input);
+  if (ctx.require(op + "_c1", ge(ctx.rank(input), min_rank), m) == Status::Refuted) return unknown_tensor();  // fliplr_c1, flipud_c1
+  return Value::tensor(input.shape());
+}
+Value rule_fliplr(RuleContext& ctx) { return flip_lr_ud(ctx, "fliplr", 2); }
+Value rule_flipud(RuleContext& ctx) { return flip_lr_ud(ctx, "flipud", 1); }
+
+// roll(input, shifts, dims=None) as torch 1.13's roll_cpu: `roll_c1` some
+// shift, `roll_c2` one dim per shift (or no dims and one shift: the
+// flattened tensor rolls), `roll_c3` each dim in range (without scalar
+// wrap) unless the input is empty (an empty tensor is returned as is).
+Value rule_roll(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  std::vector<Arg> shifts = ctx.int_or_list(ctx.arg("shifts"));
+  std::vector<Arg> dims = ctx.is_none("dims") ? std::vector<Arg>{} : ctx.int_or_list(ctx.arg("dims"));
+  Message m1;
+  m1 << "`shifts` required";
+  if (ctx.require("roll_c1", BoolTerm(!shifts.empty()), m1) == Status::Refuted) return unknown_tensor();  // roll_c1
+  Message m2;
+  m2 << "shifts and dimensions must align. shifts: " << std::to_string(shifts.size())
+     << ", dims: " << std::to_string(dims.size());
+  bool aligned = shifts.size() == dims.size() || (dims.empty() && shifts.size() == 1);
+  if (ctx.require("roll_c2", BoolTerm(aligned), m2) == Status::Refuted) return unknown_tensor();  // roll_c2
+  IntTerm r = ctx.rank(input);
+  BoolTerm empty = eq(ctx.numel(input), 0);
+  for (const Arg& a : dims) {
+    IntTerm d = ctx.int_term(a);
+    Message m;
+    m << "dimension out of range (expected to be in range of [" << -r << ", " << r - 1 << "], but got " << d << ")";
+    ctx.require("roll_c3", empty || (le(-r, d) && lt(d, r)), m);  // roll_c3
+  }
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(input.shape());
+}
+
+// movedim(input, source, destination) (moveaxis alike): `movedim_c1` as
+// many destinations as sources, `movedim_c2` each dim in range,
+// `movedim_c3` no source twice, `movedim_c4` no destination twice.
+Value rule_movedim(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  std::vector<IntTerm> src = int_terms(ctx, ctx.int_or_list(ctx.arg("source")));
+  std::vector<IntTerm> dst = int_terms(ctx, ctx.int_or_list(ctx.arg("destination")));
+  Message m1;
+  m1 << "movedim: invalid source or destination dims: source (";
+  append_list(m1, src);
+  m1 << " dims) should contain the same number of dims as destination (";
+  append_list(m1, dst);
+  m1 << " dims)";
+  if (ctx.require("movedim_c1", BoolTerm(src.size() == dst.size()), m1) == Status::Refuted)  // movedim_c1
+    return unknown_tensor();
+  std::vector<std::optional<std::size_t>> si, di;
+  distinct_dims(ctx, input, src, "movedim_c2", "movedim_c3", "movedim: repeated dim in `source` ", &si);  // movedim_c2, c3
+  distinct_dims(ctx, input, dst, "movedim_c2", "movedim_c4", "movedim: repeated dim in `destination` ", &di);  // movedim_c4
+  const Shape& in = input.shape();
+  if (ctx.any_refuted()) return unknown_tensor();
+  if (!in.rank_known()) return unknown_tensor();
+  if (in.rank() == 0) return Value::tensor(in);
+  auto known = [](const auto& v) { return std::all_of(v.begin(), v.end(), [](const auto& i) { return i.has_value(); }); };
+  if (!known(si) || !known(di)) return Value::tensor(Shape::fresh("movedim", in.rank()));
+  std::size_t r = in.rank();
+  std::vector<std::optional<Dim>> out(r);
+  std::vector<bool> moved(r, false);
+  for (std::size_t i = 0; i < si.size(); ++i) {
+    out[*di[i]] = in[*si[i]];
+    moved[*si[i]] = true;
+  }
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < r; ++k) {
+    if (moved[k]) continue;
+    while (out[next]) ++next;
+    out[next] = in[k];
+  }
+  std::vector<Dim> dims;
+  for (const auto& d : out) dims.push_back(*d);
+  return Value::tensor(Shape(std::move(dims)));
+}
+
+// tile(input, dims): the repetitions are padded with leading 1s to the
+// rank, then it is repeat: `tile_c1` no result size is negative (a negative
+// repetition passes only on an axis of size 0, where 0 * r is 0).
+Value tile_by(RuleContext& ctx, const Arg& input, std::vector<IntTerm> reps) {
+  const Shape& in = input.shape();
+  if (!in.rank_known()) {
+    std::vector<BoolTerm> nonneg;
+    for (const IntTerm& s : reps) nonneg.push_back(ge(s, 0));
+    Message m;
+    m << "trying to create tensor with negative dimension: tile dims ";
+    append_list(m, reps);
+    // the axes are not known: a negative repetition may still meet an empty one
+    ctx.require("tile_c1", all_of(nonneg) || eq(ctx.numel(input), 0), m);  // tile_c1
+    return unknown_tensor();
+  }
+  while (reps.size() < in.rank()) reps.insert(reps.begin(), IntTerm(1));
+  std::size_t lead = reps.size() - in.rank();
+  std::vector<IntTerm> out;
+  for (std::size_t i = 0; i < reps.size(); ++i)
+    out.push_back((i < lead ? IntTerm(1) : ctx.size(input, static_cast<int64_t>(i - lead))) * reps[i]);
+  std::vector<BoolTerm> nonneg;
+  for (const IntTerm& s : out) nonneg.push_back(ge(s, 0));
+  Message m;
+  m << "trying to create tensor with negative dimension: tile dims ";
+  append_list(m, reps);
+  m << " on shape " << ctx.shape_hole(input);
+  ctx.require("tile_c1", all_of(nonneg), m);  // tile_c1
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(shape_of_terms(out));
+}
+Value rule_tile(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  return tile_by(ctx, input, int_terms(ctx, ctx.int_or_list(ctx.arg("dims"))));
+}
+Value rule_tensor_tile(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  return tile_by(ctx, input, int_terms(ctx, ctx.int_list("dims")));
+}
+
+// repeat_interleave(input, repeats, dim=None): with int repeats,
+// `repeat_interleave_c1` repeats >= 0, `repeat_interleave_c2` dim in range
+// (without scalar wrap). Without dim the input is flattened. Tensor
+// repeats: the repeated size is data (a fresh size).
+Value rule_repeat_interleave(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Arg repeats = ctx.arg("repeats");
+  Arg dim = ctx.arg("dim");
+  if (repeats.is_none()) return Value::tensor(Shape{ctx.fresh("repeat_interleave")});  // repeat_interleave(repeats)
+  bool by_tensor = repeats.is_tensor() || repeats.value.is_unknown();
+  std::optional<IntTerm> k;
+  if (!by_tensor) {
+    k = ctx.int_term(repeats);
+    Message m1;
+    m1 << "repeats can not be negative, got " << *k;
+    ctx.require("repeat_interleave_c1", ge(*k, 0), m1);  // repeat_interleave_c1
+  }
+  const Shape& in = input.shape();
+  if (dim.is_none()) {
+    if (ctx.any_refuted()) return unknown_tensor();
+    if (!k) return Value::tensor(Shape{ctx.fresh("repeat_interleave")});
+    return Value::tensor(Shape{(ctx.numel(input) * *k).dim()});
+  }
+  auto d = require_dim(ctx, "repeat_interleave_c2", input, ctx.int_term(dim), false);  // repeat_interleave_c2
+  if (ctx.any_refuted() || !d || !in.rank_known()) return unknown_tensor();
+  std::vector<Dim> out = in.dims();
+  out[*d] = k ? (ctx.size(input, static_cast<int64_t>(*d)) * *k).dim() : ctx.fresh("repeat_interleave");
+  return Value::tensor(Shape(std::move(out)));
+}
+
+// Length of the diagonal at `offset` of an n x m matrix (may be negative:
+// the caller checks or clamps it).
+IntTerm diagonal_length(const IntTerm& n, const IntTerm& m, const IntTerm& offset) {
+  return ite(ge(offset, 0), min(n, m - offset), min(n + offset, m));
+}
+
+// diagonal(input, offset=0, dim1=0, dim2=1): `diagonal_c1` dim1 and
+// `diagonal_c2` dim2 in range, `diagonal_c3` they differ. The two axes are
+// dropped and the diagonal's length, clamped at 0, appended.
+Value rule_diagonal(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm offset = ctx.int_term(ctx.arg("offset"));
+  IntTerm d1 = ctx.int_term(ctx.arg("dim1"));
+  IntTerm d2 = ctx.int_term(ctx.arg("dim2"));
+  auto a = require_dim(ctx, "diagonal_c1", input, d1);  // diagonal_c1
+  auto b = require_dim(ctx, "diagonal_c2", input, d2);  // diagonal_c2
+  IntTerm bound = max(ctx.rank(input), 1);
+  IntTerm w1 = ite(lt(d1, 0), d1 + bound, d1), w2 = ite(lt(d2, 0), d2 + bound, d2);
+  Message m3;
+  m3 << "diagonal dimensions cannot be identical " << d1 << ", " << d2;
+  ctx.require("diagonal_c3", ne(w1, w2), m3);  // diagonal_c3
+  const Shape& in = input.shape();
+  if (ctx.any_refuted() || !a || !b || !in.rank_known()) return unknown_tensor();
+  IntTerm len = max(diagonal_length(ctx.size(input, static_cast<int64_t>(*a)), ctx.size(input, static_cast<int64_t>(*b)), offset), 0);
+  std::vector<Dim> out;
+  for (std::size_t k = 0; k < in.rank(); ++k)
+    if (k != *a && k != *b) out.push_back(in[k]);
+  out.push_back(len.dim());
+  return Value::tensor(Shape(std::move(out)));
+}
+
+// diag(input, diagonal=0): `diag_c1` a vector or a matrix, `diag_c2` (a
+// matrix) the diagonal at that offset exists or is just past the edge
+// (torch 1.13 sizes the result min(n, m - k), or min(n + k, m) below, and
+// fails on a negative size). A vector of n gives an (n+|k|)-square matrix.
+Value rule_diag(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm k = ctx.int_term(ctx.arg("diagonal"));
+  Message m1;
+  m1 << "diag(): matrix or a vector expected, got shape " << ctx.shape_hole(input);
+  if (ctx.require("diag_c1", eq(ctx.rank(input), 1) || eq(ctx.rank(input), 2), m1) == Status::Refuted)  // diag_c1
+    return unknown_tensor();
+  const Shape& in = input.shape();
+  if (!in.rank_known()) return unknown_tensor();
+  if (in.rank() == 1) {
+    IntTerm n = ctx.size(input, 0) + abs(k);
+    return Value::tensor(Shape{n.dim(), n.dim()});
+  }
+  IntTerm len = diagonal_length(ctx.size(input, 0), ctx.size(input, 1), k);
+  Message m2;
+  m2 << "diag(): offset " << k << " is beyond the edge of a " << ctx.size(input, 0) << "x" << ctx.size(input, 1)
+     << " matrix (diagonal length " << len << ")";
+  if (ctx.require("diag_c2", ge(len, 0), m2) == Status::Refuted) return unknown_tensor();  // diag_c2
+  return Value::tensor(Shape{len.dim()});
+}
+
 }  // namespace
 
 void register_shape_rules(RuleRegistry& r) {
@@ -308,6 +570,21 @@ void register_shape_rules(RuleRegistry& r) {
   r.add("Tensor.expand", "input, *size, implicit=False", rule_expand);
   r.add("Tensor.expand_as", "input, other", rule_expand_as);
   r.add("Tensor.repeat", "input, *repeats", rule_repeat);
+  for (const char* name : {"torch.triu", "Tensor.triu", "Tensor.triu_"}) r.add(name, "input, diagonal=0, *, out=None", rule_triu);
+  for (const char* name : {"torch.tril", "Tensor.tril", "Tensor.tril_"}) r.add(name, "input, diagonal=0, *, out=None", rule_tril);
+  r.add("torch.flip", "input, dims", rule_flip);
+  r.add("Tensor.flip", "input, *dims", rule_tensor_flip);
+  for (const char* name : {"torch.fliplr", "Tensor.fliplr"}) r.add(name, "input", rule_fliplr);
+  for (const char* name : {"torch.flipud", "Tensor.flipud"}) r.add(name, "input", rule_flipud);
+  for (const char* name : {"torch.roll", "Tensor.roll"}) r.add(name, "input, shifts, dims=None", rule_roll);
+  for (const char* name : {"torch.movedim", "Tensor.movedim", "torch.moveaxis", "Tensor.moveaxis"})
+    r.add(name, "input, source, destination", rule_movedim);
+  r.add("torch.tile", "input, dims", rule_tile);
+  r.add("Tensor.tile", "input, *dims", rule_tensor_tile);
+  for (const char* name : {"torch.repeat_interleave", "Tensor.repeat_interleave"})
+    r.add(name, "input, repeats=None, dim=None, *, output_size=None", rule_repeat_interleave);
+  for (const char* name : {"torch.diagonal", "Tensor.diagonal"}) r.add(name, "input, offset=0, dim1=0, dim2=1", rule_diagonal);
+  for (const char* name : {"torch.diag", "Tensor.diag"}) r.add(name, "input, diagonal=0, *, out=None", rule_diag);
 }
 
 }  // namespace gshape::gradual

@@ -23,6 +23,9 @@ at::Tensor T(const OArg& a) {
   return at::zeros(a.shape);
 }
 
+// An index tensor: int64 zeros of the argument's shape.
+at::Tensor LT(const OArg& a) { return at::zeros(a.shape, at::kLong); }
+
 std::vector<at::Tensor> TL(const OArg& a) {
   std::vector<at::Tensor> out;
   for (const auto& s : a.shapes) out.push_back(at::zeros(s));
@@ -267,6 +270,81 @@ const std::map<std::string, Runner>& runners() {
       return of(at::arange(S(c.args[0]), S(c.args[1]), S(c.args[2])));
     };
     m["range"] = [](const OCase& c) { return of(at::range(S(c.args[0]), S(c.args[1]), S(c.args[2]))); };
+    // ---- indexing, ordering and other ops added with rules_index.cpp (index
+    // tensors are int64 zeros: every index is 0)
+    m["triu"] = [](const OCase& c) { return of(at::triu(T(c.args[0]), c.args[1].i)); };
+    m["tril"] = [](const OCase& c) { return of(at::tril(T(c.args[0]), c.args[1].i)); };
+    m["triu_"] = [](const OCase& c) { return of(T(c.args[0]).triu_(c.args[1].i)); };
+    m["tril_"] = [](const OCase& c) { return of(T(c.args[0]).tril_(c.args[1].i)); };
+    m["narrow"] = [](const OCase& c) { return of(at::narrow(T(c.args[0]), c.args[1].i, c.args[2].i, c.args[3].i)); };
+    m["select"] = [](const OCase& c) { return of(at::select(T(c.args[0]), c.args[1].i, c.args[2].i)); };
+    m["index_select"] = [](const OCase& c) { return of(at::index_select(T(c.args[0]), c.args[1].i, LT(c.args[2]))); };
+    m["gather"] = [](const OCase& c) { return of(at::gather(T(c.args[0]), c.args[1].i, LT(c.args[2]))); };
+    m["scatter"] = [](const OCase& c) {
+      if (is_tensor(c.args[3])) return of(at::scatter(T(c.args[0]), c.args[1].i, LT(c.args[2]), T(c.args[3])));
+      return of(at::scatter(T(c.args[0]), c.args[1].i, LT(c.args[2]), S(c.args[3])));
+    };
+    m["scatter_add"] = [](const OCase& c) { return of(at::scatter_add(T(c.args[0]), c.args[1].i, LT(c.args[2]), T(c.args[3]))); };
+    m["masked_select"] = [](const OCase& c) { return of(at::masked_select(T(c.args[0]), T(c.args[1]))); };
+    m["nonzero"] = [](const OCase& c) { return of(at::nonzero(T(c.args[0]))); };
+    m["one_hot"] = [](const OCase& c) { return of(at::one_hot(LT(c.args[0]), c.args[1].i)); };
+    m["flip"] = [](const OCase& c) { return of(at::flip(T(c.args[0]), c.args[1].ints)); };
+    m["fliplr"] = [](const OCase& c) { return of(at::fliplr(T(c.args[0]))); };
+    m["flipud"] = [](const OCase& c) { return of(at::flipud(T(c.args[0]))); };
+    m["roll"] = [](const OCase& c) {
+      Sizes dims = has(c, 2) ? c.args[2].ints : Sizes{};
+      return of(at::roll(T(c.args[0]), c.args[1].ints, dims));
+    };
+    m["movedim"] = [](const OCase& c) { return of(at::movedim(T(c.args[0]), at::IntArrayRef(c.args[1].ints), at::IntArrayRef(c.args[2].ints))); };
+    m["tile"] = [](const OCase& c) { return of(at::tile(T(c.args[0]), c.args[1].ints)); };
+    m["repeat_interleave"] = [](const OCase& c) {
+      c10::optional<int64_t> dim;
+      if (has(c, 2)) dim = c.args[2].i;
+      return of(at::repeat_interleave(T(c.args[0]), c.args[1].i, dim));
+    };
+    m["diagonal"] = [](const OCase& c) { return of(at::diagonal(T(c.args[0]), c.args[1].i, c.args[2].i, c.args[3].i)); };
+    m["diag"] = [](const OCase& c) { return of(at::diag(T(c.args[0]), c.args[1].i)); };
+    m["topk"] = [](const OCase& c) { return of(at::topk(T(c.args[0]), c.args[1].i, c.args[2].i)); };
+    m["sort"] = [](const OCase& c) { return of(at::sort(T(c.args[0]), c.args[1].i)); };
+    m["argsort"] = [](const OCase& c) { return of(at::argsort(T(c.args[0]), c.args[1].i)); };
+    // var/std(input, dim, unbiased, keepdim): dim an int, a list, None, or
+    // (the legacy overload) the bool unbiased itself
+    for (bool is_var : {true, false}) {
+      m[is_var ? "var" : "std"] = [is_var](const OCase& c) {
+        at::Tensor t = T(c.args[0]);
+        const OArg& d = c.args[1];
+        if (d.kind == Kind::Bool) return of(is_var ? at::var(t, d.b) : at::std(t, d.b));
+        at::OptionalIntArrayRef dims;
+        Sizes one;
+        if (d.kind == Kind::Int) one = {d.i}, dims = at::IntArrayRef(one);
+        if (d.kind == Kind::IntList) dims = at::IntArrayRef(d.ints);
+        bool keep = c.args[3].b;
+        return of(is_var ? at::var(t, dims, c.args[2].b, keep) : at::std(t, dims, c.args[2].b, keep));
+      };
+    }
+    m["median"] = [](const OCase& c) {
+      if (!has(c, 1)) return of(at::median(T(c.args[0])));
+      return of(at::median(T(c.args[0]), c.args[1].i, c.args[2].b));
+    };
+    m["amax"] = [](const OCase& c) { return of(at::amax(T(c.args[0]), c.args[1].ints, c.args[2].b)); };
+    m["amin"] = [](const OCase& c) { return of(at::amin(T(c.args[0]), c.args[1].ints, c.args[2].b)); };
+    // F.normalize is Python: input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    m["normalize"] = [](const OCase& c) {
+      at::Tensor t = T(c.args[0]);
+      at::Tensor denom = at::norm(t, S(c.args[1]), at::IntArrayRef{c.args[2].i}, true).clamp_min(1e-12).expand_as(t);
+      return of(t / denom);
+    };
+    m["dot"] = [](const OCase& c) { return of(at::dot(T(c.args[0]), T(c.args[1]))); };
+    m["mv"] = [](const OCase& c) { return of(at::mv(T(c.args[0]), T(c.args[1]))); };
+    m["outer"] = [](const OCase& c) { return of(at::outer(T(c.args[0]), T(c.args[1]))); };
+    m["baddbmm"] = [](const OCase& c) { return of(at::baddbmm(T(c.args[0]), T(c.args[1]), T(c.args[2]))); };
+    m["cdist"] = [](const OCase& c) { return of(at::cdist(T(c.args[0]), T(c.args[1]), c.args[2].f)); };
+    m["cosine_similarity"] = [](const OCase& c) { return of(at::cosine_similarity(T(c.args[0]), T(c.args[1]), c.args[2].i)); };
+    m["clamp_min"] = [](const OCase& c) {
+      if (is_tensor(c.args[1])) return of(at::clamp_min(T(c.args[0]), T(c.args[1])));
+      return of(at::clamp_min(T(c.args[0]), S(c.args[1])));
+    };
+    m["clamp_max_"] = [](const OCase& c) { return of(T(c.args[0]).clamp_max_(T(c.args[1]))); };
     return m;
   }();
   return table;

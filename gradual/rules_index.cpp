@@ -1,0 +1,258 @@
+// Rules that pick elements by position or by index tensors: narrow, select,
+// index_select, gather, scatter, scatter_add, masked_select, nonzero,
+// F.one_hot. Index *values* are data, which gshape never reads; the one
+// value-level condition kept is the one no index can satisfy: a non-empty
+// index into an empty axis.
+#include <algorithm>
+
+#include "gradual/rules.h"
+
+namespace gshape::gradual {
+namespace {
+
+Shape with_axis(const Shape& in, std::size_t axis, const Dim& d) {
+  std::vector<Dim> out = in.dims();
+  out[axis] = d;
+  return Shape(std::move(out));
+}
+
+// The size of `t` at `dim`: by the wrapped index when static, by the dim
+// itself when the rank is unknown and the dim a literal; nullopt otherwise.
+std::optional<IntTerm> size_at(RuleContext& ctx, const Arg& t, std::optional<std::size_t> idx, const IntTerm& dim) {
+  if (idx) return ctx.size(t, static_cast<int64_t>(*idx));
+  if (!t.shape().rank_known() && dim.is_literal()) return ctx.size(t, dim.expr()->value);
+  return std::nullopt;
+}
+
+// torch.narrow(input, dim, start, length) as torch 1.13's at::narrow:
+// `narrow_c1` a dimension, `narrow_c2` dim in range, `narrow_c3` start in
+// range of the size n (n itself allowed: an empty piece at the end),
+// `narrow_c4` length >= 0 and the piece ends within the axis.
+Value rule_narrow(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm dim = ctx.int_term(ctx.arg("dim"));
+  Arg start_arg = ctx.arg("start");
+  if (start_arg.is_tensor()) throw NotModelled("a tensor start is not modelled");
+  IntTerm start = ctx.int_term(start_arg);
+  IntTerm length = ctx.int_term(ctx.arg("length"));
+  Message m1;
+  m1 << "narrow() cannot be applied to a 0-dim tensor";
+  if (ctx.require("narrow_c1", ge(ctx.rank(input), 1), m1) == Status::Refuted) return unknown_tensor();  // narrow_c1
+  auto d = require_dim(ctx, "narrow_c2", input, dim, false);  // narrow_c2
+  auto n = size_at(ctx, input, d, dim);
+  if (!n) return unknown_tensor();
+  IntTerm b = max(*n, 1);
+  Message m3;
+  m3 << "start out of range (expected to be in range of [" << -b << ", " << *n << "], but got " << start << ")";
+  if (ctx.require("narrow_c3", eq(start, *n) || (le(-b, start) && lt(start, b)), m3) == Status::Refuted)  // narrow_c3
+    return unknown_tensor();
+  IntTerm wstart = ite(lt(start, 0), start + b, start);
+  Message m4;
+  m4 << "start (" << wstart << ") + length (" << length << ") exceeds dimension size (" << *n << ")";
+  ctx.require("narrow_c4", ge(length, 0) && le(wstart + length, *n), m4);  // narrow_c4
+  if (ctx.any_refuted() || !d || !input.shape().rank_known()) return unknown_tensor();
+  return Value::tensor(with_axis(input.shape(), *d, length.dim()));
+}
+
+// Tensor.select(dim, index): `select_c1` a dimension, `select_c2` dim in
+// range, `select_c3` `-n <= index < n`. The axis is dropped.
+Value rule_select(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm dim = ctx.int_term(ctx.arg("dim"));
+  IntTerm index = ctx.int_term(ctx.arg("index"));
+  Message m1;
+  m1 << "select() cannot be applied to a 0-dim tensor";
+  if (ctx.require("select_c1", ge(ctx.rank(input), 1), m1) == Status::Refuted) return unknown_tensor();  // select_c1
+  auto d = require_dim(ctx, "select_c2", input, dim, false);  // select_c2
+  auto n = size_at(ctx, input, d, dim);
+  if (!n) return unknown_tensor();
+  Message m3;
+  m3 << "select(): index " << index << " out of range for tensor of size " << ctx.shape_hole(input) << " at dimension "
+     << dim;
+  ctx.require("select_c3", le(-*n, index) && lt(index, *n), m3);  // select_c3
+  if (ctx.any_refuted() || !d || !input.shape().rank_known()) return unknown_tensor();
+  std::vector<Dim> out = input.shape().dims();
+  out.erase(out.begin() + static_cast<std::ptrdiff_t>(*d));
+  return Value::tensor(Shape(std::move(out)));
+}
+
+// index_select(input, dim, index): `index_select_c1` the index is 0-d or
+// 1-d, `index_select_c2` dim in range, `index_select_c3` a non-empty index
+// needs a non-empty axis. The axis becomes numel(index); a 0-d input stays 0-d.
+Value rule_index_select(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm dim = ctx.int_term(ctx.arg("dim"));
+  Arg index = ctx.tensor("index");
+  Message m1;
+  m1 << "index_select(): index is supposed to be a vector, got shape " << ctx.shape_hole(index);
+  ctx.require("index_select_c1", le(ctx.rank(index), 1), m1);  // index_select_c1
+  auto d = require_dim(ctx, "index_select_c2", input, dim);  // index_select_c2
+  const Shape& in = input.shape();
+  if (in.rank_known() && in.rank() == 0) return ctx.any_refuted() ? unknown_tensor() : Value::tensor(in);
+  auto n = size_at(ctx, input, d, dim);
+  IntTerm k = ctx.numel(index);
+  if (n) {
+    Message m3;
+    m3 << "index_select(): the index has " << k << " entries but dimension " << dim << " of the input is empty";
+    ctx.require("index_select_c3", eq(k, 0) || gt(*n, 0), m3);  // index_select_c3
+  }
+  if (ctx.any_refuted() || !d || !in.rank_known()) return unknown_tensor();
+  return Value::tensor(with_axis(in, *d, k.dim()));
+}
+
+// Size of `t` at axis k as torch's ensure_nonempty_size reads it (1 for a 0-d tensor).
+IntTerm nonempty_size(RuleContext& ctx, const Arg& t, std::size_t k) {
+  if (t.shape().rank() == 0) return IntTerm(1);
+  return ctx.size(t, static_cast<int64_t>(k));
+}
+
+// The checks gather and scatter share (torch's gather_shape_check /
+// scatter_shape_check, skipped for an empty index): ranks as
+// ensure_nonempty_dim reads them, the index's against the input's and
+// src's (`<op>_c2`), the index no larger than the
+// input on every axis but dim and no larger than src on every axis
+// (`<op>_c3`), and a non-empty axis at dim (`<op>_c4`).
+void index_shape_checks(RuleContext& ctx, const std::string& op, const Arg& input, const Arg& index, const Arg* src,
+                        const IntTerm& dim, std::optional<std::size_t> d) {
+  BoolTerm empty = eq(ctx.numel(index), 0);
+  Message m2;
+  m2 << "index tensor must have the same number of dimensions as " << input.role << " tensor (got "
+     << ctx.shape_hole(index) << " and " << ctx.shape_hole(input) << ")";
+  bool bad = ctx.require(op + "_c2", empty || eq(max(ctx.rank(index), 1), max(ctx.rank(input), 1)), m2) ==  // <op>_c2
+             Status::Refuted;
+  if (src) {
+    Message m;
+    m << "index tensor must have the same number of dimensions as src tensor (got " << ctx.shape_hole(index)
+      << " and " << ctx.shape_hole(*src) << ")";
+    bad = ctx.require(op + "_c2", empty || eq(max(ctx.rank(index), 1), max(ctx.rank(*src), 1)), m) ==  // <op>_c2
+              Status::Refuted ||
+          bad;
+  }
+  if (bad) return;
+  const Shape& in = input.shape();
+  const Shape& ix = index.shape();
+  if (!in.rank_known() || !ix.rank_known() || !d) return;
+  std::size_t r = std::max<std::size_t>(in.rank(), 1);
+  for (std::size_t k = 0; k < r; ++k) {
+    IntTerm isize = nonempty_size(ctx, index, k);
+    if (k != *d) {
+      Message m;
+      m << "size does not match at dimension " << std::to_string(k) << ": expected index " << ctx.shape_hole(index)
+        << " to be smaller than " << input.role << " " << ctx.shape_hole(input) << " apart from dimension " << dim;
+      ctx.require(op + "_c3", empty || le(isize, nonempty_size(ctx, input, k)), m);  // <op>_c3
+    }
+    // (src's rank is index's by <op>_c2; a src of another rank is refuted there or checked at run time)
+    if (src && src->shape().rank_known() && std::max<std::size_t>(src->shape().rank(), 1) == std::max<std::size_t>(ix.rank(), 1)) {
+      Message m;
+      m << "expected index " << ctx.shape_hole(index) << " to be smaller size than src " << ctx.shape_hole(*src)
+        << " at dimension " << std::to_string(k);
+      ctx.require(op + "_c3", empty || le(isize, nonempty_size(ctx, *src, k)), m);  // <op>_c3
+    }
+  }
+  Message m4;
+  m4 << "index " << ctx.shape_hole(index) << " is not empty but dimension " << dim << " of " << input.role
+     << " is: no index is in range";
+  ctx.require(op + "_c4", empty || gt(nonempty_size(ctx, input, *d), 0), m4);  // <op>_c4
+}
+
+// gather(input, dim, index): `gather_c1` dim in range, `gather_c2`–`c4` as
+// index_shape_checks. The result has the index's shape.
+Value rule_gather(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm dim = ctx.int_term(ctx.arg("dim"));
+  Arg index = ctx.tensor("index");
+  auto d = require_dim(ctx, "gather_c1", input, dim);  // gather_c1
+  index_shape_checks(ctx, "gather", input, index, nullptr, dim, d);  // gather_c2, gather_c3, gather_c4
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(index.shape());
+}
+
+// scatter(input, dim, index, src or value), scatter_add(input, dim, index,
+// src) and their in-place forms: `<op>_c1` dim in range, `<op>_c2`–`c4` as
+// index_shape_checks (src too when it is a tensor). The input's shape.
+Value scatter_like(RuleContext& ctx, const std::string& op) {
+  Arg input = ctx.tensor("input");
+  IntTerm dim = ctx.int_term(ctx.arg("dim"));
+  Arg index = ctx.tensor("index");
+  Arg src = ctx.arg("src");
+  if (src.value.is_unknown()) src = ctx.as_tensor(src);
+  auto d = require_dim(ctx, op + "_c1", input, dim);  // scatter_c1, scatter_add_c1
+  index_shape_checks(ctx, op, input, index, src.is_tensor() ? &src : nullptr, dim, d);  // <op>_c2-c4
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(input.shape());
+}
+Value rule_scatter(RuleContext& ctx) { return scatter_like(ctx, "scatter"); }
+Value rule_scatter_add(RuleContext& ctx) {
+  if (!ctx.arg("src").is_tensor() && !ctx.arg("src").value.is_unknown()) throw NotModelled("scatter_add needs a src tensor");
+  return scatter_like(ctx, "scatter_add");
+}
+
+// masked_select(input, mask): the two broadcast (`broadcast_c1`); the
+// result is 1-d with as many elements as the mask selects (data: a fresh size).
+Value rule_masked_select(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Arg mask = ctx.tensor("mask");
+  broadcast_args(ctx, "broadcast_c1", input, mask);  // broadcast_c1
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(Shape{ctx.fresh("masked_select")});
+}
+
+// nonzero(input, as_tuple=False): [n, rank] with n the data's count (fresh);
+// as a tuple, one [n] per axis (one for a 0-d input). No constraint.
+Value rule_nonzero(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  bool as_tuple = ctx.bool_constant("as_tuple");
+  const Shape& in = input.shape();
+  Dim n = ctx.fresh("nonzero");
+  if (as_tuple) {
+    if (!in.rank_known()) return Value::unknown_length(SequenceKind::Tuple, Value::tensor(Shape{n}));
+    return Value::tuple(std::vector<Value>(std::max<std::size_t>(in.rank(), 1), Value::tensor(Shape{n})));
+  }
+  return Value::tensor(Shape{n, ctx.rank(input).dim()});
+}
+Value rule_argwhere(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  return Value::tensor(Shape{ctx.fresh("nonzero"), ctx.rank(input).dim()});
+}
+
+// F.one_hot(tensor, num_classes=-1): `one_hot_c1` an empty input needs a
+// positive num_classes (nothing to infer it from), a non-empty one -1
+// (inferred: max + 1, a fresh size) or at least 1 (class values are >= 0).
+Value rule_one_hot(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm nc = ctx.int_term(ctx.arg("num_classes"));
+  IntTerm numel = ctx.numel(input);
+  Message m;
+  m << "one_hot: num_classes " << nc << " cannot hold the classes of an input of " << numel
+    << " elements (an empty input needs num_classes > 0, any other -1 or a positive count)";
+  BoolTerm ok = (eq(numel, 0) && gt(nc, 0)) || (gt(numel, 0) && (eq(nc, -1) || ge(nc, 1)));
+  if (ctx.require("one_hot_c1", ok, m) == Status::Refuted) return unknown_tensor();  // one_hot_c1
+  const Shape& in = input.shape();
+  if (!in.rank_known()) return unknown_tensor();
+  std::vector<Dim> out = in.dims();
+  out.push_back(Dim::ite(eq(nc.dim(), -1), ctx.fresh("num_classes"), nc.dim()));
+  return Value::tensor(Shape(std::move(out)));
+}
+
+}  // namespace
+
+void register_index_rules(RuleRegistry& r) {
+  for (const char* name : {"torch.narrow", "Tensor.narrow", "torch.narrow_copy", "Tensor.narrow_copy"})
+    r.add(name, "input, dim, start, length", rule_narrow);
+  for (const char* name : {"torch.select", "Tensor.select"}) r.add(name, "input, dim, index", rule_select);
+  r.add("torch.index_select", "input, dim, index, *, out=None", rule_index_select);
+  r.add("Tensor.index_select", "input, dim, index", rule_index_select);
+  r.add("torch.gather", "input, dim, index, *, sparse_grad=False, out=None", rule_gather);
+  r.add("Tensor.gather", "input, dim, index, *, sparse_grad=False", rule_gather);
+  for (const char* name : {"torch.scatter", "Tensor.scatter", "Tensor.scatter_"})
+    r.add(name, "input, dim, index, src=None, *, value=None, reduce=None, out=None", rule_scatter);
+  for (const char* name : {"torch.scatter_add", "Tensor.scatter_add", "Tensor.scatter_add_"})
+    r.add(name, "input, dim, index, src, *, out=None", rule_scatter_add);
+  r.add("torch.masked_select", "input, mask, *, out=None", rule_masked_select);
+  r.add("Tensor.masked_select", "input, mask", rule_masked_select);
+  for (const char* name : {"torch.nonzero", "Tensor.nonzero"}) r.add(name, "input, *, out=None, as_tuple=False", rule_nonzero);
+  for (const char* name : {"torch.argwhere", "Tensor.argwhere"}) r.add(name, "input", rule_argwhere);
+  r.add("torch.nn.functional.one_hot", "input, num_classes=-1", rule_one_hot);
+}
+
+}  // namespace gshape::gradual
