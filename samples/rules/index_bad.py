@@ -1,0 +1,193 @@
+"""narrow, select, index_select, gather, scatter, scatter_add, masked_select,
+F.one_hot, each constraint violated once."""
+import torch
+import torch.nn.functional as F
+
+
+def case_narrow_scalar():
+    x = torch.tensor(1.0)
+    # expect-error@+1: narrow_c1
+    x.narrow(0, 0, 1)
+
+
+def case_narrow_dim():
+    x = torch.zeros(4, 5)
+    # expect-error@+1: narrow_c2
+    torch.narrow(x, 2, 0, 1)
+
+
+def case_narrow_start():
+    x = torch.zeros(4, 5)
+    # expect-error@+1: narrow_c3
+    x.narrow(1, 6, 0)
+
+
+def case_narrow_length():
+    x = torch.zeros(4, 5)
+    # expect-error@+1: narrow_c4
+    x.narrow(1, -2, 3)
+
+
+def case_select_scalar():
+    x = torch.tensor(1.0)
+    # expect-error@+1: select_c1
+    x.select(0, 0)
+
+
+def case_select_dim():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: select_c2
+    x.select(-3, 0)
+
+
+def case_select_index():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: select_c3
+    torch.select(x, 1, 3)
+
+
+def case_index_select_matrix_index():
+    x = torch.zeros(4, 5)
+    idx = torch.zeros(2, 2, dtype=torch.long)
+    # expect-error@+1: index_select_c1
+    torch.index_select(x, 0, idx)
+
+
+def case_index_select_dim():
+    x = torch.zeros(4, 5)
+    idx = torch.zeros(2, dtype=torch.long)
+    # expect-error@+1: index_select_c2
+    x.index_select(2, idx)
+
+
+def case_index_select_empty_axis():
+    x = torch.zeros(0, 5)
+    idx = torch.zeros(2, dtype=torch.long)
+    # expect-error@+1: index_select_c3
+    x.index_select(0, idx)
+
+
+def case_gather_dim():
+    x = torch.zeros(3, 4)
+    idx = torch.zeros(3, 4, dtype=torch.long)
+    # expect-error@+1: gather_c1
+    torch.gather(x, 2, idx)
+
+
+def case_gather_rank():
+    x = torch.zeros(3, 4)
+    idx = torch.zeros(4, dtype=torch.long)
+    # expect-error@+1: gather_c2
+    x.gather(1, idx)
+
+
+def case_gather_larger_index():
+    x = torch.zeros(3, 4)
+    idx = torch.zeros(2, 5, dtype=torch.long)
+    # expect-error@+1: gather_c3
+    torch.gather(x, 0, idx)
+
+
+def case_gather_empty_axis():
+    x = torch.zeros(3, 0)
+    idx = torch.zeros(3, 1, dtype=torch.long)
+    # expect-error@+1: gather_c4
+    torch.gather(x, 1, idx)
+
+
+def case_scatter_dim():
+    x = torch.zeros(3, 4)
+    idx = torch.zeros(2, 2, dtype=torch.long)
+    # expect-error@+1: scatter_c1
+    torch.scatter(x, -3, idx, 1.5)
+
+
+def case_scatter_src_rank():
+    x = torch.zeros(3, 4)
+    idx = torch.zeros(2, 2, dtype=torch.long)
+    # expect-error@+1: scatter_c2
+    x.scatter_(1, idx, torch.zeros(2, 2, 2))
+
+
+def case_scatter_small_src():
+    x = torch.zeros(3, 4)
+    idx = torch.zeros(2, 4, dtype=torch.long)
+    # expect-error@+1: scatter_c3
+    torch.scatter(x, 1, idx, torch.zeros(2, 3))
+
+
+def case_scatter_empty_axis():
+    x = torch.zeros(3, 0)
+    idx = torch.zeros(2, 1, dtype=torch.long)
+    # expect-error@+1: scatter_c4
+    x.scatter(1, idx, torch.zeros(2, 3))
+
+
+def case_scatter_add_dim():
+    x = torch.zeros(3, 4)
+    idx = torch.zeros(2, 2, dtype=torch.long)
+    # expect-error@+1: scatter_add_c1
+    torch.scatter_add(x, 2, idx, torch.zeros(2, 2))
+
+
+def case_scatter_add_rank():
+    x = torch.zeros(3, 4)
+    idx = torch.zeros(2, dtype=torch.long)
+    # expect-error@+1: scatter_add_c2
+    x.scatter_add_(0, idx, torch.zeros(2))
+
+
+def case_scatter_add_larger_index():
+    x = torch.zeros(3, 4)
+    idx = torch.zeros(4, 2, dtype=torch.long)
+    # expect-error@+1: scatter_add_c3
+    torch.scatter_add(x, 1, idx, torch.zeros(4, 2))
+
+
+def case_scatter_add_empty_axis():
+    x = torch.zeros(0, 4)
+    idx = torch.zeros(1, 4, dtype=torch.long)
+    # expect-error@+1: scatter_add_c4
+    x.scatter_add(0, idx, torch.zeros(1, 4))
+
+
+def case_masked_select_mask():
+    x = torch.zeros(2, 3)
+    mask = torch.zeros(2, dtype=torch.bool)
+    # expect-error@+1: broadcast_c1
+    torch.masked_select(x, mask)
+
+
+def case_one_hot_empty():
+    labels = torch.zeros(0, dtype=torch.long)
+    # expect-error@+1: one_hot_c1
+    F.one_hot(labels)
+
+
+def case_one_hot_zero_classes():
+    labels = torch.zeros(4, dtype=torch.long)
+    # expect-error@+1: one_hot_c1
+    F.one_hot(labels, 0)
+
+if __name__ == "__main__":
+    # Each case_ function must fail at its last line, with PyTorch's own error.
+    import inspect
+    import sys
+    import traceback
+
+    wrong = 0
+    for name, case in list(globals().items()):
+        if not name.startswith("case_"):
+            continue
+        lines, first = inspect.getsourcelines(case)
+        last = first + len(lines) - 1
+        try:
+            case()
+            print(f"{name}: no error")
+            wrong += 1
+        except Exception as e:  # any PyTorch error: the check is where it happens
+            at = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.name == name]
+            if at != [last]:
+                print(f"{name}: failed at line {at}, not {last}: {e}")
+                wrong += 1
+    sys.exit(1 if wrong else 0)

@@ -1,0 +1,152 @@
+"""triu, tril, flip, fliplr, flipud, roll, movedim, tile, repeat_interleave,
+diagonal, diag, each constraint violated once."""
+import torch
+
+
+def case_triu_vector():
+    x = torch.zeros(3)
+    # expect-error@+1: triu_c1
+    torch.triu(x)
+
+
+def case_tril_scalar():
+    x = torch.tensor(1.0)
+    # expect-error@+1: tril_c1
+    x.tril_(1)
+
+
+def case_flip_dim():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: flip_c1
+    torch.flip(x, (2,))
+
+
+def case_flip_repeated():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: flip_c2
+    x.flip(0, -2)
+
+
+def case_fliplr_vector():
+    x = torch.zeros(4)
+    # expect-error@+1: fliplr_c1
+    torch.fliplr(x)
+
+
+def case_flipud_scalar():
+    x = torch.tensor(2.0)
+    # expect-error@+1: flipud_c1
+    x.flipud()
+
+
+def case_roll_no_shift():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: roll_c1
+    torch.roll(x, ())
+
+
+def case_roll_unaligned():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: roll_c2
+    x.roll((1, 2), 0)
+
+
+def case_roll_dim():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: roll_c3
+    torch.roll(x, 1, 2)
+
+
+def case_movedim_lengths():
+    x = torch.zeros(2, 3, 4)
+    # expect-error@+1: movedim_c1
+    torch.movedim(x, (0, 1), 2)
+
+
+def case_movedim_range():
+    x = torch.zeros(2, 3, 4)
+    # expect-error@+1: movedim_c2
+    x.movedim(3, 0)
+
+
+def case_movedim_source_twice():
+    x = torch.zeros(2, 3, 4)
+    # expect-error@+1: movedim_c3
+    torch.movedim(x, (0, -3), (1, 2))
+
+
+def case_moveaxis_destination_twice():
+    x = torch.zeros(2, 3, 4)
+    # expect-error@+1: movedim_c4
+    torch.moveaxis(x, (0, 1), (2, -1))
+
+
+def case_tile_negative():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: tile_c1
+    x.tile(1, -1)
+
+
+def case_repeat_interleave_negative():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: repeat_interleave_c1
+    torch.repeat_interleave(x, -1, 1)
+
+
+def case_repeat_interleave_dim():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: repeat_interleave_c2
+    x.repeat_interleave(2, dim=2)
+
+
+def case_diagonal_dim1():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: diagonal_c1
+    torch.diagonal(x, 0, 2, 1)
+
+
+def case_diagonal_dim2():
+    x = torch.zeros(3)
+    # expect-error@+1: diagonal_c2
+    x.diagonal()
+
+
+def case_diagonal_same_dims():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: diagonal_c3
+    torch.diagonal(x, dim1=0, dim2=-2)
+
+
+def case_diag_rank():
+    x = torch.zeros(2, 2, 2)
+    # expect-error@+1: diag_c1
+    torch.diag(x)
+
+
+def case_diag_beyond_edge():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: diag_c2
+    x.diag(5)
+
+if __name__ == "__main__":
+    # Each case_ function must fail at its last line, with PyTorch's own error.
+    import inspect
+    import sys
+    import traceback
+
+    wrong = 0
+    for name, case in list(globals().items()):
+        if not name.startswith("case_"):
+            continue
+        lines, first = inspect.getsourcelines(case)
+        last = first + len(lines) - 1
+        try:
+            case()
+            print(f"{name}: no error")
+            wrong += 1
+        except Exception as e:  # any PyTorch error: the check is where it happens
+            at = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.name == name]
+            if at != [last]:
+                print(f"{name}: failed at line {at}, not {last}: {e}")
+                wrong += 1
+    sys.exit(1 if wrong else 0)

@@ -1,0 +1,147 @@
+"""dot, mv, outer, baddbmm, cdist, cosine_similarity, clamp_min, clamp_max_,
+each constraint violated once."""
+import torch
+import torch.nn.functional as F
+
+
+def case_dot_rank():
+    a = torch.zeros(2, 3)
+    # expect-error@+1: dot_c1
+    torch.dot(a, torch.zeros(3))
+
+
+def case_dot_length():
+    a = torch.zeros(3)
+    # expect-error@+1: dot_c2
+    a.dot(torch.zeros(4))
+
+
+def case_mv_rank():
+    a = torch.zeros(3)
+    # expect-error@+1: mv_c1
+    torch.mv(a, torch.zeros(3))
+
+
+def case_mv_length():
+    a = torch.zeros(2, 3)
+    # expect-error@+1: mv_c2
+    a.mv(torch.zeros(4))
+
+
+def case_outer_input():
+    a = torch.zeros(2, 3)
+    # expect-error@+1: outer_c1
+    torch.outer(a, torch.zeros(2))
+
+
+def case_ger_vec2():
+    a = torch.zeros(3)
+    # expect-error@+1: outer_c2
+    a.ger(torch.tensor(1.0))
+
+
+def case_baddbmm_batch1():
+    b1, b2 = torch.zeros(4, 5), torch.zeros(2, 5, 3)
+    # expect-error@+1: baddbmm_c1
+    torch.baddbmm(torch.zeros(3), b1, b2)
+
+
+def case_baddbmm_batch2():
+    b1, b2 = torch.zeros(2, 4, 5), torch.zeros(5, 3)
+    # expect-error@+1: baddbmm_c2
+    torch.baddbmm(torch.zeros(3), b1, b2)
+
+
+def case_baddbmm_batch_size():
+    b1, b2 = torch.zeros(2, 4, 5), torch.zeros(3, 5, 3)
+    # expect-error@+1: baddbmm_c3
+    torch.baddbmm(torch.zeros(3), b1, b2)
+
+
+def case_baddbmm_inner():
+    b1, b2 = torch.zeros(2, 4, 5), torch.zeros(2, 6, 3)
+    # expect-error@+1: baddbmm_c4
+    torch.zeros(3).baddbmm(b1, b2)
+
+
+def case_baddbmm_input():
+    b1, b2 = torch.zeros(2, 4, 5), torch.zeros(2, 5, 3)
+    # expect-error@+1: baddbmm_c5
+    torch.baddbmm(torch.zeros(4, 4), b1, b2)
+
+
+def case_cdist_x1():
+    x1, x2 = torch.zeros(3), torch.zeros(5, 3)
+    # expect-error@+1: cdist_c1
+    torch.cdist(x1, x2)
+
+
+def case_cdist_x2():
+    x1, x2 = torch.zeros(4, 3), torch.zeros(3)
+    # expect-error@+1: cdist_c2
+    torch.cdist(x1, x2)
+
+
+def case_cdist_columns():
+    x1, x2 = torch.zeros(4, 3), torch.zeros(5, 4)
+    # expect-error@+1: cdist_c3
+    torch.cdist(x1, x2)
+
+
+def case_cdist_p():
+    x1, x2 = torch.zeros(4, 3), torch.zeros(5, 3)
+    # expect-error@+1: cdist_c4
+    torch.cdist(x1, x2, p=-1)
+
+
+def case_cdist_batch():
+    x1, x2 = torch.zeros(2, 4, 3), torch.zeros(3, 5, 3)
+    # expect-error@+1: broadcast_c1
+    torch.cdist(x1, x2)
+
+
+def case_cosine_similarity_broadcast():
+    a, b = torch.zeros(2, 3), torch.zeros(4)
+    # expect-error@+1: broadcast_c1
+    F.cosine_similarity(a, b)
+
+
+def case_cosine_similarity_dim():
+    a, b = torch.zeros(8), torch.zeros(8)
+    # expect-error@+1: cosine_similarity_c1
+    F.cosine_similarity(a, b)
+
+
+def case_clamp_min_bound():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: broadcast_c1
+    torch.clamp_min(x, torch.zeros(2))
+
+
+def case_clamp_max_in_place():
+    x = torch.zeros(3)
+    # expect-error@+1: inplace_c1
+    x.clamp_max_(torch.zeros(2, 3))
+
+if __name__ == "__main__":
+    # Each case_ function must fail at its last line, with PyTorch's own error.
+    import inspect
+    import sys
+    import traceback
+
+    wrong = 0
+    for name, case in list(globals().items()):
+        if not name.startswith("case_"):
+            continue
+        lines, first = inspect.getsourcelines(case)
+        last = first + len(lines) - 1
+        try:
+            case()
+            print(f"{name}: no error")
+            wrong += 1
+        except Exception as e:  # any PyTorch error: the check is where it happens
+            at = [f.lineno for f in traceback.extract_tb(e.__traceback__) if f.name == name]
+            if at != [last]:
+                print(f"{name}: failed at line {at}, not {last}: {e}")
+                wrong += 1
+    sys.exit(1 if wrong else 0)
