@@ -252,6 +252,40 @@ Value rule_expand_as(RuleContext& ctx) {
   return Value::tensor(expand_to(ctx, "expand_as", input, ctx.sizes(other)));
 }
 
+// repeat's sizes (shared with tile): the input padded with leading 1s to
+// len(reps), times reps; `tag`: no result size is negative (a negative
+// repetition passes only on an axis of size 0, since 0 * r is 0). With an
+// unknown rank the axes are not known: the check is that every repetition
+// is non-negative or the input is empty (necessary, never a false alarm).
+// Returns the result shape (fresh sizes when the rank is unknown).
+Shape repeat_sizes(RuleContext& ctx, const std::string& tag, const std::string& what, const Arg& input,
+                   const std::vector<IntTerm>& reps) {
+  const Shape& in = input.shape();
+  std::size_t n = reps.size();
+  Message m;
+  m << "trying to create tensor with negative dimension: " << what << " ";
+  append_list(m, reps);
+  m << " on shape " << ctx.shape_hole(input);
+  if (!in.rank_known()) {
+    std::vector<BoolTerm> nonneg;
+    for (const IntTerm& s : reps) nonneg.push_back(ge(s, 0));
+    ctx.require(tag, all_of(nonneg) || eq(ctx.numel(input), 0), m);
+    std::vector<Dim> out;
+    for (std::size_t i = 0; i < n; ++i) out.push_back(ctx.fresh("repeat"));
+    return Shape(std::move(out));
+  }
+  std::size_t lead = n - in.rank();
+  std::vector<IntTerm> out;
+  std::vector<BoolTerm> nonneg;
+  for (std::size_t i = 0; i < n; ++i) {
+    IntTerm base = i < lead ? IntTerm(1) : ctx.size(input, static_cast<int64_t>(i - lead));
+    out.push_back(base * reps[i]);
+    nonneg.push_back(ge(reps[i], 0) || eq(base, 0));
+  }
+  ctx.require(tag, all_of(nonneg), m);
+  return shape_of_terms(out);
+}
+
 Value rule_repeat(RuleContext& ctx) {
   Arg input = ctx.tensor("input");
   std::vector<IntTerm> reps = int_terms(ctx, ctx.int_list("repeats"));
@@ -261,24 +295,8 @@ Value rule_repeat(RuleContext& ctx) {
      << ") can not be smaller than number of dimensions of tensor (" << ctx.rank(input) << ")";
   if (ctx.require("repeat_c1", le(ctx.rank(input), static_cast<int64_t>(n)), m1) == Status::Refuted)  // repeat_c1
     return unknown_tensor();
-  std::vector<BoolTerm> nonneg;
-  for (const IntTerm& s : reps) nonneg.push_back(ge(s, 0));
-  Message m2;
-  m2 << "trying to create tensor with negative dimension: repeats ";
-  append_list(m2, reps);
-  ctx.require("repeat_c2", all_of(nonneg), m2);  // repeat_c2
-  const Shape& in = input.shape();
-  std::vector<Dim> out;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!in.rank_known()) {
-      out.push_back(ctx.fresh("repeat"));
-      continue;
-    }
-    std::size_t lead = n - in.rank();
-    Dim base = i < lead ? Dim(1) : in[i - lead];
-    out.push_back(base * reps[i].dim());
-  }
-  return Value::tensor(Shape(std::move(out)));
+  Shape out = repeat_sizes(ctx, "repeat_c2", "repeats", input, reps);  // repeat_c2
+  return Value::tensor(out);
 }
 
 
@@ -418,34 +436,14 @@ Value rule_movedim(RuleContext& ctx) {
 }
 
 // tile(input, dims): the repetitions are padded with leading 1s to the
-// rank, then it is repeat: `tile_c1` no result size is negative (a negative
-// repetition passes only on an axis of size 0, where 0 * r is 0).
+// rank, then it is repeat: `tile_c1` is repeat_c2 (no result size is negative).
 Value tile_by(RuleContext& ctx, const Arg& input, std::vector<IntTerm> reps) {
   const Shape& in = input.shape();
-  if (!in.rank_known()) {
-    std::vector<BoolTerm> nonneg;
-    for (const IntTerm& s : reps) nonneg.push_back(ge(s, 0));
-    Message m;
-    m << "trying to create tensor with negative dimension: tile dims ";
-    append_list(m, reps);
-    // the axes are not known: a negative repetition may still meet an empty one
-    ctx.require("tile_c1", all_of(nonneg) || eq(ctx.numel(input), 0), m);  // tile_c1
-    return unknown_tensor();
-  }
-  while (reps.size() < in.rank()) reps.insert(reps.begin(), IntTerm(1));
-  std::size_t lead = reps.size() - in.rank();
-  std::vector<IntTerm> out;
-  for (std::size_t i = 0; i < reps.size(); ++i)
-    out.push_back((i < lead ? IntTerm(1) : ctx.size(input, static_cast<int64_t>(i - lead))) * reps[i]);
-  std::vector<BoolTerm> nonneg;
-  for (const IntTerm& s : out) nonneg.push_back(ge(s, 0));
-  Message m;
-  m << "trying to create tensor with negative dimension: tile dims ";
-  append_list(m, reps);
-  m << " on shape " << ctx.shape_hole(input);
-  ctx.require("tile_c1", all_of(nonneg), m);  // tile_c1
-  if (ctx.any_refuted()) return unknown_tensor();
-  return Value::tensor(shape_of_terms(out));
+  if (in.rank_known())
+    while (reps.size() < in.rank()) reps.insert(reps.begin(), IntTerm(1));
+  Shape out = repeat_sizes(ctx, "tile_c1", "tile dims", input, reps);  // tile_c1
+  if (ctx.any_refuted() || !in.rank_known()) return unknown_tensor();
+  return Value::tensor(out);
 }
 Value rule_tile(RuleContext& ctx) {
   Arg input = ctx.tensor("input");

@@ -618,6 +618,8 @@ std::vector<Suite> suites() {
                    Sizes s = r.shape(0, 3);
                    Sizes reps(static_cast<std::size_t>(std::max<int64_t>(0, static_cast<int64_t>(s.size()) + r.range(-1, 2))));
                    for (auto& k : reps) k = r.chance(0.1) ? -1 : r.range(0, 3);
+                   // a negative repeat on an axis of size 0 is accepted (0 * -1 is 0)
+                   if (!s.empty() && reps.size() >= s.size() && r.chance(0.1)) s.back() = 0, reps.back() = -1;
                    return C({T(s), L(reps)});
                  }});
   // ---- reductions
