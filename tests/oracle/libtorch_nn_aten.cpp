@@ -4,10 +4,12 @@
 // handling (written out below per op, from torch/nn/functional.py and
 // torch/nn/modules/rnn.py). A check the wrapper makes in Python and the C++
 // operator does not is reported as python_only, never imitated as an error.
-// The only file of the test that includes libtorch headers.
+// The only file of the test that includes libtorch headers. Attention runs
+// through the C++ frontend's port of F.multi_head_attention_forward.
 #include <ATen/ATen.h>
 #include <ATen/ExpandUtils.h>
 #include <c10/util/Logging.h>
+#include <torch/nn/functional/activation.h>  // the C++ frontend's multi_head_attention_forward
 
 #include <cmath>
 #include <functional>
@@ -461,6 +463,78 @@ NOutcome recurrent(const NCase& c, Cell cell) {
   return o;
 }
 
+// nn.MultiheadAttention: the module's parameters (in_proj_weight or
+// q/k/v_proj_weight, in_proj_bias, bias_k/bias_v, out_proj), its forward's
+// batch_first transposes, then the C++ frontend's
+// torch::nn::functional::multi_head_attention_forward. That function is an
+// older port of Python's: batched (L, N, E) operands only, one shape for key
+// and value, 2-d attn_mask broadcast rather than checked, a key batch read
+// through view(-1, ...) (ambiguous for a batch or head_dim of 0). Cases that need what it lacks are python_only;
+// where Python raises first and the port raises too, the error stands.
+NOutcome multihead_attention(const NCase& c) {
+  Args init(c.init, {"embed_dim", "num_heads", "dropout", "bias", "add_bias_kv", "add_zero_attn", "kdim", "vdim",
+                     "batch_first", "device", "dtype"});
+  int64_t e = init.integer("embed_dim", 0), heads = init.integer("num_heads", 1);
+  if (heads <= 0) throw PythonOnly{"MultiheadAttention(): embed_dim // num_heads with num_heads <= 0"};
+  if (e < 0) throw PythonOnly{"MultiheadAttention(): torch.empty with a negative embed_dim"};
+  int64_t kdim = init.integer("kdim", e), vdim = init.integer("vdim", e);
+  bool bias = init.flag("bias", true), bias_kv = init.flag("add_bias_kv", false), zero_attn = init.flag("add_zero_attn", false);
+  bool batch_first = init.flag("batch_first", false);
+  double dropout = init.real("dropout", 0.0);
+  bool separate = kdim != e || vdim != e;
+
+  Args call(c.call, {"query", "key", "value", "key_padding_mask", "need_weights", "attn_mask", "average_attn_weights"});
+  at::Tensor q = tensor(call.at("query")), k = tensor(call.at("key")), v = tensor(call.at("value"));
+  if (q.dim() != 3 || k.dim() != 3 || v.dim() != 3)
+    throw PythonOnly{"F.multi_head_attention_forward: unbatched or wrong-rank operands (the C++ port takes (L, N, E) only)"};
+  at::Tensor kpm = call.get("key_padding_mask") ? tensor(*call.get("key_padding_mask")) : at::Tensor();
+  at::Tensor mask = call.get("attn_mask") ? tensor(*call.get("attn_mask")) : at::Tensor();
+  if (kpm.defined() && kpm.dim() != 2) throw PythonOnly{"_mha_shape_check: key_padding_mask of a batched query must be 2-d"};
+  if (mask.defined() && mask.dim() != 2) throw PythonOnly{"F.multi_head_attention_forward: a 3-d attn_mask (the C++ port has 2-d ones only)"};
+  if (batch_first) {
+    q = q.transpose(1, 0);
+    k = k.transpose(1, 0);
+    v = v.transpose(1, 0);
+  }
+  // checks Python makes first; the port's own error stands when it raises
+  bool python_raises = dropout < 0 || dropout > 1;                  // F.dropout's range
+  if (separate && k.sizes().slice(0, 2) == v.sizes().slice(0, 2) && k.sizes() != v.sizes())
+    throw PythonOnly{"F.multi_head_attention_forward: kdim != vdim (the C++ port needs one shape for key and value)"};
+  if (k.size(1) != q.size(1)) python_raises = true;                  // k.view(k.shape[0], bsz * num_heads, head_dim)
+  if (mask.defined() && (mask.size(0) != q.size(0) || mask.size(1) != k.size(0))) python_raises = true;  // 2-d attn_mask shape
+
+  if (q.size(2) == e && e % heads == 0 && (q.size(1) == 0 || e == 0))
+    throw PythonOnly{"F.multi_head_attention_forward: the C++ port's view(-1, bsz * num_heads, head_dim) of 0 elements"};
+
+  namespace Fn = torch::nn::functional;
+  at::Tensor in_w = separate ? at::Tensor() : at::zeros({3 * e, e});
+  at::Tensor in_b = bias ? at::zeros({3 * e}) : at::Tensor();
+  at::Tensor bk = bias_kv ? at::zeros({1, 1, e}) : at::Tensor(), bv = bias_kv ? at::zeros({1, 1, e}) : at::Tensor();
+  at::Tensor out_w = at::zeros({e, e}), out_b = bias ? at::zeros({e}) : at::Tensor();
+  auto options = Fn::MultiheadAttentionForwardFuncOptions(e, heads, in_w, in_b, bk, bv, zero_attn, dropout, out_w, out_b)
+                     .training(true)
+                     .key_padding_mask(kpm)
+                     .need_weights(call.flag("need_weights", true))
+                     .attn_mask(mask)
+                     .average_attn_weights(call.flag("average_attn_weights", true));
+  if (separate) {
+    options.use_separate_proj_weight(true)
+        .q_proj_weight(at::zeros({e, e}))
+        .k_proj_weight(at::zeros({e, kdim}))
+        .v_proj_weight(at::zeros({e, vdim}));
+  }
+  auto [out, weights] = Fn::multi_head_attention_forward(q, k, v, options);
+  if (python_raises) throw PythonOnly{"F.multi_head_attention_forward: a check of Python's that the C++ port does not make"};
+  NOutcome o;
+  o.shapes.emplace_back((batch_first ? out.transpose(1, 0) : out).sizes().vec());
+  if (weights.defined()) {
+    o.shapes.emplace_back(weights.sizes().vec());
+  } else {
+    o.shapes.emplace_back(std::nullopt);
+  }
+  return o;
+}
+
 const std::map<std::string, Runner>& runners() {
   static const std::map<std::string, Runner> table = [] {
     std::map<std::string, Runner> m;
@@ -492,6 +566,7 @@ const std::map<std::string, Runner>& runners() {
     m["nn.LSTM"] = [](const NCase& c) { return recurrent(c, Cell::LSTM); };
     m["nn.GRU"] = [](const NCase& c) { return recurrent(c, Cell::GRU); };
     m["nn.RNN"] = [](const NCase& c) { return recurrent(c, Cell::RNN); };
+    m["nn.MultiheadAttention"] = multihead_attention;
     return m;
   }();
   return table;

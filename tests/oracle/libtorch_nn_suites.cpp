@@ -4,7 +4,9 @@
 // narrower than the Python API's: F.linear; F.interpolate with exactly one
 // of size / scale_factor, of the right length, a mode the rank has (the
 // arguments the upsample operators take); LSTM, GRU and RNN with valid
-// hyperparameters (their constructors' checks are Python). No libtorch here.
+// hyperparameters (their constructors' checks are Python). nn.MultiheadAttention
+// reuses the nn oracle's generator (the runner redraws what the C++ port of
+// its forward lacks). No libtorch here.
 #include <set>
 
 #include "libtorch_nn_oracle.h"
@@ -132,9 +134,10 @@ std::vector<NSuite> aten_suites() {
       "F.adaptive_avg_pool2d", "F.batch_norm", "F.layer_norm", "F.group_norm",    "F.prelu",
       "F.bilinear",    "F.embedding",    "F.pixel_shuffle",    "F.pad",           "F.cross_entropy",
       "F.nll_loss",    "F.mse_loss",     "F.l1_loss",          "F.smooth_l1_loss", "F.huber_loss",
-      "F.kl_div",      "F.binary_cross_entropy", "F.binary_cross_entropy_with_logits"};
+      "F.kl_div",      "F.binary_cross_entropy", "F.binary_cross_entropy_with_logits",
+      "nn.MultiheadAttention"};
   std::vector<NSuite> out;
-  for (auto family : {conv_suites, pool_suites, norm_suites, layer_suites, resample_suites, loss_suites}) {
+  for (auto family : {conv_suites, pool_suites, norm_suites, layer_suites, resample_suites, loss_suites, attention_suites}) {
     for (NSuite& s : family())
       if (reused.count(s.target)) out.push_back(std::move(s));
   }
