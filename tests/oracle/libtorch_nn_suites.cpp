@@ -1,12 +1,13 @@
 // The suites of the libtorch nn oracle: the nn oracle's generators of the
 // functional forms (nn_suites_*.cpp), whose reference here is the ATen
 // operator, and generators of its own where the C++ operator's domain is
-// narrower than the Python API's: F.linear; F.interpolate with exactly one
-// of size / scale_factor, of the right length, a mode the rank has (the
-// arguments the upsample operators take); LSTM, GRU and RNN with valid
-// hyperparameters (their constructors' checks are Python). nn.MultiheadAttention
-// reuses the nn oracle's generator (the runner redraws what the C++ port of
-// its forward lacks). No libtorch here.
+// narrower than the Python API's: F.linear; the binary cross entropies with
+// the target of the input's shape and weights near broadcasting;
+// F.interpolate with exactly one of size / scale_factor, of the right
+// length, a mode the rank has (the arguments the upsample operators take);
+// LSTM, GRU and RNN with valid hyperparameters (their constructors' checks
+// are Python). nn.MultiheadAttention reuses the nn oracle's generator (the
+// runner redraws what the C++ port of its forward lacks). No libtorch here.
 #include <set>
 
 #include "libtorch_nn_oracle.h"
@@ -78,6 +79,27 @@ NCase interpolate(Rng& r) {
   return c;
 }
 
+// binary_cross_entropy(_with_logits) with the target of the input's shape
+// (another size is the Python wrapper's ValueError), and weights and
+// pos_weights that broadcast, enlarge the result or do not broadcast.
+NCase binary(Rng& r, bool logits) {
+  std::vector<int64_t> x = sizes(r, r.range(0, 3), 0.05);
+  auto broadcastish = [&]() {
+    std::vector<int64_t> w;
+    for (std::size_t i = x.size() - static_cast<std::size_t>(r.range(0, static_cast<int64_t>(x.size()))); i < x.size(); ++i)
+      w.push_back(r.chance(0.4) ? 1 : x[i]);
+    if (r.chance(0.15)) w.insert(w.begin(), 2);
+    if (!w.empty() && r.chance(0.2)) w.back() += 1;
+    return T(w);
+  };
+  NCase c;
+  c.call.args = {T(x), T(r.chance(0.03) ? std::vector<int64_t>{7} : x)};
+  if (r.chance(0.5)) c.call.kwargs.emplace_back("weight", broadcastish());
+  if (logits && r.chance(0.5)) c.call.kwargs.emplace_back("pos_weight", broadcastish());
+  c.call.kwargs.emplace_back("reduction", S(r.pick(std::vector<std::string>{"none", "mean", "sum"})));
+  return c;
+}
+
 // batch < 0: an unbatched state.
 NArg state(Rng& r, int64_t stack, int64_t batch, int64_t last) {
   std::vector<int64_t> s{r.near(stack, 0.04)};
@@ -134,14 +156,16 @@ std::vector<NSuite> aten_suites() {
       "F.adaptive_avg_pool2d", "F.batch_norm", "F.layer_norm", "F.group_norm",    "F.prelu",
       "F.bilinear",    "F.embedding",    "F.pixel_shuffle",    "F.pad",           "F.cross_entropy",
       "F.nll_loss",    "F.mse_loss",     "F.l1_loss",          "F.smooth_l1_loss", "F.huber_loss",
-      "F.kl_div",      "F.binary_cross_entropy", "F.binary_cross_entropy_with_logits",
-      "nn.MultiheadAttention"};
+      "F.kl_div",      "nn.MultiheadAttention"};
   std::vector<NSuite> out;
   for (auto family : {conv_suites, pool_suites, norm_suites, layer_suites, resample_suites, loss_suites, attention_suites}) {
     for (NSuite& s : family())
       if (reused.count(s.target)) out.push_back(std::move(s));
   }
   out.push_back({"F.linear", "torch.nn.functional.linear", linear});
+  out.push_back({"F.binary_cross_entropy", "torch.nn.functional.binary_cross_entropy", [](Rng& r) { return binary(r, false); }});
+  out.push_back({"F.binary_cross_entropy_with_logits", "torch.nn.functional.binary_cross_entropy_with_logits",
+                 [](Rng& r) { return binary(r, true); }});
   out.push_back({"F.interpolate", "torch.nn.functional.interpolate", interpolate});
   for (const char* kind : {"LSTM", "GRU", "RNN"}) {
     std::string k = kind;
