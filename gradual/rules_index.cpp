@@ -1,6 +1,6 @@
 // Rules that pick elements by position or by index tensors: narrow, select,
 // index_select, gather, scatter, scatter_add, masked_select, nonzero,
-// F.one_hot. Index *values* are data, which gshape never reads; the one
+// F.one_hot, take_along_dim. Index *values* are data, which gshape never reads; the one
 // value-level condition kept is the one no index can satisfy: a non-empty
 // index into an empty axis.
 #include <algorithm>
@@ -234,6 +234,46 @@ Value rule_one_hot(RuleContext& ctx) {
   return Value::tensor(Shape(std::move(out)));
 }
 
+// take_along_dim(input, indices, dim=None) as torch 1.13 computes it: with
+// a dim, `take_along_dim_c1` the same rank, `take_along_dim_c2` dim in
+// range, both broadcast on every axis but dim (`broadcast_c1`), and a
+// gather on the broadcast operands (`take_along_dim_c3`: a non-empty index
+// needs a non-empty axis). The result: the broadcast shape with the
+// indices' size at dim. Without dim: both flattened, [numel(indices)].
+Value rule_take_along_dim(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Arg indices = ctx.tensor("indices");
+  IntTerm k = ctx.numel(indices);
+  if (ctx.is_none("dim")) {
+    Message m;
+    m << "take_along_dim: " << k << " indices into an empty input: no index is in range";
+    ctx.require("take_along_dim_c3", eq(k, 0) || gt(ctx.numel(input), 0), m);  // take_along_dim_c3
+    if (ctx.any_refuted()) return unknown_tensor();
+    return Value::tensor(Shape{k.dim()});
+  }
+  IntTerm dim = ctx.int_term(ctx.arg("dim"));
+  Message m1;
+  m1 << "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+     << ctx.rank(input) << " dimensions for input, and " << ctx.rank(indices) << " dimensions for indices";
+  if (ctx.require("take_along_dim_c1", eq(ctx.rank(input), ctx.rank(indices)), m1) == Status::Refuted)  // take_along_dim_c1
+    return unknown_tensor();
+  auto d = require_dim(ctx, "take_along_dim_c2", input, dim);  // take_along_dim_c2
+  const Shape& in = input.shape();
+  const Shape& ix = indices.shape();
+  if (ctx.any_refuted() || !d || !in.rank_known() || !ix.rank_known() || in.rank() != ix.rank()) return unknown_tensor();
+  if (in.rank() == 0) return unknown_tensor();  // torch indexes an empty size list: not modelled
+  std::vector<IntTerm> a = ctx.sizes(input), b = ctx.sizes(indices);
+  std::vector<IntTerm> a_at = a;
+  a_at[*d] = b[*d];  // the input's sizes with the indices' at dim: the axes that broadcast
+  std::vector<IntTerm> out = broadcast_terms(ctx, "broadcast_c1", a_at, b);  // broadcast_c1
+  Message m3;
+  m3 << "take_along_dim: the indices " << ctx.shape_hole(indices) << " are not empty but dimension " << dim
+     << " of the input is: no index is in range";
+  ctx.require("take_along_dim_c3", eq(product(out), 0) || gt(a[*d], 0), m3);  // take_along_dim_c3
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(shape_of_terms(out));
+}
+
 }  // namespace
 
 void register_index_rules(RuleRegistry& r) {
@@ -253,6 +293,8 @@ void register_index_rules(RuleRegistry& r) {
   for (const char* name : {"torch.nonzero", "Tensor.nonzero"}) r.add(name, "input, *, out=None, as_tuple=False", rule_nonzero);
   for (const char* name : {"torch.argwhere", "Tensor.argwhere"}) r.add(name, "input", rule_argwhere);
   r.add("torch.nn.functional.one_hot", "input, num_classes=-1", rule_one_hot);
+  for (const char* name : {"torch.take_along_dim", "Tensor.take_along_dim"})
+    r.add(name, "input, indices, dim=None, *, out=None", rule_take_along_dim);
 }
 
 }  // namespace gshape::gradual

@@ -1,5 +1,6 @@
 // Matrix products: matmul (every rank case) and `@`, mm, bmm, addmm,
-// F.linear, einsum; dot, mv, outer/ger, baddbmm, cdist, cosine_similarity.
+// F.linear, einsum; dot, mv, outer/ger, baddbmm, cdist, cosine_similarity,
+// trace, addmv, addbmm, kron, cross, tensordot.
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -459,6 +460,186 @@ Value rule_cosine_similarity(RuleContext& ctx) {
   return Value::tensor(Shape(std::move(out)));
 }
 
+// trace(input): `trace_c1` a matrix; 0-d result.
+Value rule_trace(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Message m;
+  m << "trace: expected a matrix, but got tensor with dim " << ctx.rank(input);
+  if (ctx.require("trace_c1", eq(ctx.rank(input), 2), m) == Status::Refuted) return unknown_tensor();  // trace_c1
+  return Value::tensor(Shape(std::vector<Dim>{}));
+}
+
+// addmv(input, mat, vec): `addmv_c1` a matrix, a vector and an input of at
+// most one dimension, `addmv_c2` the matrix's columns are the vector's
+// length, `addmv_c3` the input has one element per row or just one.
+// Result [rows], but the input's shape for an empty matrix (torch 1.13).
+Value rule_addmv(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Arg a = ctx.tensor("mat");
+  Arg v = ctx.tensor("vec");
+  Message m1;
+  m1 << "vector + matrix @ vector expected, got " << ctx.rank(input) << ", " << ctx.rank(a) << ", " << ctx.rank(v);
+  if (ctx.require("addmv_c1", eq(ctx.rank(a), 2) && eq(ctx.rank(v), 1) && le(ctx.rank(input), 1), m1) ==  // addmv_c1
+      Status::Refuted)
+    return unknown_tensor();
+  Message m2;
+  m2 << "size mismatch, got " << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and " << ctx.size(v, 0);
+  ctx.require("addmv_c2", eq(ctx.size(a, 1), ctx.size(v, 0)), m2);  // addmv_c2
+  Message m3;
+  m3 << "size mismatch, the input has " << ctx.numel(input) << " elements for " << ctx.size(a, 0) << " rows";
+  ctx.require("addmv_c3", eq(ctx.numel(input), ctx.size(a, 0)) || eq(ctx.numel(input), 1), m3);  // addmv_c3
+  if (ctx.any_refuted()) return unknown_tensor();
+  // torch 1.13 answers an empty matrix with beta * input: the input's shape
+  Shape rows{ctx.size(a, 0).dim()};
+  const Shape& in = input.shape();
+  if (in == rows) return Value::tensor(rows);
+  auto empty = ctx.query(eq(ctx.numel(a).dim(), 0));
+  if (!empty) return unknown_tensor();
+  return Value::tensor(*empty ? in : rows);
+}
+
+// addbmm(input, batch1, batch2): bmm's checks as `addbmm_c1`–`c4`, and
+// `addbmm_c5` the input expands to [n, p] (the batch is summed).
+Value rule_addbmm(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Arg a = ctx.tensor("batch1");
+  Arg b = ctx.tensor("batch2");
+  Message m1, m2;
+  m1 << "batch1 must be a 3D tensor, got " << ctx.rank(a) << "D";
+  m2 << "batch2 must be a 3D tensor, got " << ctx.rank(b) << "D";
+  bool bad = ctx.require("addbmm_c1", eq(ctx.rank(a), 3), m1) == Status::Refuted;  // addbmm_c1
+  bad = (ctx.require("addbmm_c2", eq(ctx.rank(b), 3), m2) == Status::Refuted) || bad;  // addbmm_c2
+  if (bad) return unknown_tensor();
+  Message m3;
+  m3 << "batch1 and batch2 must have same number of batches, got " << ctx.size(a, 0) << " and " << ctx.size(b, 0);
+  ctx.require("addbmm_c3", eq(ctx.size(a, 0), ctx.size(b, 0)), m3);  // addbmm_c3
+  Message m4;
+  m4 << "incompatible matrix sizes for bmm (" << ctx.size(a, 1) << "x" << ctx.size(a, 2) << " and " << ctx.size(b, 1)
+     << "x" << ctx.size(b, 2) << ")";
+  ctx.require("addbmm_c4", eq(ctx.size(a, 2), ctx.size(b, 1)), m4);  // addbmm_c4
+  std::vector<IntTerm> out{ctx.size(a, 1), ctx.size(b, 2)};
+  require_expandable(ctx, "addbmm_c5", input, out);  // addbmm_c5
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(shape_of_terms(out));
+}
+
+// kron(input, other): no constraint; both padded with leading 1s to the
+// larger rank, the sizes multiply.
+Value rule_kron(RuleContext& ctx) {
+  Arg a = ctx.tensor("input");
+  Arg b = ctx.tensor("other");
+  if (!a.shape().rank_known() || !b.shape().rank_known()) return unknown_tensor();
+  std::vector<Dim> x = a.shape().dims(), y = b.shape().dims();
+  std::size_t r = std::max(x.size(), y.size());
+  x.insert(x.begin(), r - x.size(), Dim(1));
+  y.insert(y.begin(), r - y.size(), Dim(1));
+  std::vector<Dim> out;
+  for (std::size_t i = 0; i < r; ++i) out.push_back(x[i] * y[i]);
+  return Value::tensor(Shape(std::move(out)));
+}
+
+// cross(input, other, dim=None) (torch 1.13: linalg.cross with a default
+// dim): `cross_c1` without dim, some axis of the input has size 3 (the
+// first is taken), `cross_c2` the same rank, `cross_c3` dim in range,
+// `cross_c4` both have size 3 at dim, and the two broadcast
+// (`broadcast_c1`), which is the result.
+Value rule_cross(RuleContext& ctx) {
+  Arg a = ctx.tensor("input");
+  Arg b = ctx.tensor("other");
+  const Shape& sa = a.shape();
+  IntTerm dim(0);
+  if (ctx.is_none("dim")) {
+    if (!sa.rank_known()) throw NotModelled("cross without dim on an input of unknown rank");
+    std::optional<int64_t> first;
+    std::vector<BoolTerm> any3;
+    for (std::size_t i = 0; i < sa.rank() && !first; ++i) {
+      auto three = ctx.query(eq(sa[i], 3));
+      if (!three) throw NotModelled("cross without dim: which axis has size 3 is not known");
+      if (*three) first = static_cast<int64_t>(i);
+    }
+    Message m;
+    m << "no dimension of size 3 in input " << ctx.shape_hole(a);
+    if (ctx.require("cross_c1", BoolTerm(first.has_value()), m) == Status::Refuted) return unknown_tensor();  // cross_c1
+    dim = IntTerm(*first);
+  } else {
+    dim = ctx.int_term(ctx.arg("dim"));
+  }
+  Message m2;
+  m2 << "linalg.cross: inputs must have the same number of dimensions, got " << ctx.rank(a) << " and " << ctx.rank(b);
+  if (ctx.require("cross_c2", eq(ctx.rank(a), ctx.rank(b)), m2) == Status::Refuted) return unknown_tensor();  // cross_c2
+  auto d = require_dim(ctx, "cross_c3", a, dim);  // cross_c3
+  if (d && sa.rank_known() && sa.rank() > 0) {
+    IntTerm x = ctx.size(a, static_cast<int64_t>(*d)), y = ctx.size(b, static_cast<int64_t>(*d));
+    Message m4;
+    m4 << "linalg.cross: inputs dimension " << dim << " must have length 3. Got " << x << " and " << y;
+    ctx.require("cross_c4", eq(x, 3) && eq(y, 3), m4);  // cross_c4
+  }
+  if (ctx.any_refuted()) return unknown_tensor();
+  Shape out = broadcast_args(ctx, "broadcast_c1", a, b);  // broadcast_c1
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(out);
+}
+
+// tensordot(a, b, dims=2): an int k contracts a's last k axes with b's first
+// k (`tensordot_c1` k >= 0), lists name the axes (`tensordot_c2` as many
+// for a as for b); `tensordot_c3` each axis in range of its tensor;
+// `tensordot_c4` contracted sizes are equal or one of them is 1 (torch sums
+// a size-1 axis away). The result: a's other axes, then b's.
+Value rule_tensordot(RuleContext& ctx) {
+  Arg a = ctx.tensor("a");
+  Arg b = ctx.tensor("b");
+  Arg dims = ctx.arg("dims");
+  std::vector<IntTerm> da, db;
+  if (ctx.is_int(dims)) {
+    IntTerm k = ctx.int_term(dims);
+    Message m1;
+    m1 << "tensordot expects dims >= 0, but got dims=" << k;
+    if (ctx.require("tensordot_c1", ge(k, 0), m1) == Status::Refuted) return unknown_tensor();  // tensordot_c1
+    auto kc = k.dim().constant_value();
+    if (!kc) throw NotModelled("tensordot with a symbolic number of dims");
+    for (int64_t i = 0; i < *kc; ++i) {
+      da.push_back(IntTerm(i - *kc));
+      db.push_back(IntTerm(i));
+    }
+  } else {
+    std::vector<Arg> pair = ctx.elements(dims);
+    if (pair.size() != 2) throw NotModelled("tensordot dims is not an int or a pair of lists");
+    for (const Arg& x : ctx.int_or_list(pair[0])) da.push_back(ctx.int_term(x));
+    for (const Arg& x : ctx.int_or_list(pair[1])) db.push_back(ctx.int_term(x));
+    Message m2;
+    m2 << "both dimension lists should have same length, got " << std::to_string(da.size()) << " and "
+       << std::to_string(db.size());
+    if (ctx.require("tensordot_c2", BoolTerm(da.size() == db.size()), m2) == Status::Refuted)  // tensordot_c2
+      return unknown_tensor();
+  }
+  std::vector<std::optional<std::size_t>> ia, ib;
+  for (const IntTerm& d : da) ia.push_back(require_dim(ctx, "tensordot_c3", a, d, false));  // tensordot_c3
+  for (const IntTerm& d : db) ib.push_back(require_dim(ctx, "tensordot_c3", b, d, false));  // tensordot_c3
+  const Shape& sa = a.shape();
+  const Shape& sb = b.shape();
+  auto known = [](const auto& v) { return std::all_of(v.begin(), v.end(), [](const auto& i) { return i.has_value(); }); };
+  if (ctx.any_refuted() || !sa.rank_known() || !sb.rank_known() || !known(ia) || !known(ib)) return unknown_tensor();
+  for (std::size_t i = 0; i < ia.size(); ++i) {
+    IntTerm x = ctx.size(a, static_cast<int64_t>(*ia[i])), y = ctx.size(b, static_cast<int64_t>(*ib[i]));
+    Message m;
+    m << "contracted dimensions need to match, but first has size " << x << " in dim " << da[i]
+      << " and second has size " << y << " in dim " << db[i];
+    ctx.require("tensordot_c4", eq(x, y) || eq(x, 1) || eq(y, 1), m);  // tensordot_c4
+  }
+  if (ctx.any_refuted()) return unknown_tensor();
+  auto repeated = [](std::vector<std::optional<std::size_t>> v) {
+    std::sort(v.begin(), v.end());
+    return std::adjacent_find(v.begin(), v.end()) != v.end();
+  };
+  if (repeated(ia) || repeated(ib)) throw NotModelled("tensordot with an axis contracted twice");
+  std::vector<Dim> out;
+  for (std::size_t i = 0; i < sa.rank(); ++i)
+    if (std::find(ia.begin(), ia.end(), std::optional<std::size_t>(i)) == ia.end()) out.push_back(sa[i]);
+  for (std::size_t i = 0; i < sb.rank(); ++i)
+    if (std::find(ib.begin(), ib.end(), std::optional<std::size_t>(i)) == ib.end()) out.push_back(sb[i]);
+  return Value::tensor(Shape(std::move(out)));
+}
+
 }  // namespace
 
 void register_linalg_rules(RuleRegistry& r) {
@@ -478,6 +659,14 @@ void register_linalg_rules(RuleRegistry& r) {
   r.add("torch.cdist", "x1, x2, p=2.0, compute_mode='use_mm_for_euclid_dist_if_necessary'", rule_cdist);
   for (const char* name : {"torch.cosine_similarity", "torch.nn.functional.cosine_similarity"})
     r.add(name, "x1, x2, dim=1, eps=1e-8", rule_cosine_similarity);
+  for (const char* name : {"torch.trace", "Tensor.trace"}) r.add(name, "input", rule_trace);
+  r.add("torch.addmv", "input, mat, vec, *, beta=1, alpha=1, out=None", rule_addmv);
+  r.add("Tensor.addmv", "input, mat, vec, *, beta=1, alpha=1", rule_addmv);
+  r.add("torch.addbmm", "input, batch1, batch2, *, beta=1, alpha=1, out=None", rule_addbmm);
+  r.add("Tensor.addbmm", "input, batch1, batch2, *, beta=1, alpha=1", rule_addbmm);
+  for (const char* name : {"torch.kron", "Tensor.kron"}) r.add(name, "input, other, *, out=None", rule_kron);
+  for (const char* name : {"torch.cross", "Tensor.cross"}) r.add(name, "input, other, dim=None, *, out=None", rule_cross);
+  r.add("torch.tensordot", "a, b, dims=2, out=None", rule_tensordot);
 }
 
 }  // namespace gshape::gradual

@@ -239,6 +239,15 @@ Value clamp_one_(RuleContext& ctx, const char* param) {
 Value rule_clamp_min_(RuleContext& ctx) { return clamp_one_(ctx, "min"); }
 Value rule_clamp_max_(RuleContext& ctx) { return clamp_one_(ctx, "max"); }
 
+// lerp(input, end, weight), addcmul / addcdiv(input, tensor1, tensor2):
+// the three operands (a number weight is a scalar) broadcast (`broadcast_c1`).
+Value ternary_broadcast(RuleContext& ctx, const char* second, const char* third) {
+  Arg input = ctx.tensor("input");
+  return Value::tensor(broadcast_all(ctx, "broadcast_c1", {input, ctx.arg(second), ctx.arg(third)}));  // broadcast_c1
+}
+Value rule_lerp(RuleContext& ctx) { return ternary_broadcast(ctx, "end", "weight"); }
+Value rule_addcmul(RuleContext& ctx) { return ternary_broadcast(ctx, "tensor1", "tensor2"); }
+
 }  // namespace
 
 void register_pointwise_rules(RuleRegistry& r) {
@@ -289,6 +298,10 @@ void register_pointwise_rules(RuleRegistry& r) {
       {"logical_or", rule_binary<BinKind::Bitwise>}, {"logical_xor", rule_binary<BinKind::Bitwise>},
       {"bitwise_and", rule_binary<BinKind::Bitwise>}, {"bitwise_or", rule_binary<BinKind::Bitwise>},
       {"bitwise_xor", rule_binary<BinKind::Bitwise>},
+      {"logaddexp", rule_binary<BinKind::Cmp>},    {"logaddexp2", rule_binary<BinKind::Cmp>},
+      {"hypot", rule_binary<BinKind::Cmp>},        {"fmax", rule_binary<BinKind::Cmp>},
+      {"fmin", rule_binary<BinKind::Cmp>},         {"copysign", rule_binary<BinKind::Cmp>},
+      {"xlogy", rule_binary<BinKind::Cmp>},        {"float_power", rule_binary<BinKind::Cmp>},
   };
   for (const Binary& b : binaries) {
     r.add(std::string("torch.") + b.name, "input, other, *, alpha=1, rounding_mode=None, out=None", b.fn);
@@ -338,6 +351,9 @@ void register_pointwise_rules(RuleRegistry& r) {
   for (const char* name : {"torch.clamp_max", "Tensor.clamp_max"}) r.add(name, "input, max", rule_clamp_max);
   r.add("Tensor.clamp_min_", "input, min", rule_clamp_min_);
   r.add("Tensor.clamp_max_", "input, max", rule_clamp_max_);
+  for (const char* name : {"torch.lerp", "Tensor.lerp"}) r.add(name, "input, end, weight, *, out=None", rule_lerp);
+  for (const char* name : {"torch.addcmul", "Tensor.addcmul", "torch.addcdiv", "Tensor.addcdiv"})
+    r.add(name, "input, tensor1, tensor2, *, value=1, out=None", rule_addcmul);
 }
 
 }  // namespace gshape::gradual

@@ -1,6 +1,7 @@
 // Reductions and scans: sum, mean, prod, norm, any, all, max, min, argmax,
 // argmin, softmax, log_softmax, cumsum, cumprod, logsumexp; topk, sort,
-// argsort, var, std, var_mean, std_mean, median, nanmedian, amax, amin, F.normalize.
+// argsort, var, std, var_mean, std_mean, median, nanmedian, amax, amin, F.normalize,
+// kthvalue, mode, cummax, cummin, logcumsumexp, count_nonzero.
 #include "gradual/rules.h"
 
 namespace gshape::gradual {
@@ -245,6 +246,79 @@ Value rule_normalize(RuleContext& ctx) {
   return Value::tensor(input.shape());
 }
 
+// kthvalue(input, k, dim=-1, keepdim=False): `kthvalue_c1` dim in range,
+// `kthvalue_c2` `1 <= k <= n` (n the size at dim, 1 for a 0-d input).
+// Values and indices: the reduced shape.
+Value rule_kthvalue(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm k = ctx.int_term(ctx.arg("k"));
+  Arg dim = ctx.arg("dim");
+  bool keepdim = ctx.bool_constant("keepdim");
+  IntTerm d = ctx.int_term(dim);
+  auto i = require_dim(ctx, "kthvalue_c1", input, d);  // kthvalue_c1
+  const Shape& in = input.shape();
+  std::optional<IntTerm> n;
+  if (in.rank_known() && in.rank() == 0) {
+    n = IntTerm(1);
+  } else if (i) {
+    n = ctx.size(input, static_cast<int64_t>(*i));
+  } else if (!in.rank_known() && d.is_literal()) {
+    n = ctx.size(input, d.expr()->value);
+  }
+  if (n) {
+    Message m;
+    m << "kthvalue(): selected number k (" << k << ") out of range for dimension " << d << " of size " << *n;
+    ctx.require("kthvalue_c2", le(1, k) && le(k, *n), m);  // kthvalue_c2
+  }
+  if (ctx.any_refuted() || !in.rank_known() || !i) return unknown_tensor();
+  std::vector<Dim> out = in.dims();
+  if (!out.empty()) {
+    if (keepdim) {
+      out[*i] = Dim(1);
+    } else {
+      out.erase(out.begin() + static_cast<std::ptrdiff_t>(*i));
+    }
+  }
+  Value v = Value::tensor(Shape(std::move(out)));
+  return Value::tuple({v, v});
+}
+
+// mode(input, dim=-1, keepdim=False): numbered as max, `mode_c2` dim in
+// range, `mode_c3` the axis is not empty. Values and indices.
+Value rule_mode(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Arg dim = ctx.arg("dim");
+  bool keepdim = ctx.bool_constant("keepdim");
+  Value v = Value::tensor(reduce_nonempty(ctx, "mode", input, dim, keepdim));  // mode_c2, mode_c3
+  return Value::tuple({v, v});
+}
+
+// cummax / cummin: `<op>_c1` dim in range, unless the input is 0-d or
+// empty (torch 1.13 fills those without reading the dim); values and
+// indices of the input's shape.
+Value cumulative_extreme(RuleContext& ctx, const std::string& op) {
+  Arg input = ctx.tensor("input");
+  IntTerm d = ctx.int_term(ctx.arg("dim"));
+  IntTerm r = ctx.rank(input);
+  Message m;
+  m << "dimension out of range (expected to be in range of [" << -r << ", " << r - 1 << "], but got " << d << ")";
+  BoolTerm ok = eq(r, 0) || eq(ctx.numel(input), 0) || (le(-r, d) && lt(d, r));
+  if (ctx.require(op + "_c1", ok, m) == Status::Refuted) return unknown_tensor();  // cummax_c1, cummin_c1
+  Value v = Value::tensor(input.shape());
+  return Value::tuple({v, v});
+}
+Value rule_cummax(RuleContext& ctx) { return cumulative_extreme(ctx, "cummax"); }
+Value rule_cummin(RuleContext& ctx) { return cumulative_extreme(ctx, "cummin"); }
+Value rule_logcumsumexp(RuleContext& ctx) { return along_dim(ctx, "logcumsumexp"); }
+
+// count_nonzero(input, dim=None): a sum-like reduction without keepdim,
+// `count_nonzero_c1` each dim in range, `count_nonzero_c2` no dim twice.
+Value rule_count_nonzero(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  std::vector<Arg> dims = reduction_dims(ctx, ctx.arg("dim"));
+  return Value::tensor(reduce_shape(ctx, "count_nonzero_c1", "count_nonzero_c2", input, dims, false));
+}
+
 }  // namespace
 
 void register_reduction_rules(RuleRegistry& r) {
@@ -285,6 +359,13 @@ void register_reduction_rules(RuleRegistry& r) {
   for (const char* name : {"torch.amax", "Tensor.amax"}) r.add(name, amax_sig, rule_amax);
   for (const char* name : {"torch.amin", "Tensor.amin"}) r.add(name, amax_sig, rule_amin);
   r.add("torch.nn.functional.normalize", "input, p=2.0, dim=1, eps=1e-12, out=None", rule_normalize);
+  for (const char* name : {"torch.kthvalue", "Tensor.kthvalue"})
+    r.add(name, "input, k, dim=-1, keepdim=False, *, out=None", rule_kthvalue);
+  for (const char* name : {"torch.mode", "Tensor.mode"}) r.add(name, "input, dim=-1, keepdim=False, *, out=None", rule_mode);
+  for (const char* name : {"torch.cummax", "Tensor.cummax"}) r.add(name, "input, dim, *, out=None", rule_cummax);
+  for (const char* name : {"torch.cummin", "Tensor.cummin"}) r.add(name, "input, dim, *, out=None", rule_cummin);
+  for (const char* name : {"torch.logcumsumexp", "Tensor.logcumsumexp"}) r.add(name, "input, dim, *, out=None", rule_logcumsumexp);
+  for (const char* name : {"torch.count_nonzero", "Tensor.count_nonzero"}) r.add(name, "input, dim=None", rule_count_nonzero);
 }
 
 }  // namespace gshape::gradual

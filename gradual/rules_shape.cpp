@@ -1,7 +1,8 @@
 // Rules that rearrange a tensor's axes without computing on its data:
 // view, reshape, flatten, unflatten, permute, transpose, t, squeeze,
 // unsqueeze, expand, expand_as, repeat, view_as, reshape_as; triu, tril,
-// flip, fliplr, flipud, roll, movedim, tile, repeat_interleave, diagonal, diag.
+// flip, fliplr, flipud, roll, movedim, tile, repeat_interleave, diagonal, diag,
+// broadcast_to, broadcast_tensors, atleast_1d/2d/3d, ravel, unfold.
 #include <algorithm>
 
 #include "gradual/rules.h"
@@ -540,6 +541,102 @@ Value rule_diag(RuleContext& ctx) {
   return Value::tensor(Shape{len.dim()});
 }
 
+// broadcast_to(input, size): expand's checks as `broadcast_to_c1`–`c3`.
+Value rule_broadcast_to(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  return Value::tensor(expand_to(ctx, "broadcast_to", input, int_terms(ctx, ctx.int_or_list(ctx.arg("size")))));
+}
+
+// broadcast_tensors(*tensors): every pair of axes broadcasts
+// (`broadcast_c1`); one result of the common shape per input.
+Value rule_broadcast_tensors(RuleContext& ctx) {
+  std::vector<Arg> ts;
+  for (const Arg& a : ctx.elements(ctx.arg("tensors"))) {
+    if (a.value.is_sequence()) {
+      for (const Arg& b : ctx.elements(a)) ts.push_back(ctx.as_tensor(b));
+    } else {
+      ts.push_back(ctx.as_tensor(a));
+    }
+  }
+  std::vector<IntTerm> acc;
+  bool known = true;
+  for (const Arg& t : ts) {
+    if (!t.shape().rank_known()) {
+      known = false;
+      continue;
+    }
+    acc = broadcast_terms(ctx, "broadcast_c1", acc, sizes_from_end(ctx, t));  // broadcast_c1
+  }
+  Value item = Value::tensor(known ? shape_of_terms(acc) : Shape::unknown());
+  return Value::tuple(std::vector<Value>(ts.size(), item));
+}
+
+// atleast_1d / 2d / 3d: no constraint; a 0-d input becomes [1] / [1, 1] /
+// [1, 1, 1], a 1-d [n] becomes [1, n] (2d) or [1, n, 1] (3d), a 2-d one
+// [n, m, 1] (3d). Several tensors (or one sequence) give a tuple.
+Shape at_least(const Shape& in, std::size_t r) {
+  if (!in.rank_known() || in.rank() >= r) return in;
+  std::vector<Dim> d = in.dims();
+  if (d.empty()) return Shape(std::vector<Dim>(r, Dim(1)));
+  if (r == 2) return Shape{Dim(1), d[0]};
+  if (d.size() == 1) return Shape{Dim(1), d[0], Dim(1)};
+  return Shape{d[0], d[1], Dim(1)};
+}
+Value at_least_all(RuleContext& ctx, std::size_t r) {
+  std::vector<Arg> args = ctx.elements(ctx.arg("tensors"));
+  bool sequence = args.size() == 1 && args[0].value.is_sequence();
+  if (sequence) args = ctx.elements(args[0]);
+  std::vector<Value> out;
+  for (const Arg& a : args) out.push_back(Value::tensor(at_least(ctx.as_tensor(a).shape(), r)));
+  if (out.size() == 1 && !sequence) return out[0];
+  return Value::tuple(std::move(out));
+}
+Value rule_atleast_1d(RuleContext& ctx) { return at_least_all(ctx, 1); }
+Value rule_atleast_2d(RuleContext& ctx) { return at_least_all(ctx, 2); }
+Value rule_atleast_3d(RuleContext& ctx) { return at_least_all(ctx, 3); }
+
+// ravel(input): [numel]; no constraint.
+Value rule_ravel(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  if (!input.shape().rank_known()) return Value::tensor(Shape{ctx.fresh("ravel")});
+  return Value::tensor(Shape{input.shape().numel()});
+}
+
+// Tensor.unfold(dimension, size, step): `unfold_c1` dimension in range,
+// `unfold_c2` `0 <= size <= n` (n the size there, 1 for a 0-d input),
+// `unfold_c3` step > 0. The axis becomes `(n - size) // step + 1` and
+// `size` is appended (a 0-d input gives [size]).
+Value rule_unfold(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm dim = ctx.int_term(ctx.arg("dimension"));
+  IntTerm size = ctx.int_term(ctx.arg("size"));
+  IntTerm step = ctx.int_term(ctx.arg("step"));
+  auto d = require_dim(ctx, "unfold_c1", input, dim);  // unfold_c1
+  const Shape& in = input.shape();
+  std::optional<IntTerm> n;
+  if (in.rank_known() && in.rank() == 0) {
+    n = IntTerm(1);
+  } else if (d) {
+    n = ctx.size(input, static_cast<int64_t>(*d));
+  } else if (!in.rank_known() && dim.is_literal()) {
+    n = ctx.size(input, dim.expr()->value);
+  }
+  if (n) {
+    Message m;
+    m << "maximum size for tensor at dimension " << dim << " is " << *n << " but size is " << size;
+    ctx.require("unfold_c2", le(0, size) && le(size, *n), m);  // unfold_c2
+  }
+  Message m3;
+  m3 << "step is " << step << " but must be > 0";
+  ctx.require("unfold_c3", gt(step, 0), m3);  // unfold_c3
+  if (ctx.any_refuted() || !in.rank_known() || !d || !n) return unknown_tensor();
+  if (in.rank() == 0) return Value::tensor(Shape{size.dim()});
+  std::vector<Dim> out = in.dims();
+  out[*d] = (floordiv(*n - size, step) + 1).dim();
+  out.push_back(size.dim());
+  return Value::tensor(Shape(std::move(out)));
+}
+
 }  // namespace
 
 void register_shape_rules(RuleRegistry& r) {
@@ -583,6 +680,14 @@ void register_shape_rules(RuleRegistry& r) {
     r.add(name, "input, repeats=None, dim=None, *, output_size=None", rule_repeat_interleave);
   for (const char* name : {"torch.diagonal", "Tensor.diagonal"}) r.add(name, "input, offset=0, dim1=0, dim2=1", rule_diagonal);
   for (const char* name : {"torch.diag", "Tensor.diag"}) r.add(name, "input, diagonal=0, *, out=None", rule_diag);
+  r.add("torch.broadcast_to", "input, size", rule_broadcast_to);
+  r.add("Tensor.broadcast_to", "input, size", rule_broadcast_to);
+  r.add("torch.broadcast_tensors", "*tensors", rule_broadcast_tensors);
+  r.add("torch.atleast_1d", "*tensors", rule_atleast_1d);
+  r.add("torch.atleast_2d", "*tensors", rule_atleast_2d);
+  r.add("torch.atleast_3d", "*tensors", rule_atleast_3d);
+  for (const char* name : {"torch.ravel", "Tensor.ravel"}) r.add(name, "input", rule_ravel);
+  r.add("Tensor.unfold", "input, dimension, size, step", rule_unfold);
 }
 
 }  // namespace gshape::gradual

@@ -1,5 +1,5 @@
 """narrow, select, index_select, gather, scatter, scatter_add, masked_select,
-F.one_hot, each constraint violated once."""
+F.one_hot, take_along_dim, each constraint violated once."""
 import torch
 import torch.nn.functional as F
 
@@ -168,6 +168,33 @@ def case_one_hot_zero_classes():
     labels = torch.zeros(4, dtype=torch.long)
     # expect-error@+1: one_hot_c1
     F.one_hot(labels, 0)
+
+def case_take_along_dim_rank():
+    x = torch.zeros(2, 3)
+    idx = torch.zeros(2, dtype=torch.long)
+    # expect-error@+1: take_along_dim_c1
+    torch.take_along_dim(x, idx, 1)
+
+
+def case_take_along_dim_dim():
+    x = torch.zeros(2, 3)
+    idx = torch.zeros(2, 1, dtype=torch.long)
+    # expect-error@+1: take_along_dim_c2
+    x.take_along_dim(idx, 2)
+
+
+def case_take_along_dim_broadcast():
+    x = torch.zeros(2, 3)
+    idx = torch.zeros(3, 1, dtype=torch.long)
+    # expect-error@+1: broadcast_c1
+    torch.take_along_dim(x, idx, 1)
+
+
+def case_take_along_dim_empty_axis():
+    x = torch.zeros(2, 0)
+    idx = torch.zeros(2, 1, dtype=torch.long)
+    # expect-error@+1: take_along_dim_c3
+    torch.take_along_dim(x, idx, 1)
 
 if __name__ == "__main__":
     # Each case_ function must fail at its last line, with PyTorch's own error.

@@ -1,5 +1,6 @@
 """narrow, select, index_select, gather, scatter, scatter_add, masked_select,
-nonzero, F.one_hot where every constraint holds: no diagnostic."""
+nonzero, F.one_hot, take_along_dim where every constraint holds: no
+diagnostic."""
 import torch
 import torch.nn.functional as F
 
@@ -39,6 +40,13 @@ def case_data_sized():
 def case_one_hot():
     labels = torch.tensor([0, 2, 1])
     return F.one_hot(labels, 4).sum(0), F.one_hot(labels), F.one_hot(torch.zeros(0, dtype=torch.long), 3)
+
+
+def case_take_along_dim():
+    x = torch.zeros(2, 3)
+    best = x.argmax(dim=1, keepdim=True)                       # [2, 1]
+    return torch.take_along_dim(x, best, 1), x.take_along_dim(torch.zeros(1, 3, dtype=torch.long), 0), torch.take_along_dim(x, best)
+
 
 
 # expect-deferred: 1 (rows.view(3, 4): masked_select's length is data, so view_c5 is a run-time check)

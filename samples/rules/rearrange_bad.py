@@ -1,5 +1,6 @@
 """triu, tril, flip, fliplr, flipud, roll, movedim, tile, repeat_interleave,
-diagonal, diag, each constraint violated once."""
+diagonal, diag, broadcast_to, broadcast_tensors, unfold, each constraint
+violated once."""
 import torch
 
 
@@ -127,6 +128,47 @@ def case_diag_beyond_edge():
     x = torch.zeros(2, 3)
     # expect-error@+1: diag_c2
     x.diag(5)
+
+def case_broadcast_to_too_few():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: broadcast_to_c1
+    torch.broadcast_to(x, (3,))
+
+
+def case_broadcast_to_leading_negative():
+    x = torch.zeros(3)
+    # expect-error@+1: broadcast_to_c2
+    x.broadcast_to((-1, 3))
+
+
+def case_broadcast_to_mismatch():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: broadcast_to_c3
+    torch.broadcast_to(x, (2, 4))
+
+
+def case_broadcast_tensors():
+    a, b = torch.zeros(2, 3), torch.zeros(4)
+    # expect-error@+1: broadcast_c1
+    torch.broadcast_tensors(a, b)
+
+
+def case_unfold_dim():
+    x = torch.zeros(2, 7)
+    # expect-error@+1: unfold_c1
+    x.unfold(2, 3, 1)
+
+
+def case_unfold_size():
+    x = torch.zeros(2, 7)
+    # expect-error@+1: unfold_c2
+    x.unfold(1, 8, 1)
+
+
+def case_unfold_step():
+    x = torch.zeros(2, 7)
+    # expect-error@+1: unfold_c3
+    x.unfold(1, 3, 0)
 
 if __name__ == "__main__":
     # Each case_ function must fail at its last line, with PyTorch's own error.

@@ -1,5 +1,6 @@
 """triu, tril, flip, fliplr, flipud, roll, movedim, tile, repeat_interleave,
-diagonal, diag where every constraint holds: no diagnostic."""
+diagonal, diag, broadcast_to, broadcast_tensors, atleast_*, ravel, unfold
+where every constraint holds: no diagnostic."""
 import torch
 
 
@@ -35,6 +36,16 @@ def case_diagonals():
     x = torch.zeros(2, 3, 4)
     return (torch.diagonal(x), x.diagonal(1, -1, 0), torch.diagonal(x, -5, 1, 2), torch.diag(torch.zeros(3)),
             torch.zeros(2, 3).diag(3), torch.diag(torch.zeros(3, 3), -1))
+
+
+def case_broadcast_unfold():
+    x = torch.zeros(3)
+    a, b = torch.broadcast_tensors(torch.zeros(2, 1), x)
+    windows = torch.zeros(2, 7).unfold(1, 3, 2)     # [2, 3, 3]
+    return (torch.broadcast_to(x, (2, 3)), x.broadcast_to((4, -1)), a + b, windows.sum(-1),
+            torch.atleast_2d(x), torch.atleast_3d(torch.zeros(2, 3)), torch.atleast_1d(torch.tensor(1.0)),
+            torch.ravel(torch.zeros(2, 3)), torch.tensor(1.0).unfold(0, 1, 1))
+
 
 
 # expect-deferred: 0

@@ -1,5 +1,6 @@
 """topk, sort, argsort, var, std, var_mean, std_mean, median, nanmedian, amax,
-amin, F.normalize, each constraint violated once."""
+amin, F.normalize, kthvalue, mode, cummax, cummin, logcumsumexp,
+count_nonzero, each constraint violated once."""
 import torch
 import torch.nn.functional as F
 
@@ -110,6 +111,59 @@ def case_normalize_default_dim():
     x = torch.zeros(8)
     # expect-error@+1: normalize_c1
     F.normalize(x)
+
+def case_kthvalue_dim():
+    x = torch.zeros(2, 5)
+    # expect-error@+1: kthvalue_c1
+    torch.kthvalue(x, 1, 2)
+
+
+def case_kthvalue_k():
+    x = torch.zeros(2, 5)
+    # expect-error@+1: kthvalue_c2
+    x.kthvalue(0)
+
+
+def case_mode_dim():
+    x = torch.zeros(2, 5)
+    # expect-error@+1: mode_c2
+    torch.mode(x, 2)
+
+
+def case_mode_empty_axis():
+    x = torch.zeros(2, 0)
+    # expect-error@+1: mode_c3
+    x.mode()
+
+
+def case_cummax_dim():
+    x = torch.zeros(2, 5)
+    # expect-error@+1: cummax_c1
+    torch.cummax(x, 2)
+
+
+def case_cummin_dim():
+    x = torch.zeros(2, 5)
+    # expect-error@+1: cummin_c1
+    x.cummin(-3)
+
+
+def case_logcumsumexp_dim():
+    x = torch.zeros(2, 5)
+    # expect-error@+1: logcumsumexp_c1
+    torch.logcumsumexp(x, 2)
+
+
+def case_count_nonzero_dim():
+    x = torch.zeros(2, 5)
+    # expect-error@+1: count_nonzero_c1
+    torch.count_nonzero(x, 2)
+
+
+def case_count_nonzero_twice():
+    x = torch.zeros(2, 5)
+    # expect-error@+1: count_nonzero_c2
+    x.count_nonzero((0, -2))
 
 if __name__ == "__main__":
     # Each case_ function must fail at its last line, with PyTorch's own error.

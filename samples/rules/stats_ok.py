@@ -1,5 +1,6 @@
 """topk, sort, argsort, var, std, var_mean, std_mean, median, nanmedian, amax,
-amin, F.normalize where every constraint holds: no diagnostic."""
+amin, F.normalize, kthvalue, mode, cummax, cummin, logcumsumexp,
+count_nonzero where every constraint holds: no diagnostic."""
 import torch
 import torch.nn.functional as F
 
@@ -28,6 +29,15 @@ def case_median_extrema():
 def case_normalize():
     x = torch.zeros(4, 8)
     return F.normalize(x), F.normalize(x, dim=-1), F.normalize(torch.zeros(8), dim=0)
+
+
+def case_kth_mode_cumulative():
+    x = torch.zeros(2, 5)
+    v, i = torch.kthvalue(x, 5)
+    m, j = x.mode(0, keepdim=True)
+    return (v + i, m + j, torch.cummax(x, 1)[0], x.cummin(-1)[1], torch.logcumsumexp(x, 0), torch.cummax(torch.zeros(0, 2), 5),
+            torch.count_nonzero(x), x.count_nonzero((0, 1)), torch.count_nonzero(x, 1))
+
 
 
 # expect-deferred: 0

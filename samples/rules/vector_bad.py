@@ -1,5 +1,6 @@
 """dot, mv, outer, baddbmm, cdist, cosine_similarity, clamp_min, clamp_max_,
-each constraint violated once."""
+trace, addmv, addbmm, cross, tensordot, lerp, addcmul, logaddexp, each
+constraint violated once."""
 import torch
 import torch.nn.functional as F
 
@@ -122,6 +123,131 @@ def case_clamp_max_in_place():
     x = torch.zeros(3)
     # expect-error@+1: inplace_c1
     x.clamp_max_(torch.zeros(2, 3))
+
+def case_trace_rank():
+    x = torch.zeros(2, 3, 4)
+    # expect-error@+1: trace_c1
+    torch.trace(x)
+
+
+def case_addmv_rank():
+    m, v = torch.zeros(2, 3), torch.zeros(3)
+    # expect-error@+1: addmv_c1
+    torch.addmv(torch.zeros(1, 2), m, v)
+
+
+def case_addmv_columns():
+    m, v = torch.zeros(2, 3), torch.zeros(4)
+    # expect-error@+1: addmv_c2
+    torch.addmv(torch.zeros(2), m, v)
+
+
+def case_addmv_input():
+    m, v = torch.zeros(2, 3), torch.zeros(3)
+    # expect-error@+1: addmv_c3
+    torch.zeros(3).addmv(m, v)
+
+
+def case_addbmm_batch1():
+    b1, b2 = torch.zeros(4, 5), torch.zeros(2, 5, 3)
+    # expect-error@+1: addbmm_c1
+    torch.addbmm(torch.zeros(4, 3), b1, b2)
+
+
+def case_addbmm_batch2():
+    b1, b2 = torch.zeros(2, 4, 5), torch.zeros(5, 3)
+    # expect-error@+1: addbmm_c2
+    torch.addbmm(torch.zeros(4, 3), b1, b2)
+
+
+def case_addbmm_batches():
+    b1, b2 = torch.zeros(2, 4, 5), torch.zeros(3, 5, 3)
+    # expect-error@+1: addbmm_c3
+    torch.addbmm(torch.zeros(4, 3), b1, b2)
+
+
+def case_addbmm_inner():
+    b1, b2 = torch.zeros(2, 4, 5), torch.zeros(2, 6, 3)
+    # expect-error@+1: addbmm_c4
+    torch.addbmm(torch.zeros(4, 3), b1, b2)
+
+
+def case_addbmm_input():
+    b1, b2 = torch.zeros(2, 4, 5), torch.zeros(2, 5, 3)
+    # expect-error@+1: addbmm_c5
+    torch.zeros(4, 4).addbmm(b1, b2)
+
+
+def case_cross_no_three():
+    a = torch.zeros(4, 2)
+    # expect-error@+1: cross_c1
+    torch.cross(a, a)
+
+
+def case_cross_rank():
+    a, b = torch.zeros(3), torch.zeros(2, 3)
+    # expect-error@+1: cross_c2
+    torch.cross(a, b, 0)
+
+
+def case_cross_dim():
+    a = torch.zeros(2, 3)
+    # expect-error@+1: cross_c3
+    a.cross(a, 2)
+
+
+def case_cross_length():
+    a = torch.zeros(4, 3)
+    # expect-error@+1: cross_c4
+    torch.cross(a, a, 0)
+
+
+def case_cross_broadcast():
+    a, b = torch.zeros(2, 3), torch.zeros(4, 3)
+    # expect-error@+1: broadcast_c1
+    torch.cross(a, b, 1)
+
+
+def case_tensordot_negative():
+    a, b = torch.zeros(2, 3), torch.zeros(3, 4)
+    # expect-error@+1: tensordot_c1
+    torch.tensordot(a, b, -1)
+
+
+def case_tensordot_lists():
+    a, b = torch.zeros(2, 3), torch.zeros(3, 4)
+    # expect-error@+1: tensordot_c2
+    torch.tensordot(a, b, ([1], [0, 1]))
+
+
+def case_tensordot_range():
+    a, b = torch.zeros(2, 3), torch.zeros(3, 4)
+    # expect-error@+1: tensordot_c3
+    torch.tensordot(a, b, 3)
+
+
+def case_tensordot_sizes():
+    a, b = torch.zeros(2, 3), torch.zeros(4, 3)
+    # expect-error@+1: tensordot_c4
+    torch.tensordot(a, b, 1)
+
+
+def case_lerp_weight():
+    a, b = torch.zeros(2, 3), torch.zeros(3)
+    # expect-error@+1: broadcast_c1
+    torch.lerp(a, b, torch.zeros(2))
+
+
+def case_addcmul():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: broadcast_c1
+    torch.addcmul(x, torch.zeros(4, 1, 1), torch.zeros(2))
+
+
+def case_logaddexp():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: broadcast_c1
+    torch.logaddexp(x, torch.zeros(2))
 
 if __name__ == "__main__":
     # Each case_ function must fail at its last line, with PyTorch's own error.

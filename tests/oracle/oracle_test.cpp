@@ -226,6 +226,24 @@ RuleOutcome run_nn_linear(const std::string&, const OCase& c, gradual::Solver& s
   return outcome_of(gradual::apply_rule(*reg.find(fwd.name), fwd, solver, obs), obs);
 }
 
+// torch.tensordot(a, b, dims=(dims_a, dims_b)): the case holds the two lists
+// as its 4th and 5th arguments (a case has no nested lists); the rule gets
+// them as one pair.
+RuleOutcome run_tensordot_lists(const std::string& key, const OCase& c, gradual::Solver& solver) {
+  gradual::CallSite site;
+  site.name = key;
+  int slot = 0;
+  site.positional.push_back(operand_of(c.args[0], slot));
+  site.positional.push_back(operand_of(c.args[1], slot));
+  Operand pair;
+  pair.slot = slot++;
+  pair.elements = {operand_of(c.args[3], slot), operand_of(c.args[4], slot)};
+  pair.value = Value::tuple({pair.elements[0].value, pair.elements[1].value});
+  site.positional.push_back(pair);
+  std::vector<Obligation> obs;
+  return outcome_of(gradual::apply_rule(*gradual::RuleRegistry::builtin().find(key), site, solver, obs), obs);
+}
+
 // ------------------------------------------------------------------ suites
 
 using Gen = std::function<OCase(Rng&)>;
@@ -903,6 +921,128 @@ std::vector<Suite> suites() {
                    return r.chance(0.3) ? C({T(s), F(0.5)}) : C({T(s), T(r.broadcastable(s))});
                  }});
   out.push_back({"clamp_max_", "Tensor.clamp_max_", inplace_gen()});
+  // ---- the second batch
+  out.push_back({"logaddexp", "torch.logaddexp", binary_gen()});
+  out.push_back({"hypot", "torch.hypot", binary_gen()});
+  out.push_back({"lerp", "torch.lerp", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   return C({T(s), T(r.broadcastable(s)), r.chance(0.3) ? F(0.5) : T(r.broadcastable(s))});
+                 }});
+  out.push_back({"addcmul", "torch.addcmul", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   return C({T(r.broadcastable(s)), T(s), T(r.broadcastable(s))});
+                 }});
+  out.push_back({"kthvalue", "torch.kthvalue", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   return C({T(s), I(r.range(0, 4)), I(pick_dim(r, s)), B(r.chance(0.5))});
+                 }});
+  out.push_back({"mode", "torch.mode", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   return C({T(s), I(pick_dim(r, s)), B(r.chance(0.5))});
+                 }});
+  out.push_back({"cummax", "torch.cummax", along_dim_gen()});
+  out.push_back({"logcumsumexp", "torch.logcumsumexp", along_dim_gen()});
+  out.push_back({"count_nonzero", "torch.count_nonzero", [dim_list](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   return r.chance(0.2) ? C({T(s)}) : C({T(s), L(dim_list(r, s, 3))});
+                 }});
+  for (const Suite& s : out) {
+    if (s.rule == "Tensor.expand") {  // expand's generator, without the negative sizes a 0-d input lets through
+      Suite b = s;
+      b.op = "broadcast_to";
+      b.rule = "torch.broadcast_to";
+      b.gen = [gen = s.gen](Rng& r) {  // (torch 1.13 builds negative sizes there; the rule rejects them, see expand)
+        for (;;) {
+          OCase c = gen(r);
+          bool negative = std::any_of(c.args[1].ints.begin(), c.args[1].ints.end(), [](int64_t k) { return k < 0; });
+          if (!c.args[0].shape.empty() || !negative) return c;
+        }
+      };
+      out.push_back(b);
+      break;
+    }
+  }
+  out.push_back({"broadcast_tensors", "torch.broadcast_tensors", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   std::vector<OArg> args{T(s)};
+                   for (int64_t i = r.range(0, 2); i > 0; --i) args.push_back(T(r.broadcastable(s)));
+                   return C(args);
+                 }});
+  out.push_back({"atleast_2d", "torch.atleast_2d", unary_gen(), false});
+  out.push_back({"atleast_3d", "torch.atleast_3d", unary_gen(), false});
+  out.push_back({"ravel", "torch.ravel", unary_gen(), false});
+  out.push_back({"unfold", "Tensor.unfold", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   int64_t d = pick_dim(r, s);
+                   // a negative size only on a non-empty input: torch 1.13 builds a negative size on an
+                   // empty one (no storage to overflow), which the rule rejects
+                   int64_t numel = 1;
+                   for (int64_t k : s) numel *= k;
+                   return C({T(s), I(d), I(r.range(numel == 0 ? 0 : -1, 5)), I(r.chance(0.1) ? 0 : r.range(1, 3))});
+                 }});
+  out.push_back({"take_along_dim", "torch.take_along_dim", [index_like](Rng& r) {
+                   Sizes s = r.shape(1, 3);
+                   Sizes idx = index_like(r, s);
+                   for (auto& k : idx)
+                     if (r.chance(0.2)) k = 1;  // broadcasts
+                   if (r.chance(0.15)) return C({T(s), T(idx)});
+                   return C({T(s), T(idx), I(pick_dim(r, s))});
+                 }});
+  out.push_back({"trace", "torch.trace", [](Rng& r) { return C({T(r.chance(0.7) ? r.shape(2, 2) : r.shape(0, 3))}); }});
+  out.push_back({"addmv", "torch.addmv", [](Rng& r) {
+                   Sizes a = r.chance(0.85) ? r.shape(2, 2) : r.shape(1, 3);
+                   Sizes v = {a.size() == 2 && r.chance(0.8) ? a[1] : r.size()};
+                   Sizes in = r.chance(0.6) && !a.empty() ? Sizes{a[0]} : r.chance(0.5) ? Sizes{1} : r.shape(0, 2);
+                   return C({T(in), T(a), T(v)});
+                 }});
+  out.push_back({"addbmm", "torch.addbmm", [](Rng& r) {
+                   Sizes a = r.chance(0.9) ? r.shape(3, 3) : r.shape(2, 4);
+                   Sizes b = r.chance(0.9) ? r.shape(3, 3) : r.shape(2, 4);
+                   if (a.size() == 3 && b.size() == 3) {
+                     if (r.chance(0.8)) b[0] = a[0];
+                     if (r.chance(0.8)) b[1] = a[2];
+                   }
+                   Sizes out_shape = {a.size() > 1 ? a[1] : 1, b.empty() ? 1 : b.back()};
+                   return C({T(r.broadcastable(out_shape)), T(a), T(b)});
+                 }});
+  out.push_back({"kron", "torch.kron", [](Rng& r) { return C({T(r.shape(0, 3)), T(r.shape(0, 3))}); }, false});
+  out.push_back({"cross", "torch.cross", [](Rng& r) {
+                   Sizes s = r.shape(1, 3);
+                   for (auto& k : s)
+                     if (r.chance(0.4)) k = 3;
+                   Sizes o = r.chance(0.7) ? s : r.broadcastable(s);
+                   if (r.chance(0.3)) return C({T(s), T(o)});
+                   return C({T(s), T(o), I(pick_dim(r, s))});
+                 }});
+  out.push_back({"tensordot", "torch.tensordot", [](Rng& r) {
+                   Sizes a = r.shape(0, 3);
+                   int64_t k = r.chance(0.1) ? -1 : r.range(0, std::min<int64_t>(static_cast<int64_t>(a.size()), 2) + (r.chance(0.1) ? 1 : 0));
+                   Sizes b;
+                   for (int64_t i = 0; i < k && i < static_cast<int64_t>(a.size()); ++i)
+                     b.push_back(r.chance(0.85) ? a[a.size() - static_cast<std::size_t>(k - i)] : r.size());
+                   for (int64_t i = r.range(0, 2); i > 0; --i) b.push_back(r.size());
+                   return C({T(a), T(b), I(k)});
+                 }});
+  Suite tensordot_lists{"tensordot_lists", "torch.tensordot", [dim_list](Rng& r) {
+                          Sizes a = r.shape(1, 3), b = r.shape(1, 3);
+                          Sizes da, db;
+                          std::vector<int64_t> perm_a(a.size()), perm_b(b.size());
+                          for (std::size_t i = 0; i < perm_a.size(); ++i) perm_a[i] = static_cast<int64_t>(i);
+                          for (std::size_t i = 0; i < perm_b.size(); ++i) perm_b[i] = static_cast<int64_t>(i);
+                          std::shuffle(perm_a.begin(), perm_a.end(), r.g);
+                          std::shuffle(perm_b.begin(), perm_b.end(), r.g);
+                          int64_t k = r.range(0, static_cast<int64_t>(std::min(a.size(), b.size())));
+                          for (int64_t i = 0; i < k; ++i) {
+                            da.push_back(perm_a[static_cast<std::size_t>(i)] - (r.chance(0.3) ? static_cast<int64_t>(a.size()) : 0));
+                            db.push_back(perm_b[static_cast<std::size_t>(i)]);
+                            if (r.chance(0.75)) b[static_cast<std::size_t>(perm_b[static_cast<std::size_t>(i)])] = a[static_cast<std::size_t>(perm_a[static_cast<std::size_t>(i)])];
+                          }
+                          if (r.chance(0.1)) db.push_back(0);                  // lengths differ
+                          if (!da.empty() && r.chance(0.1)) da[0] = static_cast<int64_t>(a.size());  // out of range
+                          return C({T(a), T(b), None(), L(da), L(db)});
+                        },
+                        true, run_tensordot_lists};
+  out.push_back(tensordot_lists);
   return out;
 }
 

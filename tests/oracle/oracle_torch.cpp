@@ -345,6 +345,59 @@ const std::map<std::string, Runner>& runners() {
       return of(at::clamp_min(T(c.args[0]), S(c.args[1])));
     };
     m["clamp_max_"] = [](const OCase& c) { return of(T(c.args[0]).clamp_max_(T(c.args[1]))); };
+    // ---- the second batch
+    m["logaddexp"] = [](const OCase& c) { return of(at::logaddexp(T(c.args[0]), is_tensor(c.args[1]) ? T(c.args[1]) : at::scalar_tensor(S(c.args[1])))); };
+    m["hypot"] = [](const OCase& c) { return of(at::hypot(T(c.args[0]), is_tensor(c.args[1]) ? T(c.args[1]) : at::scalar_tensor(S(c.args[1])))); };
+    m["lerp"] = [](const OCase& c) {
+      if (is_tensor(c.args[2])) return of(at::lerp(T(c.args[0]), T(c.args[1]), T(c.args[2])));
+      return of(at::lerp(T(c.args[0]), T(c.args[1]), S(c.args[2])));
+    };
+    m["addcmul"] = [](const OCase& c) { return of(at::addcmul(T(c.args[0]), T(c.args[1]), T(c.args[2]))); };
+    m["kthvalue"] = [](const OCase& c) { return of(at::kthvalue(T(c.args[0]), c.args[1].i, c.args[2].i, c.args[3].b)); };
+    m["mode"] = [](const OCase& c) { return of(at::mode(T(c.args[0]), c.args[1].i, c.args[2].b)); };
+    m["cummax"] = [](const OCase& c) { return of(at::cummax(T(c.args[0]), c.args[1].i)); };
+    m["logcumsumexp"] = [](const OCase& c) { return of(at::logcumsumexp(T(c.args[0]), c.args[1].i)); };
+    m["count_nonzero"] = [](const OCase& c) {
+      if (!has(c, 1)) return of(at::count_nonzero(T(c.args[0])));
+      return of(at::count_nonzero(T(c.args[0]), c.args[1].ints));
+    };
+    m["broadcast_to"] = [](const OCase& c) { return of(at::broadcast_to(T(c.args[0]), c.args[1].ints)); };
+    m["broadcast_tensors"] = [](const OCase& c) {
+      std::vector<at::Tensor> ts;
+      for (const OArg& a : c.args) ts.push_back(T(a));
+      return of(at::broadcast_tensors(ts));
+    };
+    m["atleast_2d"] = [](const OCase& c) { return of(at::atleast_2d(T(c.args[0]))); };
+    m["atleast_3d"] = [](const OCase& c) { return of(at::atleast_3d(T(c.args[0]))); };
+    m["ravel"] = [](const OCase& c) { return of(at::ravel(T(c.args[0]))); };
+    m["unfold"] = [](const OCase& c) { return of(T(c.args[0]).unfold(c.args[1].i, c.args[2].i, c.args[3].i)); };
+    m["take_along_dim"] = [](const OCase& c) {
+      c10::optional<int64_t> dim;
+      if (has(c, 2)) dim = c.args[2].i;
+      return of(at::take_along_dim(T(c.args[0]), LT(c.args[1]), dim));
+    };
+    m["trace"] = [](const OCase& c) { return of(at::trace(T(c.args[0]))); };
+    m["addmv"] = [](const OCase& c) { return of(at::addmv(T(c.args[0]), T(c.args[1]), T(c.args[2]))); };
+    m["addbmm"] = [](const OCase& c) { return of(at::addbmm(T(c.args[0]), T(c.args[1]), T(c.args[2]))); };
+    m["kron"] = [](const OCase& c) { return of(at::kron(T(c.args[0]), T(c.args[1]))); };
+    m["cross"] = [](const OCase& c) {
+      c10::optional<int64_t> dim;
+      if (has(c, 2)) dim = c.args[2].i;
+      return of(at::cross(T(c.args[0]), T(c.args[1]), dim));
+    };
+    // torch.tensordot is Python: an int k is checked (k >= 0) and becomes the
+    // lists (-k .. -1) and (0 .. k-1) for at::tensordot
+    m["tensordot"] = [](const OCase& c) {
+      if (c.args[2].kind == Kind::Int) {
+        int64_t k = c.args[2].i;
+        if (k < 0) throw std::runtime_error("tensordot expects dims >= 0, but got dims=" + std::to_string(k));
+        Sizes da, db;
+        for (int64_t i = 0; i < k; ++i) da.push_back(i - k), db.push_back(i);
+        return of(at::tensordot(T(c.args[0]), T(c.args[1]), da, db));
+      }
+      return of(at::tensordot(T(c.args[0]), T(c.args[1]), c.args[3].ints, c.args[4].ints));
+    };
+    m["tensordot_lists"] = m["tensordot"];
     return m;
   }();
   return table;
