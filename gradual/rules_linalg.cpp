@@ -568,8 +568,11 @@ Value rule_cross(RuleContext& ctx) {
   m2 << "linalg.cross: inputs must have the same number of dimensions, got " << ctx.rank(a) << " and " << ctx.rank(b);
   if (ctx.require("cross_c2", eq(ctx.rank(a), ctx.rank(b)), m2) == Status::Refuted) return unknown_tensor();  // cross_c2
   auto d = require_dim(ctx, "cross_c3", a, dim);  // cross_c3
-  if (d && sa.rank_known() && sa.rank() > 0) {
-    IntTerm x = ctx.size(a, static_cast<int64_t>(*d)), y = ctx.size(b, static_cast<int64_t>(*d));
+  std::optional<int64_t> at;  // the axis, also when only the dim is known (a literal, checked at run time)
+  if (d && sa.rank_known() && sa.rank() > 0) at = static_cast<int64_t>(*d);
+  if (!sa.rank_known() && dim.is_literal()) at = dim.expr()->value;
+  if (at) {
+    IntTerm x = ctx.size(a, *at), y = ctx.size(b, *at);
     Message m4;
     m4 << "linalg.cross: inputs dimension " << dim << " must have length 3. Got " << x << " and " << y;
     ctx.require("cross_c4", eq(x, 3) && eq(y, 3), m4);  // cross_c4
@@ -618,15 +621,23 @@ Value rule_tensordot(RuleContext& ctx) {
   const Shape& sa = a.shape();
   const Shape& sb = b.shape();
   auto known = [](const auto& v) { return std::all_of(v.begin(), v.end(), [](const auto& i) { return i.has_value(); }); };
-  if (ctx.any_refuted() || !sa.rank_known() || !sb.rank_known() || !known(ia) || !known(ib)) return unknown_tensor();
+  if (ctx.any_refuted()) return unknown_tensor();
+  // an axis by its wrapped index, or by the literal dim when the rank is unknown (read at run time)
+  auto axis = [&](const Arg& t, const std::optional<std::size_t>& i, const IntTerm& d) -> std::optional<IntTerm> {
+    if (i) return ctx.size(t, static_cast<int64_t>(*i));
+    if (!t.shape().rank_known() && d.is_literal()) return ctx.size(t, d.expr()->value);
+    return std::nullopt;
+  };
   for (std::size_t i = 0; i < ia.size(); ++i) {
-    IntTerm x = ctx.size(a, static_cast<int64_t>(*ia[i])), y = ctx.size(b, static_cast<int64_t>(*ib[i]));
+    auto xa = axis(a, ia[i], da[i]), yb = axis(b, ib[i], db[i]);
+    if (!xa || !yb) continue;
+    IntTerm x = *xa, y = *yb;
     Message m;
     m << "contracted dimensions need to match, but first has size " << x << " in dim " << da[i]
       << " and second has size " << y << " in dim " << db[i];
     ctx.require("tensordot_c4", eq(x, y) || eq(x, 1) || eq(y, 1), m);  // tensordot_c4
   }
-  if (ctx.any_refuted()) return unknown_tensor();
+  if (ctx.any_refuted() || !sa.rank_known() || !sb.rank_known() || !known(ia) || !known(ib)) return unknown_tensor();
   auto repeated = [](std::vector<std::optional<std::size_t>> v) {
     std::sort(v.begin(), v.end());
     return std::adjacent_find(v.begin(), v.end()) != v.end();
