@@ -27,6 +27,7 @@ int run_check(const ParsedArgs& args) {
   }
   gradual::AnalysisOptions options;
   options.record_shapes = show_shapes;
+  options.witnesses = !args.has("no-witnesses");
   gradual::AnalysisResult result = gradual::analyse_project(project, options);
   for (Diagnostic& d : gradual::diagnostics_of(result)) diags.report(std::move(d));
   if (args.has("verbose")) {
@@ -83,6 +84,10 @@ options:
                            constraint, message, reason, example)
   --show-shapes            print each tensor-valued expression's inferred shape
                            on stdout (symbolic, e.g. [B, 10])
+  --no-witnesses           ask Z3 about every obligation that is not a
+                           constant, instead of first looking for concrete
+                           sizes that satisfy it and sizes that violate it
+                           (same verdicts, slower; for measuring)
   --verbose                also report where the analysis gave up (work
                            budgets, internal errors) as notes
   --color=auto|always|never
@@ -99,7 +104,8 @@ example:
   gshape check --emit=obligations train.py
   gshape check --show-shapes model.py
 )",
-      {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"verbose", '\0', false}},
+      {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"no-witnesses", '\0', false},
+       {"verbose", '\0', false}},
       false,
       run_check};
   return command;

@@ -65,6 +65,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
       }
     }
     if (raw[i].decided_without_z3) ++result.stats.decided_without_z3;
+    if (raw[i].decided_by_witness) ++result.stats.decided_by_witness;
     merged_input.push_back(r);
   }
   result.obligations = merge_obligations(merged_input, in.general_checks());

@@ -34,6 +34,9 @@ struct AnalysisOptions {
   // Per-query Z3 timeout while analysing functions nobody calls (their
   // parameters are Dyn: hard queries there mostly end deferred anyway).
   unsigned uncalled_timeout_ms = 2;
+  // Try concrete witnesses before Z3 (gradual/witness.h); off only to
+  // measure what they save (bench-check.sh).
+  bool witnesses = true;
 };
 
 // How a merged obligation is reported.
@@ -70,6 +73,7 @@ struct ShapeRecord {
 struct AnalysisStats {
   uint64_t raw_obligations = 0;      // before merging
   uint64_t decided_without_z3 = 0;   // raw obligations decided by simplification alone
+  uint64_t decided_by_witness = 0;   // raw obligations deferred by concrete witnesses, no Z3 check
   uint64_t z3_checks = 0;
   uint64_t z3_unknown = 0;           // checks Z3 could not decide (timeouts, nonlinear)
   double z3_seconds = 0;

@@ -8,7 +8,7 @@
 namespace gshape::gradual::interp {
 
 Interpreter::Interpreter(const Project& project, const AnalysisOptions& options)
-    : project_(project), options_(options), registry_(RuleRegistry::builtin()), solver_(std::make_unique<Solver>(SolverOptions{options.solver_timeout_ms})),
+    : project_(project), options_(options), registry_(RuleRegistry::builtin()), solver_(std::make_unique<Solver>(SolverOptions{options.solver_timeout_ms, options.witnesses})),
       solver_timeout_(options.solver_timeout_ms) {
   contexts_.push_back(Context{});  // 0: normal execution
   for (const ProjectModule& pm : project_.modules) {

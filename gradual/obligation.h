@@ -88,6 +88,7 @@ struct Obligation {
   std::vector<std::pair<std::string, int64_t>> example;  // deferred: failing values
   std::vector<FactRef> core;    // facts that decided it (unsat core)
   bool decided_without_z3 = false;
+  bool decided_by_witness = false;  // deferred by concrete witnesses (witness.h), no Z3 check
 
   // The constraint and message read only operands the runtime can reach.
   bool runtime_checkable() const;

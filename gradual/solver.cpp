@@ -4,9 +4,12 @@
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <chrono>
 #include <unordered_map>
 #include <unordered_set>
+
+#include "gradual/witness.h"
 
 namespace gshape::gradual {
 
@@ -14,6 +17,8 @@ namespace {
 struct FactRecord {
   FactRef ref;
   std::size_t depth;
+  const TermNode* condition;
+  std::vector<const TermNode*> symbols;
 };
 }  // namespace
 
@@ -26,10 +31,22 @@ struct Solver::Impl {
   SolverStats stats;
   std::size_t depth = 0;
   std::unordered_map<const TermNode*, z3::expr> cache;
-  // symbols whose `>= 0` axiom is asserted, with the scope depth it lives in
+  // symbols whose `>= 0` axiom is asserted, with the Z3 scope it lives in
   std::unordered_map<const TermNode*, std::size_t> axioms;
-  std::vector<FactRecord> facts;  // index == the number in the indicator name
+  std::vector<FactRecord> facts;  // index == the number in the indicator name; depths ascend
   std::unordered_map<std::string, std::size_t> fact_by_indicator;
+  std::size_t z3_depth = 0;
+  std::size_t z3_facts = 0;
+
+  void sync() {
+    for (; z3_facts < facts.size(); ++z3_facts) {
+      const FactRecord& f = facts[z3_facts];
+      for (; z3_depth < f.depth; ++z3_depth) solver.push();
+      ensure_axioms(f.condition);
+      std::string name = "fact!" + std::to_string(z3_facts);
+      solver.add(translate(f.condition), ctx.bool_const(name.c_str()));
+    }
+  }
 
   void apply_timeout() {
     z3::params p(ctx);
@@ -104,7 +121,7 @@ struct Solver::Impl {
     for (const Dim& s : symbols_of(n)) {
       if (!s.nonneg() || axioms.count(s.node())) continue;
       solver.add(translate(s.node()) >= 0);
-      axioms.emplace(s.node(), depth);
+      axioms.emplace(s.node(), z3_depth);
     }
   }
 
@@ -160,6 +177,31 @@ struct Solver::Impl {
     return out;
   }
 
+  // The facts that share a symbol with `goal`, transitively (and every
+  // fact without symbols: a false one makes the path dead). The others
+  // cannot make a witness of the goal's symbols fail.
+  std::vector<const TermNode*> connected_facts(const TermNode* goal) {
+    std::unordered_set<const TermNode*> reached;
+    for (const Dim& s : symbols_of(goal)) reached.insert(s.node());
+    std::vector<bool> taken(facts.size(), false);
+    std::vector<const TermNode*> out;
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (std::size_t i = 0; i < facts.size(); ++i) {
+        if (taken[i]) continue;
+        const FactRecord& f = facts[i];
+        bool shares = f.symbols.empty() ||
+                      std::any_of(f.symbols.begin(), f.symbols.end(), [&](const TermNode* s) { return reached.count(s); });
+        if (!shares) continue;
+        taken[i] = true;
+        grew = true;
+        out.push_back(f.condition);
+        reached.insert(f.symbols.begin(), f.symbols.end());
+      }
+    }
+    return out;
+  }
+
   Verdict decide(const Pred& c) {
     Verdict v;
     if (auto k = c.constant_value()) {
@@ -167,15 +209,38 @@ struct Solver::Impl {
       v.without_z3 = true;
       return v;
     }
+    std::vector<Dim> symbols = symbols_of(c.node());
+    // Concrete witnesses first: one for facts ∧ ¬c (so c is not proven, and
+    // it is the failing example) and one for facts ∧ c (so it is not
+    // refuted) make it deferred without asking Z3.
+    bool not_proven = false;
+    if (options.witnesses) {
+      std::vector<const TermNode*> conditions{(!c).node()};
+      for (const TermNode* f : connected_facts(c.node())) conditions.push_back(f);
+      if (auto failing = find_witness(conditions)) {
+        not_proven = true;
+        v.example = example_of(*failing, symbols);
+        conditions[0] = c.node();
+        if (find_witness(conditions)) {
+          v.status = Status::Deferred;
+          v.reason = unknown_reason(symbols);
+          v.by_witness = true;
+          return v;
+        }
+      }
+    }
+    sync();
     ensure_axioms(c.node());
     z3::expr goal = translate(c.node());
-    std::vector<Dim> symbols = symbols_of(c.node());
 
     // facts ∧ ¬c unsatisfiable → proven; otherwise its model is a failing example
-    CheckResult negated = check_with(!goal, [&](z3::check_result r) {
-      if (r == z3::unsat) v.core = core();
-      if (r == z3::sat) v.example = model_of(symbols);
-    });
+    CheckResult negated{z3::sat, {}};
+    if (!not_proven) {
+      negated = check_with(!goal, [&](z3::check_result r) {
+        if (r == z3::unsat) v.core = core();
+        if (r == z3::sat) v.example = model_of(symbols);
+      });
+    }
     if (negated.result == z3::unsat) {
       v.status = Status::Proven;
       return v;
@@ -201,6 +266,15 @@ struct Solver::Impl {
     return v;
   }
 
+  static std::vector<std::pair<std::string, int64_t>> example_of(const Assignment& witness,
+                                                                 const std::vector<Dim>& symbols) {
+    std::vector<std::pair<std::string, int64_t>> out;
+    for (const Dim& s : symbols)
+      for (const auto& [node, value] : witness)
+        if (node == s.node()) out.emplace_back(s.symbol_name(), value);
+    return out;
+  }
+
   static std::string unknown_reason(const std::vector<Dim>& symbols) {
     if (symbols.empty()) return "the facts do not decide it";
     std::string names;
@@ -214,35 +288,34 @@ struct Solver::Impl {
 
   void add_fact(const Pred& fact, const SourceLoc& loc, std::string description) {
     if (fact.is_true()) return;
-    ensure_axioms(fact.node());
-    std::string name = "fact!" + std::to_string(facts.size());
-    z3::expr indicator = ctx.bool_const(name.c_str());
-    fact_by_indicator[name] = facts.size();
-    facts.push_back({{loc, std::move(description)}, depth});
-    solver.add(translate(fact.node()), indicator);
+    fact_by_indicator["fact!" + std::to_string(facts.size())] = facts.size();
+    std::vector<const TermNode*> symbols;
+    for (const Dim& s : symbols_of(fact.node())) symbols.push_back(s.node());
+    facts.push_back({{loc, std::move(description)}, depth, fact.node(), std::move(symbols)});
   }
 };
 
 Solver::Solver(SolverOptions options) : impl_(std::make_unique<Impl>(options)) {}
 Solver::~Solver() = default;
 
-void Solver::push_scope() {
-  impl_->solver.push();
-  ++impl_->depth;
-}
+void Solver::push_scope() { ++impl_->depth; }
 
 void Solver::pop_scope() {
   Impl& s = *impl_;
   if (s.depth == 0) return;
-  s.solver.pop();
   --s.depth;
-  for (auto it = s.axioms.begin(); it != s.axioms.end();) {
-    it = it->second > s.depth ? s.axioms.erase(it) : std::next(it);
-  }
   while (!s.facts.empty() && s.facts.back().depth > s.depth) {
     s.fact_by_indicator.erase("fact!" + std::to_string(s.facts.size() - 1));
     s.facts.pop_back();
   }
+  if (s.z3_depth > s.depth) {
+    s.solver.pop(static_cast<unsigned>(s.z3_depth - s.depth));
+    s.z3_depth = s.depth;
+    for (auto it = s.axioms.begin(); it != s.axioms.end();) {
+      it = it->second > s.z3_depth ? s.axioms.erase(it) : std::next(it);
+    }
+  }
+  s.z3_facts = std::min(s.z3_facts, s.facts.size());
 }
 
 std::size_t Solver::scope_depth() const { return impl_->depth; }
@@ -252,6 +325,7 @@ void Solver::add_fact(const Pred& fact, const SourceLoc& loc, std::string descri
 }
 
 bool Solver::consistent() {
+  impl_->sync();
   auto r = impl_->check_with(impl_->ctx.bool_val(true), [](z3::check_result) {});
   return r.result != z3::unsat;
 }
@@ -267,7 +341,9 @@ void Solver::discharge(Obligation& ob) {
   ob.decided_without_z3 = v.without_z3;
   SolverStats& st = impl_->stats;
   ++st.obligations;
+  ob.decided_by_witness = v.by_witness;
   if (v.without_z3) ++st.decided_without_z3;
+  if (v.by_witness) ++st.decided_by_witness;
   if (ob.status == Status::Proven) ++st.proven;
   if (ob.status == Status::Refuted) ++st.refuted;
   if (ob.status == Status::Deferred) ++st.deferred;

@@ -25,12 +25,14 @@ namespace gshape::gradual {
 
 struct SolverOptions {
   unsigned timeout_ms = 200;  // per Z3 check
+  bool witnesses = true;      // try concrete witnesses before Z3 (witness.h)
 };
 
 struct SolverStats {
   uint64_t obligations = 0;          // discharged through discharge()
   uint64_t proven = 0, refuted = 0, deferred = 0;
   uint64_t decided_without_z3 = 0;   // obligations whose term was a constant
+  uint64_t decided_by_witness = 0;   // deferred by concrete witnesses, no Z3 check
   uint64_t z3_checks = 0;            // individual Z3 check() calls
   uint64_t z3_unknown = 0;           // checks that returned unknown (timeouts, ...)
   double z3_seconds = 0;             // total time inside check()
@@ -44,6 +46,7 @@ struct Verdict {
   std::vector<std::pair<std::string, int64_t>> example;  // deferred: a failing assignment
   std::vector<FactRef> core;                             // proven/refuted: facts used
   bool without_z3 = false;
+  bool by_witness = false;  // deferred because witnesses for c and for ¬c were found
 };
 
 class Solver {

@@ -1,0 +1,302 @@
+// Witness search: candidate assignments, equality propagation, evaluation.
+#include "gradual/witness.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace gshape::gradual {
+namespace {
+
+const int64_t* lookup(const Assignment& values, const TermNode* symbol) {
+  for (const auto& [s, v] : values)
+    if (s == symbol) return &v;
+  return nullptr;
+}
+
+// Python floor division and modulo; nullopt for a zero divisor or overflow.
+std::optional<int64_t> floor_div(int64_t a, int64_t b) {
+  if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+std::optional<int64_t> floor_mod(int64_t a, int64_t b) {
+  auto q = floor_div(a, b);
+  if (!q) return std::nullopt;
+  return a - *q * b;  // |a - q*b| < |b|: cannot overflow
+}
+
+// Top-level conjuncts of `c`: an And is split, and so is a negated Or.
+void conjuncts(const TermNode* c, std::vector<const TermNode*>& out) {
+  if (c->op == TermOp::And) {
+    for (const TermNode* a : c->args) conjuncts(a, out);
+  } else if (c->op == TermOp::Not && c->args[0]->op == TermOp::Or) {
+    for (const TermNode* a : c->args[0]->args) conjuncts((!Pred(a)).node(), out);
+  } else {
+    out.push_back(c);
+  }
+}
+
+void collect_constants(const TermNode* n, std::unordered_set<const TermNode*>& seen, std::vector<int64_t>& out) {
+  if (!seen.insert(n).second) return;
+  if (n->op == TermOp::Const) out.push_back(n->value);
+  if (n->op == TermOp::Add && n->value != 0) out.push_back(-n->value);  // `x + 3 == 0` wants -3
+  for (const TermNode* a : n->args) collect_constants(a, seen, out);
+}
+
+// xorshift64*: deterministic, so the same query shows the same example.
+struct Rng {
+  uint64_t state;
+  uint64_t next() {
+    state ^= state >> 12;
+    state ^= state << 25;
+    state ^= state >> 27;
+    return state * 2685821657736338717ull;
+  }
+};
+
+}  // namespace
+
+std::optional<int64_t> evaluate(const TermNode* n, const Assignment& values) {
+  auto arg = [&](std::size_t i) { return evaluate(n->args[i], values); };
+  switch (n->op) {
+    case TermOp::Const:
+    case TermOp::BoolConst: return n->value;
+    case TermOp::Symbol: {
+      const int64_t* v = lookup(values, n);
+      if (!v) return std::nullopt;
+      return *v;
+    }
+    case TermOp::Add: {
+      int64_t s = n->value;
+      for (std::size_t i = 0; i < n->args.size(); ++i) {
+        auto x = arg(i);
+        if (!x || __builtin_add_overflow(s, *x, &s)) return std::nullopt;
+      }
+      return s;
+    }
+    case TermOp::Mul: {
+      int64_t p = n->value;
+      for (std::size_t i = 0; i < n->args.size(); ++i) {
+        auto x = arg(i);
+        if (!x || __builtin_mul_overflow(p, *x, &p)) return std::nullopt;
+      }
+      return p;
+    }
+    case TermOp::FloorDiv:
+    case TermOp::Mod: {
+      auto a = arg(0), b = arg(1);
+      if (!a || !b) return std::nullopt;
+      return n->op == TermOp::FloorDiv ? floor_div(*a, *b) : floor_mod(*a, *b);
+    }
+    case TermOp::Min:
+    case TermOp::Max: {
+      auto a = arg(0), b = arg(1);
+      if (!a || !b) return std::nullopt;
+      return n->op == TermOp::Min ? std::min(*a, *b) : std::max(*a, *b);
+    }
+    case TermOp::Ite: {  // only the taken branch matters (as in Z3)
+      auto c = arg(0);
+      if (!c) return std::nullopt;
+      return *c ? arg(1) : arg(2);
+    }
+    case TermOp::Eq:
+    case TermOp::Lt:
+    case TermOp::Le: {
+      auto a = arg(0), b = arg(1);
+      if (!a || !b) return std::nullopt;
+      bool r = n->op == TermOp::Eq ? *a == *b : n->op == TermOp::Lt ? *a < *b : *a <= *b;
+      return r ? 1 : 0;
+    }
+    case TermOp::Not: {
+      auto a = arg(0);
+      if (!a) return std::nullopt;
+      return *a ? 0 : 1;
+    }
+    case TermOp::And:
+    case TermOp::Or: {
+      // a deciding operand decides even if another is undefined: Z3 gives
+      // an undefined division some value, and it cannot change the result
+      bool is_and = n->op == TermOp::And;
+      bool undefined = false;
+      for (std::size_t i = 0; i < n->args.size(); ++i) {
+        auto x = arg(i);
+        if (!x) {
+          undefined = true;
+        } else if ((*x != 0) != is_and) {
+          return is_and ? 0 : 1;
+        }
+      }
+      if (undefined) return std::nullopt;
+      return is_and ? 1 : 0;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Assignment> find_witness(const std::vector<const TermNode*>& conditions, unsigned budget) {
+  // The conditions' top-level conjuncts are scored one by one, so a move
+  // that satisfies one conjunct of `a == -1 and b == -1` counts as progress.
+  std::vector<const TermNode*> parts;
+  for (const TermNode* c : conditions) conjuncts(c, parts);
+
+  std::vector<Dim> symbols;
+  std::vector<std::vector<std::size_t>> parts_of;  // symbol index → parts reading it
+  std::vector<std::vector<std::size_t>> symbols_in;  // part → symbol indices
+  {
+    std::vector<const TermNode*> nodes;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      symbols_in.emplace_back();
+      for (const Dim& s : symbols_of(parts[p])) {
+        auto it = std::find(nodes.begin(), nodes.end(), s.node());
+        std::size_t i = static_cast<std::size_t>(it - nodes.begin());
+        if (it == nodes.end()) {
+          nodes.push_back(s.node());
+          symbols.push_back(s);
+          parts_of.emplace_back();
+        }
+        parts_of[i].push_back(p);
+        symbols_in[p].push_back(i);
+      }
+    }
+  }
+  Assignment values;
+  for (const Dim& s : symbols) values.emplace_back(s.node(), 1);
+
+  unsigned evaluations = 0;
+  auto part_holds = [&](std::size_t p) {
+    ++evaluations;
+    auto v = evaluate(parts[p], values);
+    return v && *v != 0;
+  };
+  std::vector<char> holds(parts.size(), 0);
+  auto recount = [&]() {
+    std::size_t violated = 0;
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      holds[p] = part_holds(p);
+      if (!holds[p]) ++violated;
+    }
+    return violated;
+  };
+  if (symbols.empty()) return recount() == 0 ? std::optional<Assignment>(values) : std::nullopt;
+
+  // `s == term` conjuncts give s a candidate value: the term's, under the
+  // other symbols' current values
+  std::vector<std::vector<const TermNode*>> defining(symbols.size());
+  for (const TermNode* p : parts) {
+    if (p->op != TermOp::Eq) continue;
+    for (int side = 0; side < 2; ++side) {
+      const TermNode* s = p->args[side];
+      if (s->op != TermOp::Symbol) continue;
+      for (std::size_t i = 0; i < symbols.size(); ++i)
+        if (symbols[i].node() == s) defining[i].push_back(p->args[1 - side]);
+    }
+  }
+
+  // candidate values: small sizes, the conditions' own constants and their
+  // neighbours (bounds such as `k <= 5` are decided at 5 and 6)
+  std::vector<int64_t> pool{0, 1, 2, 3, 4, 5, 6, 8, 12, 16, -1, -2};
+  {
+    std::unordered_set<const TermNode*> seen;
+    std::vector<int64_t> constants;
+    for (const TermNode* c : parts) collect_constants(c, seen, constants);
+    for (int64_t k : constants)
+      for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{1}})
+        if (k > INT64_MIN + 1 && k < INT64_MAX - 1) pool.push_back(k + d);
+  }
+  std::sort(pool.begin(), pool.end());
+  pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
+
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  for (const TermNode* c : conditions) seed = seed * 1000003u ^ c->id;
+  Rng rng{seed | 1};
+
+  // When no single change helps (`1 < (a == -1) + (b == -1)` needs both),
+  // every combination of the part's symbols over its own constants and
+  // their neighbours: the first that makes the part hold is taken.
+  auto joint_move = [&](std::size_t target) {
+    const std::vector<std::size_t>& syms = symbols_in[target];
+    if (syms.size() < 2 || syms.size() > 3) return false;
+    std::vector<int64_t> local{0, 1, 2};
+    std::unordered_set<const TermNode*> seen;
+    std::vector<int64_t> constants;
+    collect_constants(parts[target], seen, constants);
+    for (int64_t k : constants)
+      for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{1}})
+        if (k > INT64_MIN + 1 && k < INT64_MAX - 1) local.push_back(k + d);
+    std::sort(local.begin(), local.end());
+    local.erase(std::unique(local.begin(), local.end()), local.end());
+    if (local.size() > 7) local.resize(7);
+    std::vector<int64_t> old;
+    for (std::size_t i : syms) old.push_back(values[i].second);
+    std::size_t combos = 1;
+    for (std::size_t k = 0; k < syms.size(); ++k) combos *= local.size();
+    for (std::size_t combo = 0; combo < combos && evaluations < budget; ++combo) {
+      std::size_t rest = combo;
+      bool allowed = true;
+      for (std::size_t k = 0; k < syms.size(); ++k) {
+        int64_t v = local[rest % local.size()];
+        rest /= local.size();
+        if (symbols[syms[k]].nonneg() && v < 0) allowed = false;
+        values[syms[k]].second = v;
+      }
+      if (allowed && part_holds(target)) return true;
+    }
+    for (std::size_t k = 0; k < syms.size(); ++k) values[syms[k]].second = old[k];
+    return false;
+  };
+
+  // Min-conflicts local search from a few starting points (all sizes 1:
+  // broadcasting and size-1 conditions hold there; all different:
+  // inequalities hold there), within a budget of part evaluations so that
+  // a query with no witness (a provable one) costs little before Z3.
+  for (int start = 0; evaluations < budget; ++start) {
+    for (std::size_t i = 0; i < symbols.size(); ++i)
+      values[i].second = start == 0 ? 1 : start == 1 ? static_cast<int64_t>(i) + 2
+                                                     : pool[rng.next() % pool.size()];
+    for (std::size_t i = 0; i < symbols.size(); ++i)
+      if (symbols[i].nonneg() && values[i].second < 0) values[i].second = -values[i].second;
+    std::size_t violated = recount();
+    for (int step = 0; violated > 0 && step < 12 && evaluations < budget; ++step) {
+      // a violated part, then the single-symbol change to it that leaves
+      // the fewest parts violated
+      std::vector<std::size_t> bad;
+      for (std::size_t p = 0; p < parts.size(); ++p)
+        if (!holds[p]) bad.push_back(p);
+      std::size_t target = bad[rng.next() % bad.size()];
+      std::size_t best_symbol = SIZE_MAX;
+      int64_t best_value = 0;
+      long best_delta = 1;  // must not get worse
+      for (std::size_t i : symbols_in[target]) {
+        int64_t old = values[i].second;
+        std::vector<int64_t> candidates = pool;
+        for (const TermNode* t : defining[i])
+          if (auto v = evaluate(t, values)) candidates.push_back(*v);
+        for (int64_t v : candidates) {
+          if (v == old || (symbols[i].nonneg() && v < 0)) continue;
+          values[i].second = v;
+          long delta = 0;
+          for (std::size_t p : parts_of[i]) delta += static_cast<long>(holds[p]) - static_cast<long>(part_holds(p));
+          if (delta < best_delta || (delta == best_delta && best_symbol != SIZE_MAX && (rng.next() & 1))) {
+            best_delta = delta;
+            best_symbol = i;
+            best_value = v;
+          }
+        }
+        values[i].second = old;
+      }
+      if (best_delta >= 0 && joint_move(target)) {
+        violated = recount();
+        continue;
+      }
+      if (best_symbol == SIZE_MAX) break;  // stuck: restart
+      values[best_symbol].second = best_value;
+      for (std::size_t p : parts_of[best_symbol]) holds[p] = part_holds(p);
+      violated = static_cast<std::size_t>(std::count(holds.begin(), holds.end(), 0));
+    }
+    if (violated == 0) return values;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gshape::gradual
