@@ -81,7 +81,8 @@ at run time raises ShapeCheckError at the user's line, before PyTorch runs
 the operation, and the run ends with that traceback and status 1.
 
 The cache ($XDG_CACHE_HOME/gshape, else ~/.cache/gshape) is reused while no
-Python file of the project changed; otherwise the project is analysed again
+Python file of the project changed and gshape itself was not rebuilt or
+upgraded; otherwise the project is analysed again
 and only files whose source or checks changed are re-instrumented. When it
 analyses, gshape first prints the static errors and warnings on stderr (as
 'gshape check' would) and then runs the script anyway: a static error is a

@@ -26,6 +26,21 @@ namespace {
 
 constexpr const char* kManifestHeader = "gshape-run-cache 1";
 
+// What made the cached copies: the version and the running executable's size
+// and modification time, so that a rebuilt gshape (new rules, same version)
+// analyses again instead of running copies the old one instrumented.
+std::string analyser_identity() {
+  std::string id = GSHAPE_VERSION;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return id;
+  std::uintmax_t size = fs::file_size(exe, ec);
+  if (ec) return id;
+  auto modified = fs::last_write_time(exe, ec);
+  if (ec) return id;
+  return id + "+" + std::to_string(size) + "." + std::to_string(modified.time_since_epoch().count());
+}
+
 struct ManifestEntry {
   std::string content;  // fingerprint of the source
   std::string plan;     // fingerprint of the plan it was instrumented with
@@ -154,7 +169,8 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   std::vector<TreeFile> files = list_tree(update.project_root);
   std::map<std::string, std::string> sources = fingerprint_sources(files);
   std::optional<Manifest> old = read_manifest(manifest_path);
-  bool same = old && old->version == GSHAPE_VERSION && old->root == update.project_root &&
+  const std::string identity = analyser_identity();
+  bool same = old && old->version == identity && old->root == update.project_root &&
               old->display_root == display_root &&
               old->files.size() == sources.size();
   if (same) {
@@ -186,7 +202,7 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   }
 
   Manifest manifest;
-  manifest.version = GSHAPE_VERSION;
+  manifest.version = identity;
   manifest.root = update.project_root;
   manifest.display_root = display_root;
   const FilePlan no_plan;
@@ -204,7 +220,7 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
     }
     entry.plan = plan_fingerprint(*plan);
     const ManifestEntry* previous = nullptr;
-    if (old && old->version == GSHAPE_VERSION && old->root == update.project_root) {
+    if (old && old->version == identity && old->root == update.project_root) {
       auto it = old->files.find(file.relative);
       if (it != old->files.end()) previous = &it->second;
     }

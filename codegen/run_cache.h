@@ -6,7 +6,7 @@
 // tracebacks naming the user's files and lines, and exit code.
 //
 // Cache layout: CACHE_HOME/<fingerprint of the absolute project root>/
-//   manifest.txt   gshape version, root, and per Python file: content and
+//   manifest.txt   gshape version and binary (size, mtime), root, and per Python file: content and
 //                  plan fingerprints, whether an instrumented copy exists
 //   tree/REL.py    the instrumented copies (files without checks have none:
 //                  the launcher then runs the original)

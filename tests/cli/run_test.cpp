@@ -5,6 +5,9 @@
 // Needs the runtime (GSHAPE_WITH_TORCH=ON); skipped without it.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
+
 #include "gshape_runner.h"
 #include "shape_fixtures.h"
 #include "temp_dir.h"
@@ -116,6 +119,27 @@ TEST_F(RunScript, TheCacheIsReusedUntilAFileChanges) {
   EXPECT_EQ(third.exit_code, 1);
   EXPECT_TRUE(contains(third.err, "model.py:5:5: error: ")) << third.err;
   EXPECT_TRUE(contains(last_line(third.err), "[linear_c1]")) << third.err;
+}
+
+TEST_F(RunScript, ARebuiltGshapeAnalysesAgain) {
+  // a copy of gshape stands for a rebuilt binary: same version, new file
+  TempDir bin;
+  std::filesystem::path gshape = bin.path() / "gshape";
+  std::filesystem::copy_file(GSHAPE_BINARY, gshape);
+  std::string script = dir_.write("src/train.py", kDeferredScript);
+  dir_.write("src/model.py", kRefutedModule);
+  auto run_with = [&]() {
+    return run_process(gshape.string(), {"run", "--color=never", "--cache-dir", cache_.str(), script, "--", kGoodBatch},
+                       {}, 180);
+  };
+  ProcessResult first = run_with();
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  ASSERT_TRUE(contains(first.err, "error: ")) << first.err;
+  ASSERT_EQ(run_with().err, "") << "same binary, same files: the cache is reused";
+  std::filesystem::last_write_time(gshape, std::filesystem::last_write_time(gshape) + std::chrono::hours(1));
+  ProcessResult rebuilt = run_with();
+  EXPECT_EQ(rebuilt.exit_code, 0) << rebuilt.err;
+  EXPECT_TRUE(contains(rebuilt.err, "model.py:5:5: error: ")) << "a new binary analyses again: " << rebuilt.err;
 }
 
 TEST_F(RunScript, AMissingPythonIsAnErrorOfGshape) {
