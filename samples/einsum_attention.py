@@ -33,3 +33,4 @@ def main():
 
 if __name__ == "__main__":
     main()
+# expect-deferred: 0
