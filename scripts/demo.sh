@@ -4,7 +4,7 @@
 #   1. install the runtime for /usr/bin/python3 (scripts/install-runtime.sh)
 #   2. gshape check samples/            static errors (the bug_*.py samples: exit 1)
 #   3. gshape instrument samples -o OUT  the instrumented copy
-#   4. /usr/bin/python3 OUT/lstm_lm.py   an instrumented training run, to completion
+#   4. /usr/bin/python3 OUT/iris_training.py   an instrumented training run, to completion
 #   5. gshape run samples/bug_last_batch.py, then bug_flatten_in_features.py:
 #      stop with ShapeCheckError at the sample's line
 #   6. gshape report --summary samples/*.py   the review table (with the counters of step 5)
@@ -56,22 +56,23 @@ else
   bad "gshape instrument exited $status; see $log/instrument.txt"
 fi
 
-# lstm_lm.py trains with checks in its instrumented copy (the analysis
-# proves every obligation of cnn_mnist.py, whose copy is the original byte
-# for byte); the run's counters show the checks ran and passed.
+# iris_training.py trains on data decoded from JSON at run time, so its
+# copy holds run-time checks (the analysis proves every obligation of the
+# other training samples, whose copies are the originals byte for byte);
+# the run's counters show the checks ran at every step and passed.
 train_stats="$build_abs/demo/train-stats.json"
-step "$python $out/lstm_lm.py   (an instrumented training run)"
+step "$python $out/iris_training.py   (an instrumented training run)"
 rm -f "$train_stats"
-GSHAPE_STATS="$train_stats" "$python" "$out/lstm_lm.py" | tee "$log/lstm_lm.txt"
+GSHAPE_STATS="$train_stats" "$python" "$out/iris_training.py" | tee "$log/iris_training.txt"
 status=${PIPESTATUS[0]}
 counters=$("$python" -c 'import json, sys
 checks = json.load(open(sys.argv[1]))["checks"]
 print(len(checks), sum(c["runs"] for c in checks), sum(c["failures"] for c in checks))' "$train_stats" 2>/dev/null)
 read -r checks runs failed <<<"${counters:-0 0 0}"
-if [[ $status -eq 0 ]] && grep -q '^lm loss [0-9.]*$' "$log/lstm_lm.txt" && [[ $runs -gt 0 && $failed -eq 0 ]]; then
+if [[ $status -eq 0 ]] && grep -q '^iris loss [0-9.]*$' "$log/iris_training.txt" && [[ $runs -gt 0 && $failed -eq 0 ]]; then
   ok "trained to completion; its $checks run-time checks ran $runs times, none failed"
 else
-  bad "the instrumented lstm_lm.py exited $status (checks: ${counters:-no stats file})"
+  bad "the instrumented iris_training.py exited $status (checks: ${counters:-no stats file})"
 fi
 
 # A buggy script run through `gshape run` must stop with ShapeCheckError at
