@@ -249,6 +249,15 @@ Value Interpreter::eval(const Expr* e) {
           v = size_of_unknown(a->value, *c->int_value);
           break;
         }
+        // `x.shape[-1]` of `[*, 16]`: the known last axis
+        const auto* neg = dyn_cast<UnaryOp>(s->index);
+        const auto* k = neg && neg->op == UnaryOpKind::Neg ? dyn_cast<Constant>(neg->operand) : nullptr;
+        if (k && k->int_value && b && b->value.is_tensor() && !b->value.shape().rank_known()) {
+          if (auto known = b->value.shape().from_end(-*k->int_value)) {
+            v = Value::integer(*known);
+            break;
+          }
+        }
       }
       Value obj = eval(s->value);
       v = subscript(obj, s->index, s);

@@ -1,6 +1,8 @@
 // Joins, structural equality and memo keys of abstract values.
 #include "gradual/interp_join.h"
 
+#include <algorithm>
+
 namespace gshape::gradual::interp {
 
 Dim join_dims(const Dim& a, const Dim& b, const JoinOptions& options, const std::string& path) {
@@ -40,7 +42,17 @@ Value join_values(const Value& a, const Value& b, const JoinOptions& options, co
     case ValueKind::Tensor: {
       const Shape& sa = a.shape();
       const Shape& sb = b.shape();
-      if (!sa.rank_known() || !sb.rank_known() || sa.rank() != sb.rank()) return Value::tensor(Shape::unknown());
+      if (!sa.rank_known() || !sb.rank_known() || sa.rank() != sb.rank()) {
+        // ranks differ or are unknown: keep the last axes both know
+        const std::vector<Dim>& ka = sa.known_suffix();
+        const std::vector<Dim>& kb = sb.known_suffix();
+        std::size_t n = std::min(ka.size(), kb.size());
+        std::vector<Dim> suffix;
+        for (std::size_t i = 0; i < n; ++i)
+          suffix.push_back(join_dims(ka[ka.size() - n + i], kb[kb.size() - n + i], options,
+                                     path + ".size(" + std::to_string(static_cast<int64_t>(i) - static_cast<int64_t>(n)) + ")"));
+        return Value::tensor(Shape::unknown_with_suffix(std::move(suffix)));
+      }
       std::vector<Dim> dims;
       for (std::size_t i = 0; i < sa.rank(); ++i)
         dims.push_back(join_dims(sa[i], sb[i], options, path + ".size(" + std::to_string(i) + ")"));
@@ -145,7 +157,11 @@ std::string value_key(const Value& v) {
     case ValueKind::Float: return v.as_float() ? "f" + std::to_string(*v.as_float()) : "f?";
     case ValueKind::Str: return v.as_str() ? "s" + std::to_string(v.as_str()->size()) + ":" + *v.as_str() : "s?";
     case ValueKind::Tensor: {
-      if (!v.shape().rank_known()) return "t*";
+      if (!v.shape().rank_known()) {
+        std::string out = "t*[";
+        for (const Dim& d : v.shape().known_suffix()) out += std::to_string(d.node()->id) + ",";
+        return out + "]";
+      }
       std::string out = "t[";
       for (const Dim& d : v.shape().dims()) out += std::to_string(d.node()->id) + ",";
       return out + "]";

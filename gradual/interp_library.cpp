@@ -484,7 +484,10 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
       if (!d) return s.rank_known() ? Value::size_of(s) : Value::unknown_length(SequenceKind::Size, Value::unknown());
       if (!d->is_int() || !d->as_int().constant_value()) return fresh_int("size");
       int64_t i = *d->as_int().constant_value();
-      if (!s.rank_known()) return size_of_unknown(receiver_expr, i);
+      if (!s.rank_known()) {
+        if (auto known = s.from_end(i)) return Value::integer(*known);
+        return size_of_unknown(receiver_expr, i);
+      }
       int64_t r = static_cast<int64_t>(s.rank());
       int64_t k = i < 0 ? i + r : i;
       if (k < 0 || k >= r) return Value::unknown();  // IndexError in Python

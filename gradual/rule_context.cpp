@@ -131,6 +131,8 @@ Dim RuleContext::static_size(const Value& v, const std::string& key, const std::
     int64_t r = static_cast<int64_t>(v.shape().rank());
     int64_t i = d < 0 ? d + r : d;
     if (i >= 0 && i < r) return v.shape()[static_cast<std::size_t>(i)];
+  } else if (v.is_tensor()) {
+    if (auto known = v.shape().from_end(d)) return *known;  // `[*, 16]`: size(-1) is 16
   } else if (items) {
     int64_t r = static_cast<int64_t>(items->size());
     int64_t i = d < 0 ? d + r : d;
@@ -142,7 +144,16 @@ Dim RuleContext::static_size(const Value& v, const std::string& key, const std::
 Dim RuleContext::static_rank(const Value& v, const std::string& key, const std::string& role) {
   if (v.is_tensor() && v.shape().rank_known()) return Dim(static_cast<int64_t>(v.shape().rank()));
   if (v.is_sequence() && v.items()) return Dim(static_cast<int64_t>(v.items()->size()));
-  return cached_fresh(key + ":dim", role + ".dim()", true);
+  bool first = !fresh_.count(key + ":dim");
+  Dim r = cached_fresh(key + ":dim", role + ".dim()", true);
+  std::size_t known = v.is_tensor() ? v.shape().known_suffix().size() : 0;
+  if (first && known > 0) {
+    // `[*, 16]` has at least one axis: rank checks such as linear_c2 hold
+    solver_.add_fact(ge(r, static_cast<int64_t>(known)), call_.loc,
+                     role + " has shape " + v.shape().str() + ", at least " + std::to_string(known) + " dimension" +
+                         (known == 1 ? "" : "s"));
+  }
+  return r;
 }
 
 Dim RuleContext::static_numel(const Value& v, const std::string& key, const std::string& role) {

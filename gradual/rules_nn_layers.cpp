@@ -240,16 +240,17 @@ Value rule_embedding_init(RuleContext& ctx) {
 }
 
 // embedding_c1: a non-empty index tensor needs a non-empty table (every
-// index is out of range of an empty one). Result: indices' shape + [dim].
+// index is out of range of an empty one). Result: indices' shape + [dim]
+// (`[*, dim]` for indices of unknown rank).
 // The indices must be an integer tensor: gshape has no dtypes, not checked.
 Value embedding(RuleContext& ctx, const Arg& indices, const IntTerm& n, const IntTerm& d, const std::string& what) {
   Message m;
   m << what << " has no rows (num_embeddings " << n << ") but is indexed by a tensor of shape "
     << ctx.shape_hole(indices);
   ctx.require("embedding_c1", gt(n, 0) || eq(ctx.numel(indices), 0), m);  // embedding_c1
-  if (!indices.shape().rank_known()) return unknown_tensor();
-  std::vector<Dim> dims = indices.shape().dims();
+  std::vector<Dim> dims = indices.shape().known_suffix();
   dims.push_back(d.dim());
+  if (!indices.shape().rank_known()) return Value::tensor(Shape::unknown_with_suffix(std::move(dims)));  // [*, dim]
   return Value::tensor(Shape(std::move(dims)));
 }
 

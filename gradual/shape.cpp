@@ -16,6 +16,19 @@ Shape Shape::fresh(const std::string& prefix, std::size_t rank) {
   return Shape(std::move(dims));
 }
 
+Shape Shape::unknown_with_suffix(std::vector<Dim> suffix) {
+  Shape s;
+  s.suffix_ = std::move(suffix);
+  return s;
+}
+
+std::optional<Dim> Shape::from_end(int64_t d) const {
+  const std::vector<Dim>& known = known_suffix();
+  int64_t n = static_cast<int64_t>(known.size());
+  if (d >= 0 || -d > n) return std::nullopt;
+  return known[static_cast<std::size_t>(n + d)];
+}
+
 Dim Shape::numel() const { return product(*dims_); }
 
 std::optional<std::vector<int64_t>> Shape::constant_sizes() const {
@@ -30,7 +43,11 @@ std::optional<std::vector<int64_t>> Shape::constant_sizes() const {
 }
 
 std::string Shape::str() const {
-  if (!dims_) return "[*]";
+  if (!dims_) {
+    std::string out = "[*";
+    for (const Dim& d : suffix_) out += ", " + d.str();
+    return out + "]";
+  }
   std::string out = "[";
   for (std::size_t i = 0; i < dims_->size(); ++i) {
     if (i) out += ", ";

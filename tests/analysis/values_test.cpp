@@ -150,6 +150,32 @@ TEST(Values, BranchConditionIsAFactInsideItsArm) {
   EXPECT_EQ(a.outcome(line_of(src, "# outside"), "matmul_c2"), Outcome::Error) << a.dump();
 }
 
+TEST(Values, KnownLastAxesOfAnUnknownRankProveLaterChecks) {
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "import torch.nn.functional as F\n"
+      "emb = nn.Embedding(100, 32)\n"
+      "norm = nn.LayerNorm(32)\n"
+      "small = nn.Linear(16, 4)\n"
+      "def f(tokens, flag):\n"
+      "    h = F.relu(emb(tokens))  # embed\n"
+      "    n = norm(h)  # norm\n"
+      "    z = torch.zeros(h.shape[-1], h.size(-1))  # sizes\n"
+      "    if flag:\n"
+      "        h = torch.zeros(5, 32)\n"
+      "    k = h  # joined\n"
+      "    return small(n)  # wrong\n";
+  Analysed a(src);
+  // indices of unknown rank: the result's rank is unknown, its last axis is not
+  EXPECT_EQ(a.shape(line_of(src, "# embed"), "h"), "[*, 32]");
+  EXPECT_EQ(a.outcome(line_of(src, "# norm"), "layer_norm_c3"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# sizes"), "z"), "[32, 32]");
+  EXPECT_EQ(a.shape(line_of(src, "# joined"), "k"), "[*, 32]") << "a join keeps the last axes both arms know";
+  // and a layer that cannot take 32 features is certainly wrong
+  EXPECT_EQ(a.outcome(line_of(src, "# wrong"), "linear_c1"), Outcome::Error) << a.dump();
+}
+
 TEST(Values, ACheckedObligationIsAssumedAfterwards) {
   const std::string src =
       "import torch\n"

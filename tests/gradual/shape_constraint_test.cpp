@@ -111,3 +111,26 @@ TEST(Constraint, PairedTermsFoldLiteralsAndKeepAccessors) {
 
 }  // namespace
 }  // namespace gshape::gradual
+
+namespace gshape::gradual {
+namespace {
+
+TEST(ShapeSuffix, UnknownRankWithKnownLastAxes) {
+  Dim b = Dim::symbol("B");
+  Shape s = Shape::unknown_with_suffix({b, 16});
+  EXPECT_FALSE(s.rank_known());
+  EXPECT_EQ(s.str(), "[*, B, 16]");
+  EXPECT_EQ(s.from_end(-1), Dim(16));
+  EXPECT_EQ(s.from_end(-2), b);
+  EXPECT_EQ(s.from_end(-3), std::nullopt);  // not known
+  EXPECT_EQ(s.from_end(0), std::nullopt);   // counted from the left: the rank is unknown
+  EXPECT_NE(s, Shape::unknown());
+  EXPECT_EQ(Shape::unknown_with_suffix({}), Shape::unknown());
+  EXPECT_EQ(Shape::unknown().str(), "[*]");
+  // a known rank's suffix is all of it
+  EXPECT_EQ(Shape({b, 3}).from_end(-2), b);
+  EXPECT_EQ(Shape({b, 3}).known_suffix().size(), 2u);
+}
+
+}  // namespace
+}  // namespace gshape::gradual
