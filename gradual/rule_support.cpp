@@ -1,5 +1,5 @@
-// Helpers shared by the rules: dim wrapping, broadcasting, reductions and
-// view's size inference, each emitting the caller's tags.
+// Helpers shared by the rules: dim wrapping, sizes at a dim, broadcasting,
+// reductions and view's size inference, each emitting the caller's tags.
 #include <algorithm>
 
 #include "gradual/rules.h"
@@ -27,6 +27,30 @@ std::optional<std::size_t> require_dim(RuleContext& ctx, const std::string& tag,
   auto d = dim.dim().constant_value();
   if (!b || !d) return std::nullopt;
   return static_cast<std::size_t>(*d < 0 ? *d + *b : *d);
+}
+
+std::vector<IntTerm> int_terms(RuleContext& ctx, const std::vector<Arg>& args) {
+  std::vector<IntTerm> out;
+  for (const Arg& a : args) out.push_back(ctx.int_term(a));
+  return out;
+}
+
+std::optional<IntTerm> size_at(RuleContext& ctx, const Arg& t, std::optional<std::size_t> idx, const IntTerm& dim) {
+  if (idx) return ctx.size(t, static_cast<int64_t>(*idx));
+  if (!t.shape().rank_known() && dim.is_literal()) return ctx.size(t, dim.expr()->value);
+  return std::nullopt;
+}
+
+std::optional<IntTerm> nonempty_size_at(RuleContext& ctx, const Arg& t, std::optional<std::size_t> idx,
+                                        const IntTerm& dim) {
+  if (t.shape().rank_known() && t.shape().rank() == 0) return IntTerm(1);
+  return size_at(ctx, t, idx, dim);
+}
+
+Shape with_axis(const Shape& in, std::size_t axis, const Dim& d) {
+  std::vector<Dim> out = in.dims();
+  out[axis] = d;
+  return Shape(std::move(out));
 }
 
 std::vector<IntTerm> sizes_from_end(RuleContext& ctx, const Arg& t) {

@@ -63,6 +63,20 @@ Shape broadcast_args(RuleContext& ctx, const std::string& tag, const Arg& a, con
 // other's rank <= self's and each of other's axes is self's or 1.
 void require_broadcastable_to(RuleContext& ctx, const std::string& tag, const Arg& self, const Arg& other);
 
+// Each argument as an int term (a `*size` list, a list of dims).
+std::vector<IntTerm> int_terms(RuleContext& ctx, const std::vector<Arg>& args);
+
+// The size of `t` at `dim`, given require_dim's answer `idx`: by the wrapped
+// index when static, by the dim itself when the rank is unknown and the dim
+// a literal (the runtime reads it through the dim); nullopt otherwise.
+std::optional<IntTerm> size_at(RuleContext& ctx, const Arg& t, std::optional<std::size_t> idx, const IntTerm& dim);
+// The same as torch's ensure_nonempty_size reads it: 1 for a 0-d tensor.
+std::optional<IntTerm> nonempty_size_at(RuleContext& ctx, const Arg& t, std::optional<std::size_t> idx,
+                                        const IntTerm& dim);
+
+// `in` with the size at `axis` replaced by `d`.
+Shape with_axis(const Shape& in, std::size_t axis, const Dim& d);
+
 Shape shape_of_terms(const std::vector<IntTerm>& terms);
 // `[{(int 1)}, -1]`-style rendering of a size list inside a message.
 void append_list(Message& m, const std::vector<IntTerm>& terms);

@@ -7,12 +7,6 @@
 namespace gshape::gradual {
 namespace {
 
-std::vector<IntTerm> int_terms(RuleContext& ctx, const std::vector<Arg>& args) {
-  std::vector<IntTerm> out;
-  for (const Arg& a : args) out.push_back(ctx.int_term(a));
-  return out;
-}
-
 // `tag` (`<op>_c1` for most): every requested size is non-negative.
 Value sized(RuleContext& ctx, const std::string& tag, const std::vector<IntTerm>& sizes) {
   std::vector<BoolTerm> nonneg;
@@ -46,6 +40,29 @@ std::optional<double> numeric_constant(const Value& v) {
   return std::nullopt;
 }
 
+// arange and range on constant bounds, one of them a float: `step_tag`
+// step != 0 and `sign_tag` the bounds agree with the step's sign. True when
+// neither is refuted.
+bool require_float_step(RuleContext& ctx, const std::string& step_tag, const std::string& sign_tag, double s, double e,
+                        double st) {
+  Message m1, m2;
+  m1 << "step must be nonzero";
+  m2 << "upper bound and larger bound inconsistent with step sign";
+  bool ok1 = ctx.require(step_tag, BoolTerm(st != 0), m1) != Status::Refuted;
+  bool ok2 = ctx.require(sign_tag, BoolTerm((st > 0 && e >= s) || (st < 0 && e <= s)), m2) != Status::Refuted;
+  return ok1 && ok2;
+}
+
+// The same two checks on int bounds (terms).
+void require_int_step(RuleContext& ctx, const std::string& step_tag, const std::string& sign_tag, const IntTerm& s,
+                      const IntTerm& e, const IntTerm& st) {
+  Message m1, m2;
+  m1 << "step must be nonzero";
+  m2 << "upper bound (" << e << ") and lower bound (" << s << ") inconsistent with step sign (" << st << ")";
+  ctx.require(step_tag, ne(st, 0), m1);
+  ctx.require(sign_tag, (gt(st, 0) && ge(e, s)) || (lt(st, 0) && le(e, s)), m2);
+}
+
 // torch.arange(end) / (start, end, step): `arange_c1` step != 0, `arange_c2`
 // the bounds agree with the step's sign; size ceil((end - start) / step).
 Value rule_arange(RuleContext& ctx) {
@@ -58,20 +75,11 @@ Value rule_arange(RuleContext& ctx) {
   if (any_float) {
     auto s = numeric_constant(start.value), e = numeric_constant(end.value), st = numeric_constant(step.value);
     if (!s || !e || !st) return Value::tensor(Shape{ctx.fresh("arange")});
-    Message m1, m2;
-    m1 << "step must be nonzero";
-    m2 << "upper bound and larger bound inconsistent with step sign";
-    bool ok1 = ctx.require("arange_c1", BoolTerm(*st != 0), m1) != Status::Refuted;  // arange_c1
-    bool ok2 = ctx.require("arange_c2", BoolTerm((*st > 0 && *e >= *s) || (*st < 0 && *e <= *s)), m2) != Status::Refuted;  // arange_c2
-    if (!ok1 || !ok2) return unknown_tensor();
+    if (!require_float_step(ctx, "arange_c1", "arange_c2", *s, *e, *st)) return unknown_tensor();  // arange_c1, arange_c2
     return Value::tensor(Shape{Dim(static_cast<int64_t>(std::ceil((*e - *s) / *st)))});
   }
   IntTerm s = ctx.int_term(start), e = ctx.int_term(end), st = ctx.int_term(step);
-  Message m1, m2;
-  m1 << "step must be nonzero";
-  m2 << "upper bound (" << e << ") and lower bound (" << s << ") inconsistent with step sign (" << st << ")";
-  ctx.require("arange_c1", ne(st, 0), m1);  // arange_c1
-  ctx.require("arange_c2", (gt(st, 0) && ge(e, s)) || (lt(st, 0) && le(e, s)), m2);  // arange_c2
+  require_int_step(ctx, "arange_c1", "arange_c2", s, e, st);  // arange_c1, arange_c2
   if (ctx.any_refuted()) return unknown_tensor();
   return Value::tensor(Shape{(-floordiv(s - e, st)).dim()});
 }
@@ -83,20 +91,11 @@ Value rule_torch_range(RuleContext& ctx) {
   auto s = numeric_constant(start.value), e = numeric_constant(end.value), st = numeric_constant(step.value);
   if (start.value.is_float() || end.value.is_float() || step.value.is_float()) {
     if (!s || !e || !st) return Value::tensor(Shape{ctx.fresh("range")});
-    Message m1, m2;
-    m1 << "step must be nonzero";
-    m2 << "upper bound and larger bound inconsistent with step sign";
-    bool ok1 = ctx.require("range_c1", BoolTerm(*st != 0), m1) != Status::Refuted;  // range_c1
-    bool ok2 = ctx.require("range_c2", BoolTerm((*st > 0 && *e >= *s) || (*st < 0 && *e <= *s)), m2) != Status::Refuted;  // range_c2
-    if (!ok1 || !ok2) return unknown_tensor();
+    if (!require_float_step(ctx, "range_c1", "range_c2", *s, *e, *st)) return unknown_tensor();  // range_c1, range_c2
     return Value::tensor(Shape{Dim(static_cast<int64_t>((*e - *s) / *st + 1))});
   }
   IntTerm si = ctx.int_term(start), ei = ctx.int_term(end), sti = ctx.int_term(step);
-  Message m1, m2;
-  m1 << "step must be nonzero";
-  m2 << "upper bound (" << ei << ") and lower bound (" << si << ") inconsistent with step sign (" << sti << ")";
-  ctx.require("range_c1", ne(sti, 0), m1);  // range_c1
-  ctx.require("range_c2", (gt(sti, 0) && ge(ei, si)) || (lt(sti, 0) && le(ei, si)), m2);  // range_c2
+  require_int_step(ctx, "range_c1", "range_c2", si, ei, sti);  // range_c1, range_c2
   if (ctx.any_refuted()) return unknown_tensor();
   return Value::tensor(Shape{(floordiv(ei - si, sti) + 1).dim()});
 }

@@ -10,18 +10,18 @@
 namespace gshape::gradual {
 namespace {
 
-Shape with_axis(const Shape& in, std::size_t axis, const Dim& d) {
-  std::vector<Dim> out = in.dims();
-  out[axis] = d;
-  return Shape(std::move(out));
-}
-
-// The size of `t` at `dim`: by the wrapped index when static, by the dim
-// itself when the rank is unknown and the dim a literal; nullopt otherwise.
-std::optional<IntTerm> size_at(RuleContext& ctx, const Arg& t, std::optional<std::size_t> idx, const IntTerm& dim) {
-  if (idx) return ctx.size(t, static_cast<int64_t>(*idx));
-  if (!t.shape().rank_known() && dim.is_literal()) return ctx.size(t, dim.expr()->value);
-  return std::nullopt;
+// The axis narrow and select work on: `<op>_c1` the input has an axis (no
+// 0-d input, `rank_tag`), `<op>_c2` dim in range without scalar wrap
+// (`dim_tag`). Sets `d` to the wrapped dim when static and returns the size
+// there; nullopt when `rank_tag` is refuted or the size cannot be read.
+std::optional<IntTerm> positional_axis(RuleContext& ctx, const std::string& op, const std::string& rank_tag,
+                                       const std::string& dim_tag, const Arg& input, const IntTerm& dim,
+                                       std::optional<std::size_t>& d) {
+  Message m1;
+  m1 << op << "() cannot be applied to a 0-dim tensor";
+  if (ctx.require(rank_tag, ge(ctx.rank(input), 1), m1) == Status::Refuted) return std::nullopt;
+  d = require_dim(ctx, dim_tag, input, dim, false);
+  return size_at(ctx, input, d, dim);
 }
 
 // torch.narrow(input, dim, start, length) as torch 1.13's at::narrow:
@@ -35,11 +35,8 @@ Value rule_narrow(RuleContext& ctx) {
   if (start_arg.is_tensor()) throw NotModelled("a tensor start is not modelled");
   IntTerm start = ctx.int_term(start_arg);
   IntTerm length = ctx.int_term(ctx.arg("length"));
-  Message m1;
-  m1 << "narrow() cannot be applied to a 0-dim tensor";
-  if (ctx.require("narrow_c1", ge(ctx.rank(input), 1), m1) == Status::Refuted) return unknown_tensor();  // narrow_c1
-  auto d = require_dim(ctx, "narrow_c2", input, dim, false);  // narrow_c2
-  auto n = size_at(ctx, input, d, dim);
+  std::optional<std::size_t> d;
+  auto n = positional_axis(ctx, "narrow", "narrow_c1", "narrow_c2", input, dim, d);  // narrow_c1, narrow_c2
   if (!n) return unknown_tensor();
   IntTerm b = max(*n, 1);
   Message m3;
@@ -60,11 +57,8 @@ Value rule_select(RuleContext& ctx) {
   Arg input = ctx.tensor("input");
   IntTerm dim = ctx.int_term(ctx.arg("dim"));
   IntTerm index = ctx.int_term(ctx.arg("index"));
-  Message m1;
-  m1 << "select() cannot be applied to a 0-dim tensor";
-  if (ctx.require("select_c1", ge(ctx.rank(input), 1), m1) == Status::Refuted) return unknown_tensor();  // select_c1
-  auto d = require_dim(ctx, "select_c2", input, dim, false);  // select_c2
-  auto n = size_at(ctx, input, d, dim);
+  std::optional<std::size_t> d;
+  auto n = positional_axis(ctx, "select", "select_c1", "select_c2", input, dim, d);  // select_c1, select_c2
   if (!n) return unknown_tensor();
   Message m3;
   m3 << "select(): index " << index << " out of range for tensor of size " << ctx.shape_hole(input) << " at dimension "

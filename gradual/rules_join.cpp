@@ -19,12 +19,6 @@ Value unknown_length_tuple(const Shape& element) {
   return Value::unknown_length(SequenceKind::Tuple, Value::tensor(element));
 }
 
-Shape with_axis(const Shape& in, std::size_t axis, const Dim& d) {
-  std::vector<Dim> out = in.dims();
-  out[axis] = d;
-  return Shape(std::move(out));
-}
-
 Value rule_cat(RuleContext& ctx) {
   std::vector<Arg> ts = tensor_list(ctx, "tensors");
   Message m1;

@@ -52,17 +52,17 @@ Shape reduce_nonempty(RuleContext& ctx, const std::string& op, const Arg& input,
   IntTerm d = ctx.int_term(dim);
   auto i = require_dim(ctx, op + "_c2", input, d);  // <op>_c2
   const Shape& in = input.shape();
+  std::optional<IntTerm> size;
   if (i && in.rank_known() && in.rank() > 0) {
-    IntTerm size = ctx.size(input, static_cast<int64_t>(*i));
-    Message m;
-    m << op << "(): expected reduction dim " << d << " to have non-zero size";
-    ctx.require(op + "_c3", gt(size, 0), m);  // <op>_c3
+    size = ctx.size(input, static_cast<int64_t>(*i));
   } else if (!in.rank_known()) {
     // the axis is not known statically: the runtime reads it through the dim itself
-    IntTerm size = d.is_literal() ? ctx.size(input, d.expr()->value) : IntTerm::opaque(ctx.fresh("size"), "size");
+    size = d.is_literal() ? ctx.size(input, d.expr()->value) : IntTerm::opaque(ctx.fresh("size"), "size");
+  }
+  if (size) {
     Message m;
     m << op << "(): expected reduction dim " << d << " to have non-zero size";
-    ctx.require(op + "_c3", gt(size, 0), m);  // <op>_c3
+    ctx.require(op + "_c3", gt(*size, 0), m);  // <op>_c3
   }
   if (!i || !in.rank_known()) return Shape::unknown();
   if (in.rank() == 0) return in;
@@ -133,14 +133,7 @@ Value rule_topk(RuleContext& ctx) {
   IntTerm dim = ctx.int_term(ctx.arg("dim"));
   auto d = require_dim(ctx, "topk_c1", input, dim);  // topk_c1
   const Shape& in = input.shape();
-  std::optional<IntTerm> n;
-  if (in.rank_known() && in.rank() == 0) {
-    n = IntTerm(1);
-  } else if (d) {
-    n = ctx.size(input, static_cast<int64_t>(*d));
-  } else if (!in.rank_known() && dim.is_literal()) {
-    n = ctx.size(input, dim.expr()->value);
-  }
+  std::optional<IntTerm> n = nonempty_size_at(ctx, input, d, dim);
   if (n) {
     Message m;
     m << "selected index k out of range: k is " << k << " but dimension " << dim << " has size " << *n;
@@ -257,14 +250,7 @@ Value rule_kthvalue(RuleContext& ctx) {
   IntTerm d = ctx.int_term(dim);
   auto i = require_dim(ctx, "kthvalue_c1", input, d);  // kthvalue_c1
   const Shape& in = input.shape();
-  std::optional<IntTerm> n;
-  if (in.rank_known() && in.rank() == 0) {
-    n = IntTerm(1);
-  } else if (i) {
-    n = ctx.size(input, static_cast<int64_t>(*i));
-  } else if (!in.rank_known() && d.is_literal()) {
-    n = ctx.size(input, d.expr()->value);
-  }
+  std::optional<IntTerm> n = nonempty_size_at(ctx, input, i, d);
   if (n) {
     Message m;
     m << "kthvalue(): selected number k (" << k << ") out of range for dimension " << d << " of size " << *n;

@@ -10,12 +10,6 @@
 namespace gshape::gradual {
 namespace {
 
-std::vector<IntTerm> int_terms(RuleContext& ctx, const std::vector<Arg>& args) {
-  std::vector<IntTerm> out;
-  for (const Arg& a : args) out.push_back(ctx.int_term(a));
-  return out;
-}
-
 // view / reshape: `view_c1`..`view_c5` (reshape_c1..c5), see infer_view_shape.
 Value view_like(RuleContext& ctx, const std::string& prefix) {
   Arg input = ctx.tensor("input");
@@ -92,6 +86,30 @@ Value rule_unflatten(RuleContext& ctx) {
   return Value::tensor(Shape(std::move(out)));
 }
 
+// Wraps each of `dims` (in range: `range_tag`) and requires them distinct
+// (`distinct_tag`, message prefix `what`). Returns the wrapped terms.
+std::vector<IntTerm> distinct_dims(RuleContext& ctx, const Arg& input, const std::vector<IntTerm>& dims,
+                                   const std::string& range_tag, const std::string& distinct_tag,
+                                   const std::string& what, std::vector<std::optional<std::size_t>>* idx = nullptr) {
+  IntTerm bound = max(ctx.rank(input), 1);
+  std::vector<IntTerm> wrapped;
+  for (const IntTerm& d : dims) {
+    auto i = require_dim(ctx, range_tag, input, d);
+    if (idx) idx->push_back(i);
+    wrapped.push_back(ite(lt(d, 0), d + bound, d));
+  }
+  std::vector<BoolTerm> distinct;
+  for (std::size_t i = 0; i < wrapped.size(); ++i)
+    for (std::size_t j = i + 1; j < wrapped.size(); ++j) distinct.push_back(ne(wrapped[i], wrapped[j]));
+  if (!distinct.empty()) {
+    Message m;
+    m << what;
+    append_list(m, dims);
+    ctx.require(distinct_tag, all_of(distinct), m);
+  }
+  return wrapped;
+}
+
 Value rule_permute(RuleContext& ctx) {
   Arg input = ctx.tensor("input");
   std::vector<IntTerm> dims = int_terms(ctx, ctx.int_list("dims"));
@@ -101,21 +119,7 @@ Value rule_permute(RuleContext& ctx) {
      << " were given";
   if (ctx.require("permute_c1", eq(ctx.rank(input), n), m1) == Status::Refuted) return unknown_tensor();  // permute_c1
   std::vector<std::optional<std::size_t>> idx;
-  std::vector<IntTerm> wrapped;
-  IntTerm bound = max(ctx.rank(input), 1);
-  for (const IntTerm& d : dims) {
-    idx.push_back(require_dim(ctx, "permute_c2", input, d));  // permute_c2: each dim in range
-    wrapped.push_back(ite(lt(d, 0), d + bound, d));
-  }
-  std::vector<BoolTerm> distinct;
-  for (std::size_t i = 0; i < wrapped.size(); ++i)
-    for (std::size_t j = i + 1; j < wrapped.size(); ++j) distinct.push_back(ne(wrapped[i], wrapped[j]));
-  if (!distinct.empty()) {
-    Message m3;
-    m3 << "repeated dim in permute ";
-    append_list(m3, dims);
-    ctx.require("permute_c3", all_of(distinct), m3);  // permute_c3
-  }
+  distinct_dims(ctx, input, dims, "permute_c2", "permute_c3", "repeated dim in permute ", &idx);  // permute_c2, permute_c3
   const Shape& in = input.shape();
   if (ctx.any_refuted()) return unknown_tensor();
   if (!in.rank_known() || std::any_of(idx.begin(), idx.end(), [](const auto& i) { return !i; })) {
@@ -314,30 +318,6 @@ Value triangle(RuleContext& ctx, const std::string& op) {
 }
 Value rule_triu(RuleContext& ctx) { return triangle(ctx, "triu"); }
 Value rule_tril(RuleContext& ctx) { return triangle(ctx, "tril"); }
-
-// Wraps each of `dims` (in range: `range_tag`) and requires them distinct
-// (`distinct_tag`, message prefix `what`). Returns the wrapped terms.
-std::vector<IntTerm> distinct_dims(RuleContext& ctx, const Arg& input, const std::vector<IntTerm>& dims,
-                                   const std::string& range_tag, const std::string& distinct_tag,
-                                   const std::string& what, std::vector<std::optional<std::size_t>>* idx = nullptr) {
-  IntTerm bound = max(ctx.rank(input), 1);
-  std::vector<IntTerm> wrapped;
-  for (const IntTerm& d : dims) {
-    auto i = require_dim(ctx, range_tag, input, d);
-    if (idx) idx->push_back(i);
-    wrapped.push_back(ite(lt(d, 0), d + bound, d));
-  }
-  std::vector<BoolTerm> distinct;
-  for (std::size_t i = 0; i < wrapped.size(); ++i)
-    for (std::size_t j = i + 1; j < wrapped.size(); ++j) distinct.push_back(ne(wrapped[i], wrapped[j]));
-  if (!distinct.empty()) {
-    Message m;
-    m << what;
-    append_list(m, dims);
-    ctx.require(distinct_tag, all_of(distinct), m);
-  }
-  return wrapped;
-}
 
 // flip(input, dims): `flip_c1` each dim in range, `flip_c2` no dim twice.
 Value flip_dims(RuleContext& ctx, const Arg& input, const std::vector<Arg>& dims) {
@@ -613,14 +593,7 @@ Value rule_unfold(RuleContext& ctx) {
   IntTerm step = ctx.int_term(ctx.arg("step"));
   auto d = require_dim(ctx, "unfold_c1", input, dim);  // unfold_c1
   const Shape& in = input.shape();
-  std::optional<IntTerm> n;
-  if (in.rank_known() && in.rank() == 0) {
-    n = IntTerm(1);
-  } else if (d) {
-    n = ctx.size(input, static_cast<int64_t>(*d));
-  } else if (!in.rank_known() && dim.is_literal()) {
-    n = ctx.size(input, dim.expr()->value);
-  }
+  std::optional<IntTerm> n = nonempty_size_at(ctx, input, d, dim);
   if (n) {
     Message m;
     m << "maximum size for tensor at dimension " << dim << " is " << *n << " but size is " << size;
