@@ -57,6 +57,44 @@ void require_expandable(RuleContext& ctx, const std::string& tag, const Arg& sma
   }
 }
 
+// The inner sizes of two matrices agree (mm, addmm): `tag` is `<op>_c3`.
+void require_mm_inner(RuleContext& ctx, const std::string& tag, const Arg& a, const Arg& b) {
+  Message m;
+  m << "mat1 and mat2 shapes cannot be multiplied (" << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and "
+    << ctx.size(b, 0) << "x" << ctx.size(b, 1) << ")";
+  ctx.require(tag, eq(ctx.size(a, 1), ctx.size(b, 0)), m);
+}
+
+// Both batches of matrices are 3-d (bmm, baddbmm, addbmm): `batch1_tag` and
+// `batch2_tag` (`<op>_c1`, `<op>_c2`). True when either is refuted.
+bool require_3d_batches(RuleContext& ctx, const std::string& batch1_tag, const std::string& batch2_tag, const Arg& a,
+                        const Arg& b) {
+  Message m1, m2;
+  m1 << "batch1 must be a 3D tensor, got " << ctx.rank(a) << "D";
+  m2 << "batch2 must be a 3D tensor, got " << ctx.rank(b) << "D";
+  bool bad = ctx.require(batch1_tag, eq(ctx.rank(a), 3), m1) == Status::Refuted;
+  return (ctx.require(batch2_tag, eq(ctx.rank(b), 3), m2) == Status::Refuted) || bad;
+}
+
+// bmm's size checks (bmm, baddbmm): the batch sizes agree (`batch_tag`,
+// `<op>_c3`) and the inner sizes agree (`inner_tag`, `<op>_c4`).
+void require_bmm_sizes(RuleContext& ctx, const std::string& batch_tag, const std::string& inner_tag, const Arg& a,
+                       const Arg& b) {
+  Message m;
+  m << "expected size for first two dimensions of batch2 tensor to be: [" << ctx.size(a, 0) << ", " << ctx.size(a, 2)
+    << "] but got: [" << ctx.size(b, 0) << ", " << ctx.size(b, 1) << "]";
+  ctx.require(batch_tag, eq(ctx.size(a, 0), ctx.size(b, 0)), m);
+  ctx.require(inner_tag, eq(ctx.size(a, 2), ctx.size(b, 1)), m);
+}
+
+// A matrix times a vector (mv, addmv): the matrix's columns are the vector's
+// length (`tag`, `<op>_c2`).
+void require_mv_inner(RuleContext& ctx, const std::string& tag, const Arg& a, const Arg& v) {
+  Message m;
+  m << "size mismatch, got " << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and " << ctx.size(v, 0);
+  ctx.require(tag, eq(ctx.size(a, 1), ctx.size(v, 0)), m);
+}
+
 Value rule_matmul(RuleContext& ctx) {
   Arg a = ctx.tensor("input");
   Arg b = ctx.tensor("other");
@@ -87,37 +125,16 @@ Value rule_mm(RuleContext& ctx) {
   m2 << "mat2 must be a matrix, got a " << ctx.rank(b) << "-D tensor";
   bool bad = ctx.require("mm_c1", eq(ctx.rank(a), 2), m1) == Status::Refuted;  // mm_c1
   bad = (ctx.require("mm_c2", eq(ctx.rank(b), 2), m2) == Status::Refuted) || bad;  // mm_c2
-  if (bad || !a.shape().rank_known() || !b.shape().rank_known()) {
-    if (bad) return unknown_tensor();
-    Message m;
-    m << "mat1 and mat2 shapes cannot be multiplied (" << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and "
-      << ctx.size(b, 0) << "x" << ctx.size(b, 1) << ")";
-    ctx.require("mm_c3", eq(ctx.size(a, 1), ctx.size(b, 0)), m);  // mm_c3
-    return Value::tensor(Shape{ctx.size(a, 0).dim(), ctx.size(b, 1).dim()});
-  }
-  Message m;
-  m << "mat1 and mat2 shapes cannot be multiplied (" << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and "
-    << ctx.size(b, 0) << "x" << ctx.size(b, 1) << ")";
-  ctx.require("mm_c3", eq(ctx.size(a, 1), ctx.size(b, 0)), m);  // mm_c3
-  return Value::tensor(Shape{a.shape()[0], b.shape()[1]});
+  if (bad) return unknown_tensor();
+  require_mm_inner(ctx, "mm_c3", a, b);  // mm_c3
+  return Value::tensor(Shape{ctx.size(a, 0).dim(), ctx.size(b, 1).dim()});
 }
 
 Value rule_bmm(RuleContext& ctx) {
   Arg a = ctx.tensor("input");
   Arg b = ctx.tensor("mat2");
-  Message m1, m2;
-  m1 << "batch1 must be a 3D tensor, got " << ctx.rank(a) << "D";
-  m2 << "batch2 must be a 3D tensor, got " << ctx.rank(b) << "D";
-  bool bad = ctx.require("bmm_c1", eq(ctx.rank(a), 3), m1) == Status::Refuted;  // bmm_c1
-  bad = (ctx.require("bmm_c2", eq(ctx.rank(b), 3), m2) == Status::Refuted) || bad;  // bmm_c2
-  if (bad) return unknown_tensor();
-  Message m3, m4;
-  m3 << "expected size for first two dimensions of batch2 tensor to be: [" << ctx.size(a, 0) << ", "
-     << ctx.size(a, 2) << "] but got: [" << ctx.size(b, 0) << ", " << ctx.size(b, 1) << "]";
-  m4 << "expected size for first two dimensions of batch2 tensor to be: [" << ctx.size(a, 0) << ", "
-     << ctx.size(a, 2) << "] but got: [" << ctx.size(b, 0) << ", " << ctx.size(b, 1) << "]";
-  ctx.require("bmm_c3", eq(ctx.size(a, 0), ctx.size(b, 0)), m3);  // bmm_c3
-  ctx.require("bmm_c4", eq(ctx.size(a, 2), ctx.size(b, 1)), m4);  // bmm_c4
+  if (require_3d_batches(ctx, "bmm_c1", "bmm_c2", a, b)) return unknown_tensor();  // bmm_c1, bmm_c2
+  require_bmm_sizes(ctx, "bmm_c3", "bmm_c4", a, b);  // bmm_c3, bmm_c4
   return Value::tensor(Shape{ctx.size(a, 0).dim(), ctx.size(a, 1).dim(), ctx.size(b, 2).dim()});
 }
 
@@ -131,10 +148,7 @@ Value rule_addmm(RuleContext& ctx) {
   bool bad = ctx.require("addmm_c1", eq(ctx.rank(a), 2), m1) == Status::Refuted;  // addmm_c1
   bad = (ctx.require("addmm_c2", eq(ctx.rank(b), 2), m2) == Status::Refuted) || bad;  // addmm_c2
   if (bad) return unknown_tensor();
-  Message m3;
-  m3 << "mat1 and mat2 shapes cannot be multiplied (" << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and "
-     << ctx.size(b, 0) << "x" << ctx.size(b, 1) << ")";
-  ctx.require("addmm_c3", eq(ctx.size(a, 1), ctx.size(b, 0)), m3);  // addmm_c3
+  require_mm_inner(ctx, "addmm_c3", a, b);  // addmm_c3
   std::vector<IntTerm> out{ctx.size(a, 0), ctx.size(b, 1)};
   require_expandable(ctx, "addmm_c4", input, out);  // addmm_c4
   return Value::tensor(shape_of_terms(out));
@@ -361,9 +375,7 @@ Value rule_mv(RuleContext& ctx) {
   Message m1;
   m1 << "vector + matrix @ vector expected, got " << ctx.rank(a) << "-D and " << ctx.rank(v) << "-D operands";
   if (ctx.require("mv_c1", eq(ctx.rank(a), 2) && eq(ctx.rank(v), 1), m1) == Status::Refuted) return unknown_tensor();  // mv_c1
-  Message m2;
-  m2 << "size mismatch, got " << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and " << ctx.size(v, 0);
-  ctx.require("mv_c2", eq(ctx.size(a, 1), ctx.size(v, 0)), m2);  // mv_c2
+  require_mv_inner(ctx, "mv_c2", a, v);  // mv_c2
   if (ctx.any_refuted()) return unknown_tensor();
   return Value::tensor(Shape{ctx.size(a, 0).dim()});
 }
@@ -387,17 +399,8 @@ Value rule_baddbmm(RuleContext& ctx) {
   Arg input = ctx.tensor("input");
   Arg a = ctx.tensor("batch1");
   Arg b = ctx.tensor("batch2");
-  Message m1, m2;
-  m1 << "batch1 must be a 3D tensor, got " << ctx.rank(a) << "D";
-  m2 << "batch2 must be a 3D tensor, got " << ctx.rank(b) << "D";
-  bool bad = ctx.require("baddbmm_c1", eq(ctx.rank(a), 3), m1) == Status::Refuted;  // baddbmm_c1
-  bad = (ctx.require("baddbmm_c2", eq(ctx.rank(b), 3), m2) == Status::Refuted) || bad;  // baddbmm_c2
-  if (bad) return unknown_tensor();
-  Message m3;
-  m3 << "expected size for first two dimensions of batch2 tensor to be: [" << ctx.size(a, 0) << ", "
-     << ctx.size(a, 2) << "] but got: [" << ctx.size(b, 0) << ", " << ctx.size(b, 1) << "]";
-  ctx.require("baddbmm_c3", eq(ctx.size(a, 0), ctx.size(b, 0)), m3);  // baddbmm_c3
-  ctx.require("baddbmm_c4", eq(ctx.size(a, 2), ctx.size(b, 1)), m3);  // baddbmm_c4
+  if (require_3d_batches(ctx, "baddbmm_c1", "baddbmm_c2", a, b)) return unknown_tensor();  // baddbmm_c1, baddbmm_c2
+  require_bmm_sizes(ctx, "baddbmm_c3", "baddbmm_c4", a, b);  // baddbmm_c3, baddbmm_c4
   std::vector<IntTerm> out{ctx.size(a, 0), ctx.size(a, 1), ctx.size(b, 2)};
   require_expandable(ctx, "baddbmm_c5", input, out);  // baddbmm_c5
   if (ctx.any_refuted()) return unknown_tensor();
@@ -482,9 +485,7 @@ Value rule_addmv(RuleContext& ctx) {
   if (ctx.require("addmv_c1", eq(ctx.rank(a), 2) && eq(ctx.rank(v), 1) && le(ctx.rank(input), 1), m1) ==  // addmv_c1
       Status::Refuted)
     return unknown_tensor();
-  Message m2;
-  m2 << "size mismatch, got " << ctx.size(a, 0) << "x" << ctx.size(a, 1) << " and " << ctx.size(v, 0);
-  ctx.require("addmv_c2", eq(ctx.size(a, 1), ctx.size(v, 0)), m2);  // addmv_c2
+  require_mv_inner(ctx, "addmv_c2", a, v);  // addmv_c2
   Message m3;
   m3 << "size mismatch, the input has " << ctx.numel(input) << " elements for " << ctx.size(a, 0) << " rows";
   ctx.require("addmv_c3", eq(ctx.numel(input), ctx.size(a, 0)) || eq(ctx.numel(input), 1), m3);  // addmv_c3
@@ -504,12 +505,7 @@ Value rule_addbmm(RuleContext& ctx) {
   Arg input = ctx.tensor("input");
   Arg a = ctx.tensor("batch1");
   Arg b = ctx.tensor("batch2");
-  Message m1, m2;
-  m1 << "batch1 must be a 3D tensor, got " << ctx.rank(a) << "D";
-  m2 << "batch2 must be a 3D tensor, got " << ctx.rank(b) << "D";
-  bool bad = ctx.require("addbmm_c1", eq(ctx.rank(a), 3), m1) == Status::Refuted;  // addbmm_c1
-  bad = (ctx.require("addbmm_c2", eq(ctx.rank(b), 3), m2) == Status::Refuted) || bad;  // addbmm_c2
-  if (bad) return unknown_tensor();
+  if (require_3d_batches(ctx, "addbmm_c1", "addbmm_c2", a, b)) return unknown_tensor();  // addbmm_c1, addbmm_c2
   Message m3;
   m3 << "batch1 and batch2 must have same number of batches, got " << ctx.size(a, 0) << " and " << ctx.size(b, 0);
   ctx.require("addbmm_c3", eq(ctx.size(a, 0), ctx.size(b, 0)), m3);  // addbmm_c3
@@ -622,14 +618,9 @@ Value rule_tensordot(RuleContext& ctx) {
   const Shape& sb = b.shape();
   auto known = [](const auto& v) { return std::all_of(v.begin(), v.end(), [](const auto& i) { return i.has_value(); }); };
   if (ctx.any_refuted()) return unknown_tensor();
-  // an axis by its wrapped index, or by the literal dim when the rank is unknown (read at run time)
-  auto axis = [&](const Arg& t, const std::optional<std::size_t>& i, const IntTerm& d) -> std::optional<IntTerm> {
-    if (i) return ctx.size(t, static_cast<int64_t>(*i));
-    if (!t.shape().rank_known() && d.is_literal()) return ctx.size(t, d.expr()->value);
-    return std::nullopt;
-  };
   for (std::size_t i = 0; i < ia.size(); ++i) {
-    auto xa = axis(a, ia[i], da[i]), yb = axis(b, ib[i], db[i]);
+    // an axis by its wrapped index, or by the literal dim when the rank is unknown (read at run time)
+    auto xa = size_at(ctx, a, ia[i], da[i]), yb = size_at(ctx, b, ib[i], db[i]);
     if (!xa || !yb) continue;
     IntTerm x = *xa, y = *yb;
     Message m;
