@@ -8,7 +8,6 @@
 // through the C++ frontend's port of F.multi_head_attention_forward.
 #include <ATen/ATen.h>
 #include <ATen/ExpandUtils.h>
-#include <c10/util/Logging.h>
 #include <torch/nn/functional/activation.h>  // the C++ frontend's multi_head_attention_forward
 
 #include <cmath>
@@ -17,6 +16,7 @@
 #include <stdexcept>
 
 #include "libtorch_nn_oracle.h"
+#include "libtorch_quiet.h"
 
 namespace gshape::oracle::nn {
 namespace {
@@ -572,24 +572,10 @@ const std::map<std::string, Runner>& runners() {
   return table;
 }
 
-// TORCH_WARN's messages (padding='same' with an even kernel, ...) are not outcomes.
-class SilentWarnings : public c10::WarningHandler {
- public:
-  void process(const c10::SourceLocation&, const std::string&, const bool) override {}
-};
-
 }  // namespace
 
 AtenOutcome run_aten(const std::string& target, const NCase& c) {
-  static const bool quiet = [] {
-    static SilentWarnings silent;
-    c10::Warning::set_warning_handler(&silent);
-    FLAGS_caffe2_log_level = 3;  // no warnings on stderr for deprecated forms
-    // no backtrace in each c10::Error (symbolising it took over half the run)
-    c10::SetStackTraceFetcher([] { return std::string(); });
-    return true;
-  }();
-  (void)quiet;
+  quiet_libtorch();
   auto it = runners().find(target);
   if (it == runners().end()) throw std::invalid_argument("libtorch nn oracle: no runner for " + target);
   AtenOutcome o;

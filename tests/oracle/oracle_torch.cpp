@@ -3,12 +3,12 @@
 // includes libtorch headers (they take long to compile).
 #include <ATen/ATen.h>
 #include <ATen/ops/numpy_T_native.h>
-#include <c10/util/Logging.h>
 
 #include <functional>
 #include <map>
 #include <stdexcept>
 
+#include "libtorch_quiet.h"
 #include "oracle.h"
 
 namespace gshape::oracle {
@@ -52,6 +52,24 @@ Outcome of(const std::vector<at::Tensor>& ts) {
   return o;
 }
 Outcome of(const std::tuple<at::Tensor, at::Tensor>& ts) { return of(std::vector<at::Tensor>{std::get<0>(ts), std::get<1>(ts)}); }
+
+// clamp(t, lo, hi) and t.clamp_(lo, hi): both bounds tensors (or None) when
+// either is a tensor, otherwise scalars (or None).
+template <class Clamp>
+Outcome clamp_with(const OCase& c, Clamp clamp) {
+  const OArg& lo = c.args[1];
+  const OArg& hi = c.args[2];
+  if (is_tensor(lo) || is_tensor(hi)) {
+    c10::optional<at::Tensor> l, h;
+    if (is_tensor(lo)) l = T(lo);
+    if (is_tensor(hi)) h = T(hi);
+    return of(clamp(T(c.args[0]), l, h));
+  }
+  c10::optional<at::Scalar> l, h;
+  if (lo.kind != Kind::None) l = S(lo);
+  if (hi.kind != Kind::None) h = S(hi);
+  return of(clamp(T(c.args[0]), l, h));
+}
 
 // A reduction called as op(t), op(t, dim), op(t, dim, keepdim).
 template <class WithDim, class Plain>
@@ -157,18 +175,7 @@ const std::map<std::string, Runner>& runners() {
     m["leaky_relu"] = [](const OCase& c) { return of(at::leaky_relu(T(c.args[0]), S(c.args[1]))); };
     m["dropout"] = [](const OCase& c) { return of(at::dropout(T(c.args[0]), c.args[1].f, c.args[2].b)); };
     m["clamp"] = [](const OCase& c) {
-      const OArg& lo = c.args[1];
-      const OArg& hi = c.args[2];
-      if (is_tensor(lo) || is_tensor(hi)) {
-        c10::optional<at::Tensor> l, h;
-        if (is_tensor(lo)) l = T(lo);
-        if (is_tensor(hi)) h = T(hi);
-        return of(at::clamp(T(c.args[0]), l, h));
-      }
-      c10::optional<at::Scalar> l, h;
-      if (lo.kind != Kind::None) l = S(lo);
-      if (hi.kind != Kind::None) h = S(hi);
-      return of(at::clamp(T(c.args[0]), l, h));
+      return clamp_with(c, [](const at::Tensor& t, const auto& l, const auto& h) { return at::clamp(t, l, h); });
     };
     using Bin = at::Tensor (*)(const at::Tensor&, const at::Tensor&);
     const std::pair<const char*, Bin> binaries[] = {
@@ -236,18 +243,7 @@ const std::map<std::string, Runner>& runners() {
     };
     m["cumprod"] = [](const OCase& c) { return of(at::cumprod(T(c.args[0]), c.args[1].i)); };
     m["clamp_"] = [](const OCase& c) {
-      const OArg& lo = c.args[1];
-      const OArg& hi = c.args[2];
-      if (is_tensor(lo) || is_tensor(hi)) {
-        c10::optional<at::Tensor> l, h;
-        if (is_tensor(lo)) l = T(lo);
-        if (is_tensor(hi)) h = T(hi);
-        return of(T(c.args[0]).clamp_(l, h));
-      }
-      c10::optional<at::Scalar> l, h;
-      if (lo.kind != Kind::None) l = S(lo);
-      if (hi.kind != Kind::None) h = S(hi);
-      return of(T(c.args[0]).clamp_(l, h));
+      return clamp_with(c, [](at::Tensor t, const auto& l, const auto& h) { return t.clamp_(l, h); });
     };
     // Tensor.where(condition, other) with self first
     m["tensor_where"] = [](const OCase& c) { return of(at::where(T(c.args[1]), T(c.args[0]), T(c.args[2]))); };
@@ -406,13 +402,7 @@ const std::map<std::string, Runner>& runners() {
 }  // namespace
 
 Outcome run_torch(const std::string& op, const OCase& c) {
-  // libtorch captures a C++ backtrace for every error it throws (milliseconds
-  // each); the oracle provokes thousands of errors and needs only the message
-  static const bool no_backtraces = [] {
-    c10::SetStackTraceFetcher([] { return std::string(); });
-    return true;
-  }();
-  (void)no_backtraces;
+  quiet_libtorch();
   auto it = runners().find(op);
   if (it == runners().end()) throw std::invalid_argument("oracle: no libtorch runner for '" + op + "'");
   try {
