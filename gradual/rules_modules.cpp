@@ -36,7 +36,7 @@ Value rule_linear_init(RuleContext& ctx) {
 }
 
 // nn.Linear forward: [..., in_features] → [..., out_features], keeping every
-// leading axis (symbols included). `linear_c2` the input has an axis,
+// leading axis (symbols included); [*, out_features] for an unknown rank. `linear_c2` the input has an axis,
 // `linear_c1` its last axis is in_features.
 Value rule_linear_forward(RuleContext& ctx) {
   Arg module = ctx.arg("self");
@@ -52,7 +52,13 @@ Value rule_linear_forward(RuleContext& ctx) {
      << ctx.size(input, -1);
   ctx.require("linear_c1", eq(ctx.size(input, -1), in), m1);  // linear_c1
   const Shape& s = input.shape();
-  if (!s.rank_known()) return unknown_tensor();
+  if (!s.rank_known()) {
+    // an input of unknown rank still gives [*, out_features]
+    std::vector<Dim> suffix = s.known_suffix();
+    if (suffix.empty()) suffix.push_back(out.dim());
+    suffix.back() = out.dim();
+    return Value::tensor(Shape::unknown_with_suffix(std::move(suffix)));
+  }
   std::vector<Dim> dims = s.dims();
   dims.back() = out.dim();
   return Value::tensor(Shape(std::move(dims)));

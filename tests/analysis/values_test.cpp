@@ -158,6 +158,9 @@ TEST(Values, KnownLastAxesOfAnUnknownRankProveLaterChecks) {
       "emb = nn.Embedding(100, 32)\n"
       "norm = nn.LayerNorm(32)\n"
       "small = nn.Linear(16, 4)\n"
+      "def g(x):\n"
+      "    y = small(x)  # lin\n"
+      "    return y\n"
       "def f(tokens, flag):\n"
       "    h = F.relu(emb(tokens))  # embed\n"
       "    n = norm(h)  # norm\n"
@@ -169,6 +172,7 @@ TEST(Values, KnownLastAxesOfAnUnknownRankProveLaterChecks) {
   Analysed a(src);
   // indices of unknown rank: the result's rank is unknown, its last axis is not
   EXPECT_EQ(a.shape(line_of(src, "# embed"), "h"), "[*, 32]");
+  EXPECT_EQ(a.shape(line_of(src, "# lin"), "y"), "[*, 4]") << "nn.Linear on an input of unknown rank";
   EXPECT_EQ(a.outcome(line_of(src, "# norm"), "layer_norm_c3"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.shape(line_of(src, "# sizes"), "z"), "[32, 32]");
   EXPECT_EQ(a.shape(line_of(src, "# joined"), "k"), "[*, 32]") << "a join keeps the last axes both arms know";
