@@ -105,7 +105,22 @@ void append_list(Message& m, const std::vector<IntTerm>& terms) {
 Shape broadcast_args(RuleContext& ctx, const std::string& tag, const Arg& a, const Arg& b) {
   bool ta = a.is_tensor(), tb = b.is_tensor();
   if (ta && tb) {
-    if (!a.shape().rank_known() || !b.shape().rank_known()) return Shape::unknown();
+    if (!a.shape().rank_known() || !b.shape().rank_known()) {
+      // a rank is unknown: the last axes both operands know are broadcast
+      // (and checked); the result's other axes are unknown
+      std::size_t n = std::min(a.shape().known_suffix().size(), b.shape().known_suffix().size());
+      std::vector<Dim> out;
+      for (std::size_t k = n; k >= 1; --k) {
+        int64_t axis = -static_cast<int64_t>(k);
+        IntTerm x = ctx.size(a, axis), y = ctx.size(b, axis);
+        Message m;
+        m << "the size of tensor a (" << x << ") must match the size of tensor b (" << y
+          << ") at non-singleton dimension " << std::to_string(axis);
+        ctx.require(tag, eq(x, y) || eq(x, 1) || eq(y, 1), m);
+        out.push_back(ite(eq(x, 1), y, x).dim());
+      }
+      return Shape::unknown_with_suffix(std::move(out));
+    }
     return shape_of_terms(broadcast_terms(ctx, tag, sizes_from_end(ctx, a), sizes_from_end(ctx, b)));
   }
   // an unknown operand may be a tensor of any shape

@@ -95,6 +95,24 @@ void require_mv_inner(RuleContext& ctx, const std::string& tag, const Arg& a, co
   ctx.require(tag, eq(ctx.size(a, 1), ctx.size(v, 0)), m);
 }
 
+// matmul's result when a rank is unknown: its last axes, as far as the
+// operands' known last axes fix them. A 1-d `other` drops input's last
+// axis; an `other` with two or more axes ends the result with its columns,
+// after input's rows when input has two or more axes.
+Shape matmul_partial_result(const Shape& a, const Shape& b) {
+  const std::vector<Dim>& ka = a.known_suffix();
+  const std::vector<Dim>& kb = b.known_suffix();
+  if (b.rank_known() && b.rank() == 1) {
+    if (ka.empty()) return Shape::unknown();
+    return Shape::unknown_with_suffix(std::vector<Dim>(ka.begin(), ka.end() - 1));
+  }
+  if (kb.size() < 2) return Shape::unknown();  // other may be 1-d: the result's end is unknown
+  std::vector<Dim> out;
+  if (ka.size() >= 2) out.push_back(ka[ka.size() - 2]);
+  out.push_back(kb.back());
+  return Shape::unknown_with_suffix(std::move(out));
+}
+
 Value rule_matmul(RuleContext& ctx) {
   Arg a = ctx.tensor("input");
   Arg b = ctx.tensor("other");
@@ -110,7 +128,7 @@ Value rule_matmul(RuleContext& ctx) {
     m << "matmul: the last dimension of the first operand (" << ctx.size(a, -1)
       << ") must match the matching dimension of the second operand (" << m2 << ")";
     ctx.require("matmul_c2", eq(ctx.size(a, -1), m2), m);  // matmul_c2
-    return unknown_tensor();
+    return Value::tensor(matmul_partial_result(a.shape(), b.shape()));
   }
   // matmul_c2 (inner sizes), matmul_c3 (batch broadcast)
   return Value::tensor(shape_of_terms(matmul_known(ctx, "matmul_c2", "matmul_c3", ctx.sizes(a), ctx.sizes(b),

@@ -56,11 +56,18 @@ TEST(Calls, RecursionGivesAnUnknownResult) {
       "    if n == 0:\n"
       "        return x\n"
       "    return deep(x, n - 1) @ torch.zeros(3, 3)\n"
-      "y = deep(torch.zeros(2, 3), 5)\n"
-      "z = y @ torch.zeros(7, 1)  # use\n";
+      "y = deep(torch.zeros(2, 3), 5)  # rec\n"
+      "w = y.reshape(7, -1)  # use\n"
+      "z = y @ torch.zeros(7, 1)  # last\n";
   Analysed a(src);
-  // deep's result is Dyn: nothing about y can be refuted
+  // the recursive call's result is Dyn, so deep's rank is unknown: nothing
+  // that needs y's whole shape can be refuted (6 elements do not fill 7
+  // rows, but only the run-time check can tell)
   for (const auto* ob : a.at(line_of(src, "# use"))) EXPECT_NE(ob->outcome, Outcome::Error) << a.dump();
+  // yet both returns end with 3 columns ([2, 3] and Dyn @ [3, 3]), and a
+  // product with 7 rows certainly fails, as it does in Python
+  EXPECT_EQ(a.shape(line_of(src, "# rec"), "y"), "[*, 3]");
+  EXPECT_EQ(a.outcome(line_of(src, "# last"), "matmul_c2"), Outcome::Error) << a.dump();
 }
 
 TEST(Calls, MutualRecursionTerminates) {

@@ -160,7 +160,10 @@ TEST(Values, KnownLastAxesOfAnUnknownRankProveLaterChecks) {
       "small = nn.Linear(16, 4)\n"
       "def g(x):\n"
       "    y = small(x)  # lin\n"
-      "    return y\n"
+      "    b = y + torch.zeros(4)  # add\n"
+      "    c = y @ torch.zeros(4, 7)  # mm\n"
+      "    v = y @ torch.zeros(4)  # mv\n"
+      "    return y + torch.zeros(5)  # badadd\n"
       "def f(tokens, flag):\n"
       "    h = F.relu(emb(tokens))  # embed\n"
       "    n = norm(h)  # norm\n"
@@ -173,6 +176,13 @@ TEST(Values, KnownLastAxesOfAnUnknownRankProveLaterChecks) {
   // indices of unknown rank: the result's rank is unknown, its last axis is not
   EXPECT_EQ(a.shape(line_of(src, "# embed"), "h"), "[*, 32]");
   EXPECT_EQ(a.shape(line_of(src, "# lin"), "y"), "[*, 4]") << "nn.Linear on an input of unknown rank";
+  // broadcasting and matmul check and keep the known last axes
+  EXPECT_EQ(a.shape(line_of(src, "# add"), "b"), "[*, 4]");
+  EXPECT_EQ(a.outcome(line_of(src, "# add"), "broadcast_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# mm"), "c"), "[*, 7]");
+  EXPECT_EQ(a.outcome(line_of(src, "# mm"), "matmul_c2"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# mv"), "v"), "[*]");
+  EXPECT_EQ(a.outcome(line_of(src, "# badadd"), "broadcast_c1"), Outcome::Error) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# norm"), "layer_norm_c3"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.shape(line_of(src, "# sizes"), "z"), "[32, 32]");
   EXPECT_EQ(a.shape(line_of(src, "# joined"), "k"), "[*, 32]") << "a join keeps the last axes both arms know";
