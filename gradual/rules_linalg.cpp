@@ -198,7 +198,15 @@ Value rule_linear(RuleContext& ctx) {
   m1 << "linear expects in_features " << ctx.size(weight, -1) << " but the input's last dimension is "
      << ctx.size(input, -1);
   ctx.require("linear_c1", eq(ctx.size(input, -1), ctx.size(weight, -1)), m1);  // linear_c1
-  if (!input.shape().rank_known() || !weight.shape().rank_known()) return unknown_tensor();
+  if (!weight.shape().rank_known()) return unknown_tensor();
+  if (!input.shape().rank_known()) {
+    // input @ weight.t() (the bias is added in place): [*, out_features],
+    // or input's shape without its last axis for a 1-d weight
+    std::vector<Dim> suffix = input.shape().known_suffix();
+    if (!suffix.empty()) suffix.pop_back();
+    if (weight.shape().rank() == 2) suffix.push_back(weight.shape()[0]);
+    return Value::tensor(Shape::unknown_with_suffix(std::move(suffix)));
+  }
   std::vector<IntTerm> in = ctx.sizes(input);
   std::vector<IntTerm> wt = ctx.sizes(weight);
   std::reverse(wt.begin(), wt.end());  // weight.t()

@@ -163,6 +163,7 @@ TEST(Values, KnownLastAxesOfAnUnknownRankProveLaterChecks) {
       "    b = y + torch.zeros(4)  # add\n"
       "    c = y @ torch.zeros(4, 7)  # mm\n"
       "    v = y @ torch.zeros(4)  # mv\n"
+      "    f = F.linear(x, torch.zeros(6, 9))  # flinear\n"
       "    return y + torch.zeros(5)  # badadd\n"
       "def f(tokens, flag):\n"
       "    h = F.relu(emb(tokens))  # embed\n"
@@ -182,6 +183,7 @@ TEST(Values, KnownLastAxesOfAnUnknownRankProveLaterChecks) {
   EXPECT_EQ(a.shape(line_of(src, "# mm"), "c"), "[*, 7]");
   EXPECT_EQ(a.outcome(line_of(src, "# mm"), "matmul_c2"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.shape(line_of(src, "# mv"), "v"), "[*]");
+  EXPECT_EQ(a.shape(line_of(src, "# flinear"), "f"), "[*, 6]");
   EXPECT_EQ(a.outcome(line_of(src, "# badadd"), "broadcast_c1"), Outcome::Error) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# norm"), "layer_norm_c3"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.shape(line_of(src, "# sizes"), "z"), "[32, 32]");
