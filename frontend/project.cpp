@@ -17,6 +17,7 @@
 
 #include "frontend/import_graph.h"
 #include "frontend/ir_builder.h"
+#include "frontend/parallel_for.h"
 
 namespace gshape {
 
@@ -355,8 +356,16 @@ class Walker {
   std::vector<FoundFile> files_;
 };
 
-// Reads, checks and parses one file; adds it to the project's modules or rejected files.
-void load_file(const FoundFile& found, Project& project, DiagnosticSink& diags) {
+// One file's outcome, filled on a worker thread and merged in file order.
+struct LoadedFile {
+  std::optional<ProjectModule> module;
+  std::unique_ptr<SourceFile> rejected;
+  DiagnosticSink diags;
+};
+
+// Reads, checks and parses one file: a module, or a rejected file.
+void load_file(const FoundFile& found, LoadedFile& out) {
+  DiagnosticSink& diags = out.diags;
   std::optional<std::string> bytes = read_file_bytes(found.path, diags);
   if (!bytes) return;
   if (std::memchr(bytes->data(), '\0', bytes->size()) != nullptr) {
@@ -376,7 +385,7 @@ void load_file(const FoundFile& found, Project& project, DiagnosticSink& diags) 
       d.notes.push_back({at, "file declares encoding '" + coding->encoding + "'; gshape reads UTF-8 only"});
     }
     diags.report(std::move(d));
-    project.rejected_files.push_back(std::move(file));
+    out.rejected = std::move(file);
     return;
   }
 
@@ -391,24 +400,32 @@ void load_file(const FoundFile& found, Project& project, DiagnosticSink& diags) 
     diags.file_error(found.path, std::string("internal error while parsing: ") + e.what());
   }
   if (!module) {
-    project.rejected_files.push_back(std::move(file));
+    out.rejected = std::move(file);
     return;
   }
-  project.modules.push_back({std::move(file), std::move(module), found.root, {}});
+  out.module = ProjectModule{std::move(file), std::move(module), found.root, {}};
 }
 
 }  // namespace
 
-Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags) {
+Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads) {
   Project project;
   Walker walker(project, diags);
   for (const std::string& path : paths) walker.add_root(path);
   std::vector<FoundFile> files = walker.take_files();
   std::stable_sort(files.begin(), files.end(), [](const FoundFile& a, const FoundFile& b) { return a.path < b.path; });
 
-  for (const FoundFile& f : files) {
-    project.all_files.push_back(f.path);
-    load_file(f, project, diags);
+  // Files parse independently (a tree-sitter parser per thread); the
+  // results are merged in path order, so the output does not depend on
+  // which thread finished first.
+  std::vector<LoadedFile> loaded(files.size());
+  parallel_for(files.size(), [&](std::size_t i) { load_file(files[i], loaded[i]); },
+               threads == 0 ? default_thread_count() : threads);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    project.all_files.push_back(files[i].path);
+    for (const Diagnostic& d : loaded[i].diags.all()) diags.report(d);
+    if (loaded[i].module) project.modules.push_back(std::move(*loaded[i].module));
+    if (loaded[i].rejected) project.rejected_files.push_back(std::move(loaded[i].rejected));
   }
 
   ImportGraph graph = build_import_graph(project.modules);

@@ -53,6 +53,8 @@ inline constexpr std::size_t kMaxSourceFileBytes = 20u * 1024u * 1024u;
 // Reports unreadable, non-UTF-8, binary, oversized and unparsable files to
 // `diags` and goes on with the rest. A missing path is an error too (and is
 // listed in `missing_paths`). Fills the import graph and `analysis_order`.
-Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags);
+// Files are read and parsed on `threads` threads (0: default_thread_count()
+// of parallel_for.h); the result is the same whatever the number.
+Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads = 0);
 
 }  // namespace gshape

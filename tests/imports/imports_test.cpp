@@ -267,3 +267,41 @@ TEST(ImportedNames, ListsEveryLoadedModuleName) {
 
 }  // namespace
 }  // namespace gshape
+
+namespace gshape {
+namespace {
+
+// Files are parsed on several threads; modules, rejected files, diagnostics
+// and the analysis order must not depend on how many.
+TEST(ParallelLoad, SameProjectWhateverTheThreadCount) {
+  testing::TempDir dir;
+  for (int i = 0; i < 40; ++i) {
+    std::string body = "import torch\nfrom . import m" + std::to_string((i + 1) % 40) + "\n";
+    body += "def f" + std::to_string(i) + "(x):\n" + std::string(static_cast<std::size_t>(i % 5), ' ') +
+            (i % 5 ? "return x\n" : "    return (x\n");  // some files have syntax errors
+    dir.write("pkg/m" + std::to_string(i) + ".py", body);
+  }
+  dir.write("pkg/__init__.py", "");
+  dir.write("pkg/binary.py", std::string("x = 1\0\n", 7));
+  auto render = [&](unsigned threads) {
+    DiagnosticSink diags;
+    Project p = load_project({dir.str()}, diags, threads);
+    std::ostringstream out;
+    for (const ProjectModule& m : p.modules) out << "module " << m.file->module_name() << "\n";
+    for (const auto& f : p.rejected_files) out << "rejected " << f->path() << "\n";
+    for (const auto& c : p.analysis_order) {
+      out << "component";
+      for (std::size_t i : c) out << " " << p.modules[i].file->module_name();
+      out << "\n";
+    }
+    for (const Diagnostic& d : diags.all()) render_text(out, d);
+    return out.str();
+  };
+  std::string one = render(1);
+  EXPECT_NE(one.find("rejected"), std::string::npos) << one;  // the broken files are there
+  EXPECT_NE(one.find("binary file"), std::string::npos) << one;
+  for (unsigned threads : {2u, 3u, 8u}) EXPECT_EQ(render(threads), one) << threads << " threads";
+}
+
+}  // namespace
+}  // namespace gshape
