@@ -1,4 +1,6 @@
 """Small modules, each constraint violated once."""
+import json
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -118,6 +120,14 @@ def case_embedding_weight_rank():
 def case_embedding_padding_functional():
     # expect-error@+1: embedding_c3
     F.embedding(torch.zeros(3, dtype=torch.long), torch.zeros(10, 4), padding_idx=-11)
+
+
+def case_linear_after_embedding_of_unknown_rank():
+    # the indices' rank is unknown, the embedding's last axis (8) is not
+    tokens = torch.tensor(json.loads("[[1, 2, 3]]"))
+    h = nn.Embedding(10, 8)(tokens)
+    # expect-error@+1: linear_c1
+    nn.Linear(16, 4)(h)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """Small modules where every constraint holds (activations, PReLU, dropout,
 softmax, flatten, bilinear, embedding): no diagnostic."""
+import json
+
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -25,6 +27,14 @@ def case_bilinear_embedding():
     idx = torch.zeros(2, 7, dtype=torch.long)
     return (bil(torch.zeros(6, 3), torch.zeros(6, 4)), F.bilinear(torch.zeros(3), torch.zeros(4), torch.zeros(5, 3, 4)),
             emb(idx), F.embedding(idx, torch.zeros(10, 3), padding_idx=-1))
+
+
+def case_embedding_of_unknown_rank():
+    # indices of unknown rank (decoded at run time): the embedding's output
+    # is [*, 8], enough to prove the layers after it
+    tokens = torch.tensor(json.loads("[[1, 2, 3]]"))
+    h = nn.LayerNorm(8)(nn.Embedding(10, 8)(tokens))
+    return nn.Linear(8, 4)(h) + torch.zeros(4)
 
 
 if __name__ == "__main__":
