@@ -9,23 +9,12 @@
 #include <memory>
 
 #include "gradual/rule_registry.h"
+#include "operand_builders.h"
 
 namespace gshape::gradual {
 namespace {
 
-Operand T(const Shape& s, int slot = -1) { return Operand(Value::tensor(s), slot); }
-Operand I(const Dim& d, int slot = -1) { return Operand(Value::integer(d), slot); }
-Operand Bool(bool b) { return Operand(Value::boolean(Pred(b))); }
-Operand Str(const std::string& s) { return Operand(Value::string(s)); }
-Operand Tup(const std::vector<Operand>& items, int slot = -1) {
-  Operand op;
-  std::vector<Value> values;
-  for (const Operand& o : items) values.push_back(o.value);
-  op.value = Value::tuple(values);
-  op.elements = items;
-  op.slot = slot;
-  return op;
-}
+using namespace test_operands;
 using Keywords = std::vector<std::pair<std::string, Operand>>;
 
 class NnRules : public ::testing::Test {

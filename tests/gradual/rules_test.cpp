@@ -3,21 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "gradual/rule_registry.h"
+#include "operand_builders.h"
 
 namespace gshape::gradual {
 namespace {
 
-Operand T(const Shape& s, int slot = -1) { return Operand(Value::tensor(s), slot); }
-Operand I(const Dim& d, int slot = -1) { return Operand(Value::integer(d), slot); }
-Operand Tup(const std::vector<Operand>& items, int slot = -1) {
-  Operand op;
-  std::vector<Value> values;
-  for (const Operand& o : items) values.push_back(o.value);
-  op.value = Value::tuple(values);
-  op.elements = items;
-  op.slot = slot;
-  return op;
-}
+using namespace test_operands;
 
 class Rules : public ::testing::Test {
  protected:

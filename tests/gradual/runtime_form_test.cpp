@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "gradual/rule_registry.h"
+#include "operand_builders.h"
 
 namespace gshape::gradual {
 namespace {
@@ -68,8 +69,8 @@ void check_template(const std::string& t, const std::string& where) {
   }
 }
 
-Operand T(const Shape& s, int slot) { return Operand(Value::tensor(s), slot); }
-Operand I(const Dim& d, int slot) { return Operand(Value::integer(d), slot); }
+using test_operands::I;
+using test_operands::T;
 Operand List(std::vector<Operand> items, int slot) {
   Operand op;
   std::vector<Value> values;
