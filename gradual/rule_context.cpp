@@ -5,7 +5,7 @@
 
 namespace gshape::gradual {
 
-RuleContext::RuleContext(std::string rule_name, const CallSite& call, Binding binding, Solver& solver,
+RuleContext::RuleContext(std::string rule_name, const CallSite& call, Binding binding, Discharger& solver,
                          std::vector<Obligation>& out)
     : rule_name_(std::move(rule_name)), call_(call), binding_(std::move(binding)), solver_(solver), out_(out) {
   for (const auto& [name, bound] : binding_.params) index_operand(bound.operand, name);

@@ -15,7 +15,7 @@
 #include "gradual/constraint.h"
 #include "gradual/obligation.h"
 #include "gradual/signature.h"
-#include "gradual/solver.h"
+#include "gradual/discharger.h"
 
 namespace gshape::gradual {
 
@@ -52,7 +52,7 @@ struct Arg {
 
 class RuleContext final : public OperandEnv {
  public:
-  RuleContext(std::string rule_name, const CallSite& call, Binding binding, Solver& solver,
+  RuleContext(std::string rule_name, const CallSite& call, Binding binding, Discharger& solver,
               std::vector<Obligation>& out);
 
   const CallSite& call() const { return call_; }
@@ -118,7 +118,7 @@ class RuleContext final : public OperandEnv {
   std::string rule_name_;
   const CallSite& call_;
   Binding binding_;
-  Solver& solver_;
+  Discharger& solver_;
   std::vector<Obligation>& out_;
   std::map<int, const Operand*> by_slot_;
   std::map<int, std::string> roles_;

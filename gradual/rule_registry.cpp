@@ -48,7 +48,7 @@ const RuleRegistry& RuleRegistry::builtin() {
   return registry;
 }
 
-RuleResult apply_rule(const Rule& rule, const CallSite& call, Solver& solver, std::vector<Obligation>& obligations) {
+RuleResult apply_rule(const Rule& rule, const CallSite& call, Discharger& solver, std::vector<Obligation>& obligations) {
   RuleResult result;
   Binding binding = bind(rule.signature, call);
   if (!binding.error.empty()) {

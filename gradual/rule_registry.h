@@ -17,7 +17,7 @@
 #include "gradual/obligation.h"
 #include "gradual/rule_context.h"
 #include "gradual/signature.h"
-#include "gradual/solver.h"
+#include "gradual/discharger.h"
 
 namespace gshape::gradual {
 
@@ -58,6 +58,6 @@ struct RuleResult {
 // Binds the call to the rule's signature, runs the rule, and discharges its
 // obligations with `solver` (appending them to `obligations`). Never throws:
 // a call the rule does not model yields an unknown value and no error.
-RuleResult apply_rule(const Rule& rule, const CallSite& call, Solver& solver, std::vector<Obligation>& obligations);
+RuleResult apply_rule(const Rule& rule, const CallSite& call, Discharger& solver, std::vector<Obligation>& obligations);
 
 }  // namespace gshape::gradual

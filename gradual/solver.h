@@ -19,6 +19,7 @@
 
 #include "frontend/source.h"
 #include "gradual/dim.h"
+#include "gradual/discharger.h"
 #include "gradual/obligation.h"
 
 namespace gshape::gradual {
@@ -49,7 +50,7 @@ struct Verdict {
   bool by_witness = false;  // deferred because witnesses for c and for ¬c were found
 };
 
-class Solver {
+class Solver final : public Discharger {
  public:
   explicit Solver(SolverOptions options = {});
   ~Solver();
@@ -63,7 +64,7 @@ class Solver {
 
   // Asserts `fact` (tracked: it can appear in unsat cores as `description`
   // at `loc`). A constant-true fact is dropped.
-  void add_fact(const Pred& fact, const SourceLoc& loc, std::string description);
+  void add_fact(const Pred& fact, const SourceLoc& loc, std::string description) override;
   // False when the facts are known to be contradictory (dead path).
   bool consistent();
 
@@ -72,10 +73,10 @@ class Solver {
   // Decides the obligation (fills status, reason, example, core), then, unless
   // it was refuted, assumes its constraint as a fact: the runtime check will
   // have enforced it, so later obligations are decided under it.
-  void discharge(Obligation& ob);
+  void discharge(Obligation& ob) override;
   // Convenience for rules and the interpreter: true when `c` holds under the
   // facts, false when it cannot hold, nullopt otherwise.
-  std::optional<bool> query(const Pred& c);
+  std::optional<bool> query(const Pred& c) override;
 
   void set_timeout_ms(unsigned ms);
   const SolverStats& stats() const;

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "gradual/rule_registry.h"
+#include "gradual/solver.h"
 #include "operand_builders.h"
 
 namespace gshape::gradual {

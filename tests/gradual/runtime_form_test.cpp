@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "gradual/rule_registry.h"
+#include "gradual/solver.h"
 #include "operand_builders.h"
 
 namespace gshape::gradual {

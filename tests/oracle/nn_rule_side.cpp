@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gradual/rule_registry.h"
+#include "gradual/solver.h"
 
 namespace gshape::oracle::nn {
 namespace {

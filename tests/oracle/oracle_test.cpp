@@ -12,6 +12,7 @@
 #include <random>
 
 #include "gradual/rule_registry.h"
+#include "gradual/solver.h"
 #include "oracle.h"
 
 namespace gshape::oracle {
