@@ -18,6 +18,18 @@ IntTerm module_attr(RuleContext& ctx, const Arg& module, const std::string& name
   return IntTerm::opaque(d, module.role + "." + name);
 }
 
+// The size F.linear sees: the weight's ([out, in]), which is in_features /
+// out_features unless the program replaced the weight (a real module's
+// weight is read at run time).
+IntTerm linear_size(RuleContext& ctx, const Arg& module, const std::string& name, std::size_t axis) {
+  const Value* w = module.value.is_object() && module.value.as_object() ? module.value.as_object()->attribute("weight")
+                                                                        : nullptr;
+  if (w && w->is_tensor() && w->shape().rank_known() && w->shape().rank() == 2) {
+    if (auto c = w->shape()[axis].constant_value()) return IntTerm(*c);
+  }
+  return module_attr(ctx, module, name);
+}
+
 // nn.Linear(in_features, out_features, bias=True): `nn_linear_c1` both sizes
 // are non-negative (torch creates the weight [out, in]).
 Value rule_linear_init(RuleContext& ctx) {
@@ -41,8 +53,8 @@ Value rule_linear_init(RuleContext& ctx) {
 Value rule_linear_forward(RuleContext& ctx) {
   Arg module = ctx.arg("self");
   Arg input = ctx.tensor("input");
-  IntTerm in = module_attr(ctx, module, "in_features");
-  IntTerm out = module_attr(ctx, module, "out_features");
+  IntTerm in = linear_size(ctx, module, "in_features", 1);
+  IntTerm out = linear_size(ctx, module, "out_features", 0);
   Message m2;
   m2 << "nn.Linear(" << in << ", " << out << ") needs an input with at least one dimension, got shape "
      << ctx.shape_hole(input);

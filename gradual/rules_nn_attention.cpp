@@ -37,7 +37,10 @@ Value rule_mha_init(RuleContext& ctx) {
   // packed in-projection when kdim and vdim are embed_dim (Python's _qkv_same_embed_dim)
   obj->attributes["_qkv_same_embed_dim"] = Value::boolean(eq(kdim, e).pred() && eq(vdim, e).pred());
   obj->attributes["batch_first"] = Value::boolean(Pred(ctx.bool_constant("batch_first")));
-  obj->attributes["add_bias_kv"] = Value::boolean(Pred(ctx.bool_constant("add_bias_kv")));
+  // PyTorch keeps the extra key/value biases as parameters bias_k, bias_v (or None)
+  Value bias_kv = ctx.bool_constant("add_bias_kv") ? Value::tensor(Shape{1, 1, e.dim()}) : Value::none();
+  obj->attributes["bias_k"] = bias_kv;
+  obj->attributes["bias_v"] = bias_kv;
   obj->attributes["add_zero_attn"] = Value::boolean(Pred(ctx.bool_constant("add_zero_attn")));
   std::optional<double> dropout = float_constant(ctx.arg("dropout"));
   obj->attributes["dropout"] = Value::floating(dropout);
@@ -71,7 +74,9 @@ Value rule_mha_forward(RuleContext& ctx) {
   IntTerm vdim = module_int(ctx, module, "vdim");
   bool batch_first = module_flag(module, "batch_first");
   bool packed = module_flag(module, "_qkv_same_embed_dim");
-  bool bias_kv = module_flag(module, "add_bias_kv");
+  const Value* bias_k = module_field(module, "bias_k");
+  if (!bias_k || !(bias_k->is_none() || bias_k->is_tensor())) throw NotModelled("bias_k unknown");
+  bool bias_kv = bias_k->is_tensor();
   bool zero_attn = module_flag(module, "add_zero_attn");
   bool need_weights = ctx.bool_constant("need_weights");
   bool average = ctx.bool_constant("average_attn_weights");

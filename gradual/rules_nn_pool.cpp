@@ -191,17 +191,19 @@ Value rule_adaptive_avg_pool2d(RuleContext& ctx) {
 
 // ------------------------------------------------------------------ modules
 
-// nn.MaxPool2d / nn.AvgPool2d store their arguments (no construction check).
+// nn.MaxPool2d / nn.AvgPool2d store their arguments as given, as PyTorch
+// does (an int or a tuple; stride defaults to kernel_size), so that the
+// forward reads a real module's attributes the same way (no construction check).
 template <bool Max>
 Value rule_pool_init(RuleContext& ctx) {
   auto obj = new_module(Max ? "torch.nn.MaxPool2d" : "torch.nn.AvgPool2d");
-  std::vector<IntTerm> kernel = int_tuple(ctx, ctx.arg("kernel_size"), 2);
-  obj->attributes["kernel_size"] = tuple_value(kernel);
-  obj->attributes["stride"] = tuple_value(stride_or_kernel(ctx, ctx.arg("stride"), kernel));
-  obj->attributes["padding"] = tuple_value(int_tuple(ctx, ctx.arg("padding"), 2));
+  int_tuple(ctx, ctx.arg("kernel_size"), 2);  // a form the forward can read, or not modelled
+  obj->attributes["kernel_size"] = ctx.arg("kernel_size").value;
+  obj->attributes["stride"] = ctx.arg("stride").is_none() ? ctx.arg("kernel_size").value : ctx.arg("stride").value;
+  obj->attributes["padding"] = ctx.arg("padding").value;
   obj->attributes["ceil_mode"] = Value::boolean(Pred(ctx.bool_constant("ceil_mode")));
   if (Max) {
-    obj->attributes["dilation"] = tuple_value(int_tuple(ctx, ctx.arg("dilation"), 2));
+    obj->attributes["dilation"] = ctx.arg("dilation").value;
     obj->attributes["return_indices"] = Value::boolean(Pred(ctx.bool_constant("return_indices")));
   } else {
     Arg divisor = ctx.arg("divisor_override");
@@ -210,17 +212,24 @@ Value rule_pool_init(RuleContext& ctx) {
   return Value::object(obj);
 }
 
+// The forward passes the attributes to F.max_pool2d / F.avg_pool2d, which
+// read each as `_pair` does.
 template <bool Max>
 Value rule_pool_forward(RuleContext& ctx) {
   Arg module = ctx.arg("self");
+  auto attr = [&](const char* name) {
+    const Value* v = module_field(module, name);
+    if (!v) throw NotModelled(std::string("module attribute '") + name + "' unknown");
+    return Arg::of(*v, module.role + "." + name);
+  };
   PoolSpec s;
   s.op = Max ? "max_pool2d" : "avg_pool2d";
-  s.kernel = module_ints(module, "kernel_size");
-  s.stride = module_ints(module, "stride");
-  s.padding = module_ints(module, "padding");
+  s.kernel = int_tuple(ctx, attr("kernel_size"), 2);
+  s.stride = stride_or_kernel(ctx, attr("stride"), s.kernel);
+  s.padding = int_tuple(ctx, attr("padding"), 2);
   s.ceil_mode = module_flag(module, "ceil_mode");
   if (Max) {
-    s.dilation = module_ints(module, "dilation");
+    s.dilation = int_tuple(ctx, attr("dilation"), 2);
     s.return_indices = module_flag(module, "return_indices");
   } else if (const Value* d = module_field(module, "divisor_override"); d && !d->is_none()) {
     s.divisor = module_int(ctx, module, "divisor_override");
@@ -229,33 +238,20 @@ Value rule_pool_forward(RuleContext& ctx) {
   return pool_forward(ctx, s, ctx.tensor("input"));
 }
 
+// nn.AdaptiveAvgPool2d keeps output_size as given (an int or a pair).
 Value rule_adaptive_init(RuleContext& ctx) {
   auto obj = new_module("torch.nn.AdaptiveAvgPool2d");
-  std::vector<std::optional<IntTerm>> size = adaptive_size(ctx, ctx.arg("output_size"));
-  std::vector<Value> items;
-  for (const auto& t : size) items.push_back(t ? Value::integer(t->dim()) : Value::none());
-  obj->attributes["output_size"] = Value::tuple(std::move(items));
-  obj->attributes["output_size_is_tuple"] = Value::boolean(Pred(ctx.arg("output_size").value.is_sequence()));
+  adaptive_size(ctx, ctx.arg("output_size"));  // a form the forward can read, or not modelled
+  obj->attributes["output_size"] = ctx.arg("output_size").value;
   return Value::object(obj);
 }
 
 Value rule_adaptive_forward(RuleContext& ctx) {
   Arg module = ctx.arg("self");
   const Value* v = module_field(module, "output_size");
-  if (!v || !v->is_sequence() || !v->items() || v->items()->size() != 2) throw NotModelled("output_size unknown");
-  std::vector<std::optional<IntTerm>> size;
-  for (const Value& item : *v->items()) {
-    if (item.is_none()) {
-      size.emplace_back(std::nullopt);
-    } else if (item.is_int() && item.as_int().is_constant()) {
-      size.emplace_back(IntTerm(*item.as_int().constant_value()));
-    } else if (item.is_int()) {
-      size.emplace_back(IntTerm::opaque(item.as_int(), module.role + ".output_size"));
-    } else {
-      throw NotModelled("output_size holds a non-int");
-    }
-  }
-  return adaptive_forward(ctx, ctx.tensor("input"), size, module_flag(module, "output_size_is_tuple"));
+  if (!v) throw NotModelled("output_size unknown");
+  Arg size = Arg::of(*v, module.role + ".output_size");
+  return adaptive_forward(ctx, ctx.tensor("input"), adaptive_size(ctx, size), v->is_sequence());
 }
 
 }  // namespace
