@@ -42,18 +42,9 @@ std::string check_output(const std::string& input, const std::string& out) {
   return {};
 }
 
-// --check-proven: every obligation becomes a run-time check, the proven ones
-// too (to measure the worst-case cost, or to test the analysis' proofs on real runs).
-std::vector<gradual::Obligation> as_runtime_checks(std::vector<gradual::Obligation> obligations) {
-  for (gradual::Obligation& ob : obligations) {
-    if (ob.status == gradual::Status::Proven) ob.status = gradual::Status::Deferred;
-  }
-  return obligations;
-}
-
 struct WrittenCounts {
   std::size_t instrumented_files = 0;
-  std::size_t checks = 0;
+  std::size_t checks = 0;  // sites checked at run time
   std::size_t copied_files = 0;  // Python files without checks, unparsed ones, and every other file
   std::size_t not_instrumentable = 0;
 };
@@ -70,7 +61,7 @@ WrittenCounts count_written(const codegen::TreeResult& tree, const std::vector<g
   for (const codegen::PythonFileSummary& f : tree.python_files) {
     if (f.status == codegen::PythonFileSummary::Status::Instrumented) {
       ++c.instrumented_files;
-      c.checks += static_cast<std::size_t>(f.checks);
+      c.checks += static_cast<std::size_t>(f.sites);
     } else {
       ++c.copied_files;
     }
@@ -160,8 +151,12 @@ int run_instrument(const ParsedArgs& args) {
   AnalysedProject analysed = analyse_paths({input}, args.has("verbose"));
   std::vector<gradual::Obligation> obligations = analysed.result.plain_obligations();
   // The plans decide what is checked; the report keeps every obligation's true status.
+  // --check-proven: every site is checked, proven ones too (to measure the
+  // worst-case cost, or to test the analysis' proofs on real runs).
+  codegen::PlanOptions plan_options;
+  plan_options.check_proven = args.has("check-proven");
   std::vector<codegen::FilePlan> plans =
-      codegen::build_plans(args.has("check-proven") ? as_runtime_checks(obligations) : obligations);
+      codegen::build_plans(analysed.project, obligations, analysed.result.sites, plan_options);
   codegen::TreeResult tree = codegen::instrument_tree(analysed.project, plans, obligations, {input, out_dir});
   WrittenCounts counts = count_written(tree, obligations);
   // Shape errors do not stop the copy: their checks are in it, so a run

@@ -55,7 +55,7 @@ int run_run(const ParsedArgs& args) {
       std::cerr << "gshape: " << errors << (errors == 1 ? " error" : " errors")
                 << " found statically; running with run-time checks anyway\n";
     }
-    return codegen::ProjectAnalysis{result.plain_obligations(), std::nullopt};
+    return codegen::ProjectAnalysis{result.plain_obligations(), std::move(result.sites), std::nullopt};
   };
   DiagnosticSink diags;
   std::cout.flush();

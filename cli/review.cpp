@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <tuple>
 
 #include "cli/constraint_text.h"
@@ -60,9 +61,10 @@ void sort_entries(std::vector<ReviewEntry>& entries) {
 
 // What the rewriter would do with each obligation id, from an in-memory
 // instrumentation of every module (the same plans `gshape instrument` uses).
-std::map<int, codegen::CheckOutcome> plan_outcomes(const Project& project, const std::vector<gradual::Obligation>& obligations) {
+std::map<int, codegen::CheckOutcome> plan_outcomes(const Project& project, const std::vector<gradual::Obligation>& obligations,
+                                                   const std::vector<gradual::SiteSummary>& sites) {
   std::map<int, codegen::CheckOutcome> out;
-  std::vector<codegen::FilePlan> plans = codegen::build_plans(obligations);
+  std::vector<codegen::FilePlan> plans = codegen::build_plans(project, obligations, sites);
   std::map<std::string, const codegen::FilePlan*> plan_of;
   for (const codegen::FilePlan& p : plans) plan_of.emplace(p.path, &p);
   for (const ProjectModule& m : project.modules) {
@@ -84,9 +86,10 @@ Review review_from_analysis(const Project& project, const gradual::AnalysisResul
   Review review;
   review.source = "analysis";
   review.python_files = project.all_files.size();
+  review.files = project.all_files;
   for (const std::unique_ptr<SourceFile>& f : project.rejected_files) review.unanalysed_files.push_back(f->path());
   std::vector<gradual::Obligation> plain = result.plain_obligations();
-  std::map<int, codegen::CheckOutcome> outcomes = plan_outcomes(project, plain);
+  std::map<int, codegen::CheckOutcome> outcomes = plan_outcomes(project, plain, result.sites);
   for (const gradual::AnalysedObligation& a : result.obligations) {
     const gradual::Obligation& ob = a.ob;
     ReviewEntry e;
@@ -132,6 +135,9 @@ std::string review_from_report_json(const Json& report, Review& out) {
   const Json* obligations = report.find("obligations");
   if (!obligations || !obligations->is_array()) return "the report has no \"obligations\" list";
   if (const Json* summary = report.find("summary")) out.python_files = static_cast<std::size_t>(summary->integer_of("python_files"));
+  if (const Json* files = report.find("files"); files && files->is_array()) {
+    for (const Json& f : files->array) out.files.push_back(f.str("path"));
+  }
   if (const Json* unparsed = report.find("not_parsed"); unparsed && unparsed->is_array()) {
     for (const Json& p : unparsed->array) {
       if (p.type == Json::Type::String) out.unanalysed_files.push_back(p.string);
@@ -189,8 +195,8 @@ std::string path_key(const std::string& path) {
   return fs::path(path).lexically_normal().string();
 }
 
-std::string check_key(const std::string& path, int64_t line, int64_t column, const std::string& tag) {
-  return path_key(path) + ":" + std::to_string(line) + ":" + std::to_string(column) + ":" + tag;
+std::string site_key(const std::string& path, int64_t line, int64_t column) {
+  return path_key(path) + ":" + std::to_string(line) + ":" + std::to_string(column);
 }
 
 }  // namespace
@@ -199,39 +205,42 @@ std::string attach_stats(const Json& stats, const std::string& stats_path, Revie
   if (stats.str("format") != "gshape-runtime-stats") {
     return "not a GSHAPE_STATS file (its \"format\" is not \"gshape-runtime-stats\")";
   }
-  const Json* checks = stats.find("checks");
-  if (!checks || !checks->is_array()) return "the stats file has no \"checks\" list";
+  const Json* sites = stats.find("sites");
+  if (!sites || !sites->is_array()) return "the stats file has no \"sites\" list";
   review.stats_path = stats_path;
   review.stats_checks_enabled = stats.bool_of("checks_enabled", true);
 
-  // Entries that need a check, by path:line:col:tag; several obligations can
-  // share one (different constraints), the constraint text tells them apart.
+  // Entries that need a check, by path:line:col: a site's check runs the
+  // rule, so all obligations of the site share its runs; failures are per tag.
   std::map<std::string, std::vector<ReviewEntry*>> by_key;
   for (ReviewEntry& e : review.entries) {
     if (!e.needs_check()) continue;
-    by_key[check_key(e.path, e.line, e.column, e.tag)].push_back(&e);
+    by_key[site_key(e.path, e.line, e.column)].push_back(&e);
   }
-  for (const Json& c : checks->array) {
+  std::set<std::string> known;
+  for (const std::string& f : review.files) known.insert(path_key(f));
+  for (const ReviewEntry& e : review.entries) known.insert(path_key(e.path));
+  for (const Json& c : sites->array) {
     std::string path = c.str("path");
+    if (path == "<module calls>") continue;  // checked by the module hook, at no site of the review
     int64_t line = c.integer_of("line"), col = c.integer_of("col");
-    std::string tag = c.str("tag");
-    auto it = by_key.find(check_key(path, line, col, tag));
-    ReviewEntry* target = nullptr;
-    if (it != by_key.end()) {
-      std::string constraint = c.str("constraint");
-      for (ReviewEntry* e : it->second) {
-        if (e->runtime_constraint == constraint) target = e;
-      }
-      if (!target && it->second.size() == 1) target = it->second.front();
-    }
-    if (!target) {
-      review.unmatched_stats.push_back(path + ":" + std::to_string(line) + ":" + std::to_string(col) + " [" + tag + "]");
+    auto it = by_key.find(site_key(path, line, col));
+    if (it == by_key.end()) {
+      // a site with no obligation left to check here (it calls what the
+      // analysis could not see), or one of a file this review does not hold
+      if (!known.count(path_key(path))) review.unmatched_stats.push_back(path + ":" + std::to_string(line) + ":" + std::to_string(col));
       continue;
     }
-    RunCounts& counts = target->run ? *target->run : target->run.emplace();
-    counts.runs += c.integer_of("runs");
-    counts.failures += c.integer_of("failures");
-    counts.skipped += c.integer_of("skipped");
+    const Json* failed = c.find("failed_tags");
+    for (ReviewEntry* e : it->second) {
+      RunCounts& counts = e->run ? *e->run : e->run.emplace();
+      counts.runs += c.integer_of("runs");
+      counts.skipped += c.integer_of("skipped") + c.integer_of("no_rule");
+      if (failed && failed->is_object()) {
+        auto f = failed->object.find(e->tag);
+        if (f != failed->object.end()) counts.failures += f->second.integer;
+      }
+    }
   }
   return {};
 }

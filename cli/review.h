@@ -66,10 +66,11 @@ struct Review {
   std::vector<ReviewEntry> entries;  // sorted by path, line, column, tag
   std::vector<std::string> unanalysed_files;  // Python files that could not be parsed
   std::size_t python_files = 0;
+  std::vector<std::string> files;  // every Python file of the project, as displayed
   // --stats
   std::string stats_path;
   bool stats_checks_enabled = true;
-  std::vector<std::string> unmatched_stats;  // "path:line:col [tag]" of stats checks no entry matches
+  std::vector<std::string> unmatched_stats;  // "path:line:col" of stats sites in files this review does not hold
 
   bool has_stats() const { return !stats_path.empty(); }
   // Files in path order, with their counts (only files that have obligations).
@@ -85,9 +86,9 @@ Review review_from_analysis(const Project& project, const gradual::AnalysisResul
 // The review stored in an instrumented tree's gshape-report.json; "" or why not.
 std::string review_from_report_json(const Json& report, Review& out);
 
-// Attaches a GSHAPE_STATS document's counters to the entries, matching a
-// check to an obligation by path, line, column, tag and constraint; "" or
-// why the document is not a stats file.
+// Attaches a GSHAPE_STATS document's counters to the entries: a site's runs
+// to every obligation at its path, line and column, its failures per tag;
+// "" or why the document is not a stats file.
 std::string attach_stats(const Json& stats, const std::string& stats_path, Review& review);
 
 }  // namespace gshape::cli

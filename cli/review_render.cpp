@@ -129,9 +129,9 @@ void print_review_text(std::ostream& out, const Review& review, const ReviewPrin
     if (!review.stats_checks_enabled) out << " (a run with GSHAPE_CHECKS=0: nothing was checked)";
     out << "\n";
     if (!review.unmatched_stats.empty()) {
-      out << "note: " << review.unmatched_stats.size()
-          << (review.unmatched_stats.size() == 1 ? " check" : " checks")
-          << " of the stats file match no obligation here (was the project changed since the run?): "
+      out << "note: the stats file has " << review.unmatched_stats.size()
+          << (review.unmatched_stats.size() == 1 ? " site" : " sites")
+          << " in files this review does not hold (was the project changed since the run?): "
           << review.unmatched_stats.front() << (review.unmatched_stats.size() > 1 ? ", ..." : "") << "\n";
     }
   }

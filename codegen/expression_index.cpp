@@ -92,6 +92,12 @@ class IndexBuilder {
     record(e, ctx, aug_value);
   }
 
+  // A call or operator the rewriter may check (never inside an annotation or
+  // a `{expr=}` field, whose text or evaluation must not change).
+  void site(const Expr* e, const Context& ctx) {
+    if (!ctx.annotation && !ctx.self_documenting) index_.sites_.push_back(e);
+  }
+
   void expr(const Expr* e, const Context& ctx) {
     if (!e) return;
     Context inner = ctx;
@@ -124,18 +130,22 @@ class IndexBuilder {
       }
       case Kind::Call:
         call(cast<Call>(e), inner);
+        site(e, ctx);
         break;
       case Kind::BinOp:
         expr(cast<BinOp>(e)->left, inner);
         expr(cast<BinOp>(e)->right, inner);
+        site(e, ctx);
         break;
       case Kind::UnaryOp:
         expr(cast<UnaryOp>(e)->operand, inner);
+        if (cast<UnaryOp>(e)->op != UnaryOpKind::Not) site(e, ctx);
         break;
       case Kind::Compare: {
         const auto* c = cast<Compare>(e);
         expr(c->left, inner);
         for (const Expr* x : c->comparators) expr(x, inner);
+        if (c->ops.size() == 1 && is_comparison(c->ops.front())) site(e, ctx);
         break;
       }
       case Kind::BoolOp:
@@ -267,6 +277,7 @@ class IndexBuilder {
         const auto* a = cast<AugAssign>(s);
         target(a->target, ExprRole::AugTarget, a->value);
         load(a->value);
+        index_.sites_.push_back(s);
         break;
       }
       case Kind::AnnAssign: {

@@ -57,6 +57,10 @@ class ExpressionIndex {
   std::size_t size() const { return by_range_.size(); }
   // Start offsets of every call, sorted (code that may run user functions).
   const std::vector<uint32_t>& call_begins() const { return call_begins_; }
+  // Every call, binary and unary operator (not `not`), single comparison of
+  // values and augmented assignment statement, in evaluation order: the
+  // places a run-time check may go (codegen/plan.h).
+  const std::vector<const ir::Node*>& sites() const { return sites_; }
 
  private:
   friend class IndexBuilder;
@@ -64,6 +68,7 @@ class ExpressionIndex {
   std::unordered_map<uint64_t, ExprInfo> by_range_;
   std::unordered_map<uint64_t, uint64_t> aliases_;  // argument range → value range
   std::vector<uint32_t> call_begins_;
+  std::vector<const ir::Node*> sites_;
 };
 
 }  // namespace gshape::codegen

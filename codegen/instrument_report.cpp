@@ -32,23 +32,27 @@ void write_outcome_fields(JsonWriter& json, const CheckOutcome* outcome) {
 std::string render_instrument_report(const TreeResult& tree, const std::vector<gradual::Obligation>& obligations,
                                      const TreeOptions& options) {
   std::map<int, const CheckOutcome*> outcome_of;
-  int inserted = 0, not_instrumentable = 0, sites = 0, instrumented_files = 0, unparsed = 0;
+  int inserted = 0, not_instrumentable = 0, sites = 0, sites_not_instrumentable = 0, instrumented_files = 0,
+      unparsed = 0;
   for (const PythonFileSummary& file : tree.python_files) {
     sites += file.sites;
+    for (const SiteOutcome& s : file.site_outcomes)
+      if (!s.instrumented) ++sites_not_instrumentable;
     if (file.status == PythonFileSummary::Status::Instrumented) ++instrumented_files;
     if (file.status == PythonFileSummary::Status::NotParsed) ++unparsed;
-    for (const CheckOutcome& o : file.outcomes) {
+    for (const CheckOutcome& o : file.outcomes)
       if (o.obligation_id >= 0) outcome_of.emplace(o.obligation_id, &o);
-      (o.instrumented ? inserted : not_instrumentable)++;
-    }
   }
+  // per obligation that needs a run-time check: whether its site got one
   int proven = 0, refuted = 0, deferred = 0;
   for (const gradual::Obligation& ob : obligations) {
     switch (ob.status) {
-      case gradual::Status::Proven: ++proven; break;
+      case gradual::Status::Proven: ++proven; continue;
       case gradual::Status::Refuted: ++refuted; break;
       case gradual::Status::Deferred: ++deferred; break;
     }
+    auto it = outcome_of.find(ob.id);
+    (it != outcome_of.end() && it->second->instrumented ? inserted : not_instrumentable)++;
   }
 
   std::ostringstream text;
@@ -69,7 +73,8 @@ std::string render_instrument_report(const TreeResult& tree, const std::vector<g
   json.field("proven", proven);
   json.field("refuted", refuted);
   json.field("deferred", deferred);
-  json.field("sites", sites);
+  json.field("sites_checked", sites);
+  json.field("sites_not_instrumentable", sites_not_instrumentable);
   json.field("checks_inserted", inserted);
   json.field("not_instrumentable", not_instrumentable);
   json.end_object();
@@ -80,9 +85,27 @@ std::string render_instrument_report(const TreeResult& tree, const std::vector<g
     json.field("path", file.path);
     json.field("output", file.relative);
     json.field("status", python_file_status_name(file.status));
-    json.field("sites", file.sites);
-    json.field("checks", file.checks);
+    json.field("sites_checked", file.sites);
     if (!file.problem.empty()) json.field("problem", file.problem);
+    json.key("sites").begin_array();
+    for (const SiteOutcome& s : file.site_outcomes) {
+      json.begin_object();
+      json.field("line", static_cast<uint64_t>(s.line));
+      json.field("column", static_cast<uint64_t>(s.col));
+      json.field("rule", s.rule);
+      json.field("runtime_check", s.instrumented ? "inserted" : "not_instrumentable");
+      json.key("runtime_site");
+      if (s.instrumented) {
+        json.value(s.runtime_site);
+      } else {
+        json.null();
+      }
+      json.field("why", s.why);
+      json.field("problem", s.problem);
+      json.field("obligations", static_cast<uint64_t>(s.obligations));
+      json.end_object();
+    }
+    json.end_array();
     json.key("outcomes").begin_array();
     for (const CheckOutcome& o : file.outcomes) {
       json.begin_object();

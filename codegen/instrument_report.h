@@ -13,7 +13,7 @@
 namespace gshape::codegen {
 
 inline constexpr const char* kReportFormat = "gshape-instrument-report";
-inline constexpr int kReportVersion = 1;
+inline constexpr int kReportVersion = 2;
 
 std::string render_instrument_report(const TreeResult& tree, const std::vector<gradual::Obligation>& obligations,
                                      const TreeOptions& options);

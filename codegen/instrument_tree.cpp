@@ -109,7 +109,7 @@ TreeResult instrument_tree(const Project& project, const std::vector<FilePlan>& 
         instrument_source(source.text(), *module->second->ir, plan == plan_of.end() ? no_plan : *plan->second);
     summary.status = instrumented.changed ? PythonFileSummary::Status::Instrumented : PythonFileSummary::Status::Unchanged;
     summary.sites = instrumented.sites;
-    summary.checks = instrumented.checks;
+    summary.site_outcomes = std::move(instrumented.site_outcomes);
     summary.outcomes = std::move(instrumented.outcomes);
     summary.problem = instrumented.problem;
     fs::perms perms = fs::status(file.source, ec).permissions();
@@ -123,11 +123,6 @@ TreeResult instrument_tree(const Project& project, const std::vector<FilePlan>& 
   std::string error = write_file_atomically(result.report_path, report);
   if (!error.empty()) result.errors.push_back(error);
   return result;
-}
-
-TreeResult instrument_tree(const Project& project, const std::vector<gradual::Obligation>& obligations,
-                           const TreeOptions& options) {
-  return instrument_tree(project, build_plans(obligations), obligations, options);
 }
 
 }  // namespace gshape::codegen

@@ -30,8 +30,8 @@ struct PythonFileSummary {
   std::string path;      // as gshape displays it
   std::string relative;  // inside OUT
   Status status = Status::Unchanged;
-  int sites = 0;
-  int checks = 0;
+  int sites = 0;  // sites in the file's check table
+  std::vector<SiteOutcome> site_outcomes;
   std::vector<CheckOutcome> outcomes;
   std::string problem;   // why checks this file needed were not inserted, if so
 };
@@ -57,9 +57,5 @@ std::string check_output_location(const std::string& input, const std::string& o
 // written to the report in full.
 TreeResult instrument_tree(const Project& project, const std::vector<FilePlan>& plans,
                            const std::vector<gradual::Obligation>& obligations, const TreeOptions& options);
-
-// The same, planning from the obligations (build_plans).
-TreeResult instrument_tree(const Project& project, const std::vector<gradual::Obligation>& obligations,
-                           const TreeOptions& options);
 
 }  // namespace gshape::codegen

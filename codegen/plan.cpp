@@ -1,10 +1,15 @@
-// Building plans from the analysis' obligations.
+// Building plans: the sites of each module (codegen/expression_index.h),
+// kept unless the analysis proved them safe.
 #include "codegen/plan.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
+
+#include "codegen/expression_index.h"
+#include "gradual/operator_rules.h"
 
 namespace gshape::codegen {
 
@@ -12,125 +17,162 @@ const char* check_status_name(CheckStatus s) { return s == CheckStatus::Refuted 
 
 namespace {
 
-std::string slot_label(const gradual::SlotInfo& slot) {
-  std::string label = "operand " + std::to_string(slot.slot);
-  if (!slot.description.empty()) label += " (" + slot.description + ")";
-  return label;
+using Range = std::pair<uint32_t, uint32_t>;
+
+std::string argument_kind(const ir::Argument& a) {
+  switch (a.type) {
+    case ir::Argument::Type::Positional: return "arg";
+    case ir::Argument::Type::Keyword: return a.name + "=";
+    case ir::Argument::Type::Star: return "*";
+    case ir::Argument::Type::DoubleStar: return "**";
+  }
+  return "arg";
 }
 
-using SiteKey = std::tuple<uint32_t, uint32_t>;
-
-struct FileBuilder {
-  FilePlan plan;
-  std::map<SiteKey, std::size_t> site_index;
-};
-
-CheckPlan check_of(const gradual::Obligation& ob) {
-  CheckPlan check;
-  check.line = ob.loc.line;
-  check.col = ob.loc.column;
-  check.tag = ob.tag;
-  check.constraint = ob.constraint_sexpr();
-  check.message = ob.message_template();
-  check.obligation_id = ob.id;
-  check.status = ob.status == gradual::Status::Refuted ? CheckStatus::Refuted : CheckStatus::Deferred;
-  std::set<int> slots;
-  for (int s : gradual::slots_of(ob.constraint.expr())) slots.insert(s);
-  for (int s : ob.message.slots()) slots.insert(s);
-  for (const gradual::SlotInfo& info : ob.slots) {
-    if (info.slot < 0) continue;
-    slots.insert(info.slot);
-    if (check.slot_names.size() <= static_cast<std::size_t>(info.slot)) check.slot_names.resize(info.slot + 1);
-    if (!info.description.empty()) check.slot_names[info.slot] = info.description;
+// The rule and operands of one site; nullopt when no rule checks it (an
+// operator the registry has no rule for).
+std::optional<SitePlan> site_of(const ir::Node* node) {
+  SitePlan s;
+  s.begin = node->loc.begin;
+  s.end = node->loc.end;
+  s.line = node->loc.line;
+  s.col = node->loc.column;
+  auto add = [&](const ir::Expr* e, std::string kind) {
+    OperandPlan o;
+    o.slot = static_cast<int>(s.operands.size());
+    o.begin = e ? e->loc.begin : 0;
+    o.end = e ? e->loc.end : 0;
+    o.kind = std::move(kind);
+    s.operands.push_back(std::move(o));
+  };
+  switch (node->kind) {
+    case ir::Kind::Call: {
+      const auto* c = ir::cast<ir::Call>(node);
+      add(c->func, "callee");
+      for (const ir::Argument& a : c->args) add(a.value, argument_kind(a));
+      break;
+    }
+    case ir::Kind::BinOp: {
+      const auto* b = ir::cast<ir::BinOp>(node);
+      s.rule = gradual::binary_operator_rule(b->op, false);
+      add(b->left, "arg");
+      add(b->right, "arg");
+      break;
+    }
+    case ir::Kind::AugAssign: {
+      const auto* a = ir::cast<ir::AugAssign>(node);
+      s.rule = gradual::binary_operator_rule(a->op, true);
+      add(a->target, "arg");
+      add(a->value, "arg");
+      break;
+    }
+    case ir::Kind::UnaryOp: {
+      const auto* u = ir::cast<ir::UnaryOp>(node);
+      s.rule = gradual::unary_operator_rule(u->op);
+      add(u->operand, "arg");
+      break;
+    }
+    case ir::Kind::Compare: {
+      const auto* c = ir::cast<ir::Compare>(node);
+      if (c->ops.size() != 1 || c->comparators.size() != 1) return std::nullopt;
+      s.rule = gradual::comparison_rule(c->ops.front());
+      add(c->left, "arg");
+      add(c->comparators.front(), "arg");
+      break;
+    }
+    default: return std::nullopt;
   }
-  check.slots.assign(slots.begin(), slots.end());
-  return check;
+  if (node->kind != ir::Kind::Call && s.rule.empty()) return std::nullopt;
+  return s;
 }
 
-// Adds `ob`'s operands to `site`; the reason it cannot, or "".
-std::string merge_operands(const gradual::Obligation& ob, const CheckPlan& check, SitePlan& site) {
-  std::vector<OperandPlan> found;
-  for (int slot : check.slots) {
-    auto info = std::find_if(ob.slots.begin(), ob.slots.end(),
-                             [&](const gradual::SlotInfo& s) { return s.slot == slot; });
-    if (info == ob.slots.end()) {
-      return "the check reads operand " + std::to_string(slot) + ", which the analysis did not describe";
-    }
-    std::optional<SourceLoc> loc = operand_location(*info);
-    if (!loc) return "the analysis gave no source location for " + slot_label(*info);
-    if (loc->file != ob.loc.file) return slot_label(*info) + " lies in another file than the call";
-    OperandPlan operand;
-    operand.slot = slot;
-    operand.begin = loc->begin;
-    operand.end = loc->end;
-    operand.description = info->description;
-    auto same_slot = std::find_if(site.operands.begin(), site.operands.end(),
-                                  [&](const OperandPlan& o) { return o.slot == slot; });
-    if (same_slot != site.operands.end() && (same_slot->begin != operand.begin || same_slot->end != operand.end)) {
-      return "two obligations of this call disagree on where " + slot_label(*info) + " is";
-    }
-    found.push_back(std::move(operand));
+std::string reason_of(const gradual::SiteSummary* summary, bool not_proven, const PlanOptions& options) {
+  if (!summary || summary->visits == 0) return "the analysis did not reach it";
+  if (not_proven || summary->not_proven) return "a requirement is not proven";
+  if (summary->unresolved) return summary->what.empty() ? "what it calls is not known" : summary->what;
+  if (summary->unmodelled) {
+    std::string rules;
+    for (const std::string& r : summary->rules) rules += (rules.empty() ? "" : ", ") + r;
+    return "the rule " + rules + " could not be applied to its arguments";
   }
-  for (OperandPlan& operand : found) {
-    auto same_slot = std::find_if(site.operands.begin(), site.operands.end(),
-                                  [&](const OperandPlan& o) { return o.slot == operand.slot; });
-    if (same_slot == site.operands.end()) site.operands.push_back(std::move(operand));
-  }
+  if (options.check_proven) return "checked on request (--check-proven)";
   return {};
 }
 
 }  // namespace
 
-std::optional<SourceLoc> operand_location(const gradual::SlotInfo& slot) {
-  // An invalid or empty location: no expression reaches the operand.
-  if (slot.loc.valid() && slot.loc.end > slot.loc.begin) return slot.loc;
-  return std::nullopt;
+FilePlan plan_every_site(const std::string& path, const ir::Module& module) {
+  FilePlan plan;
+  plan.path = path;
+  ExpressionIndex index(module);
+  for (const ir::Node* node : index.sites()) {
+    if (std::optional<SitePlan> s = site_of(node)) {
+      s->reason = "checked on request";
+      plan.sites.push_back(std::move(*s));
+    }
+  }
+  std::stable_sort(plan.sites.begin(), plan.sites.end(), [](const SitePlan& a, const SitePlan& b) {
+    return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
+  });
+  return plan;
 }
 
-std::vector<FilePlan> build_plans(const std::vector<gradual::Obligation>& obligations) {
-  std::map<std::string, FileBuilder> files;
-  for (const gradual::Obligation& ob : obligations) {
-    if (ob.status == gradual::Status::Proven) continue;
-    if (!ob.loc.valid()) continue;  // nowhere to put a check, nowhere to report it either
-    FileBuilder& file = files[ob.loc.file->path()];
-    file.plan.path = ob.loc.file->path();
-    if (!ob.runtime_checkable()) {
-      file.plan.rejected.push_back({ob.id, "the constraint reads a value the runtime cannot reach"});
-      continue;
-    }
-    SiteKey key{ob.loc.begin, ob.loc.end};
-    auto [it, inserted] = file.site_index.emplace(key, file.plan.sites.size());
-    if (inserted) {
-      SitePlan site;
-      site.begin = ob.loc.begin;
-      site.end = ob.loc.end;
-      site.line = ob.loc.line;
-      site.col = ob.loc.column;
-      file.plan.sites.push_back(std::move(site));
-    }
-    SitePlan& site = file.plan.sites[it->second];
-    CheckPlan check = check_of(ob);
-    std::string problem = merge_operands(ob, check, site);
-    if (!problem.empty()) {
-      file.plan.rejected.push_back({ob.id, problem});
-      continue;
-    }
-    site.checks.push_back(std::move(check));
-  }
+std::vector<FilePlan> build_plans(const Project& project, const std::vector<gradual::Obligation>& obligations,
+                                  const std::vector<gradual::SiteSummary>& sites, const PlanOptions& options) {
+  std::map<std::string, std::map<Range, const gradual::SiteSummary*>> summaries;
+  for (const gradual::SiteSummary& s : sites)
+    if (s.loc.valid()) summaries[s.loc.file->path()][{s.loc.begin, s.loc.end}] = &s;
+  std::map<std::string, std::map<Range, std::vector<const gradual::Obligation*>>> at;
+  for (const gradual::Obligation& ob : obligations)
+    if (ob.loc.valid()) at[ob.loc.file->path()][{ob.loc.begin, ob.loc.end}].push_back(&ob);
+
   std::vector<FilePlan> plans;
-  for (auto& [path, file] : files) {
-    FilePlan& plan = file.plan;
-    // A site whose every obligation was rejected has nothing left to check.
-    std::erase_if(plan.sites, [](const SitePlan& s) { return s.checks.empty(); });
+  for (const ProjectModule& m : project.modules) {
+    if (!m.ir) continue;
+    FilePlan plan;
+    plan.path = m.file->path();
+    const auto& file_summaries = summaries[plan.path];
+    const auto& file_obligations = at[plan.path];
+    std::set<Range> planned;
+    ExpressionIndex index(*m.ir);
+    for (const ir::Node* node : index.sites()) {
+      Range range{node->loc.begin, node->loc.end};
+      auto found = file_summaries.find(range);
+      const gradual::SiteSummary* summary = found == file_summaries.end() ? nullptr : found->second;
+      auto obs = file_obligations.find(range);
+      bool not_proven = false, refuted = false;
+      if (obs != file_obligations.end()) {
+        for (const gradual::Obligation* ob : obs->second) {
+          not_proven = not_proven || ob->status != gradual::Status::Proven;
+          refuted = refuted || ob->status == gradual::Status::Refuted;
+        }
+      }
+      bool needs = options.check_proven || not_proven || !summary || summary->needs_check();
+      if (!needs) continue;
+      std::optional<SitePlan> s = site_of(node);
+      if (!s) continue;
+      if (obs != file_obligations.end())
+        for (const gradual::Obligation* ob : obs->second) s->obligations.push_back(ob->id);
+      s->status = refuted ? CheckStatus::Refuted : CheckStatus::Deferred;
+      s->reason = reason_of(summary, not_proven, options);
+      planned.insert(range);
+      plan.sites.push_back(std::move(*s));
+    }
+    // a requirement that is not at a call or operator (`x.T`) gets no check
+    for (const auto& [range, list] : file_obligations) {
+      if (planned.count(range)) continue;
+      for (const gradual::Obligation* ob : list) {
+        if (ob->status == gradual::Status::Proven) continue;
+        plan.rejected.push_back({ob->id, "the requirement is not at a call or an operator, where checks go"});
+      }
+    }
+    if (plan.sites.empty() && plan.rejected.empty()) continue;
     std::stable_sort(plan.sites.begin(), plan.sites.end(), [](const SitePlan& a, const SitePlan& b) {
       return std::tie(a.begin, a.end) < std::tie(b.begin, b.end);
     });
-    for (SitePlan& site : plan.sites) {
-      std::sort(site.operands.begin(), site.operands.end(),
-                [](const OperandPlan& a, const OperandPlan& b) { return a.slot < b.slot; });
-    }
     plans.push_back(std::move(plan));
   }
+  std::sort(plans.begin(), plans.end(), [](const FilePlan& a, const FilePlan& b) { return a.path < b.path; });
   return plans;
 }
 

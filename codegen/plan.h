@@ -1,15 +1,22 @@
-// The instrumentation plan: the rewriter's input, independent of how the
-// analysis computes it. Per file, the sites whose checks must run at run
-// time; per site, the operands the checks read (slot + byte range in the
-// original text) and the checks themselves (deferred or refuted obligations;
-// proven ones never reach a plan).
+// The instrumentation plan: the rewriter's input. Per file, the sites that
+// get a run-time check; per site, the operator's rule (or none: the callee
+// decides at run time) and the operands the check reads, each a source
+// expression routed through `stash`/`check` with the way the call passes it.
+//
+// A site is a call, a binary or unary operator, a single comparison of
+// values, or an augmented assignment. Every site gets a check unless the
+// analysis proved it safe in every visit (gradual::SiteSummary::needs_check):
+// its rules' obligations all held, or it calls something with no rule. So a
+// site the analysis never reached, or reached without knowing what it calls,
+// is checked by its operator's rule on the actual values.
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "frontend/project.h"
+#include "gradual/analysis.h"
 #include "gradual/obligation.h"
 
 namespace gshape::codegen {
@@ -20,40 +27,27 @@ struct OperandPlan {
   int slot = -1;
   uint32_t begin = 0;  // byte range [begin, end) of the operand's expression
   uint32_t end = 0;    // in the original text
-  std::string description;  // "input", "mat2" (for messages and the report)
-  // Known by the planner to be impossible to wrap (an assignment target, a
-  // value the runtime cannot reach ...): the checks reading it are not
-  // instrumented. The rewriter finds most such cases itself from the IR.
-  bool wrappable = true;
-  std::string not_wrappable_reason;
+  // How the call passes it, in the runtime's words: 'callee', 'arg', '*',
+  // '**', or 'NAME=' for a keyword argument (docs/runtime.md).
+  std::string kind = "arg";
 };
 
 enum class CheckStatus : uint8_t { Deferred, Refuted };
 const char* check_status_name(CheckStatus s);  // "deferred", "refuted"
 
-// One runtime check: a row of the module's check table.
-struct CheckPlan {
-  uint32_t line = 0;  // where the diagnostic points (1-based; col in code points)
-  uint32_t col = 0;
-  std::string tag;         // "linear_c1"
-  std::string constraint;  // s-expression of the runtime's constraint language
-  std::string message;     // message template with `{...}` holes
-  // Per slot (index = slot number), the name shown after the message, or
-  // nullopt to leave that slot out. May be shorter than the largest slot.
-  std::vector<std::optional<std::string>> slot_names;
-  std::vector<int> slots;  // slots the constraint and the message read (sorted)
-  int obligation_id = -1;
-  CheckStatus status = CheckStatus::Deferred;
-};
-
-// One call or operator whose operands the checks read.
+// One call or operator whose operands the check reads.
 struct SitePlan {
   uint32_t begin = 0;  // the site's own expression (for ordering and the report)
   uint32_t end = 0;
-  uint32_t line = 0;
+  uint32_t line = 0;  // where failures point (1-based; col in code points)
   uint32_t col = 0;
-  std::vector<OperandPlan> operands;  // one per slot read by some check
-  std::vector<CheckPlan> checks;
+  // The rule that checks it ("operator.add"); empty for a call, whose callee
+  // (its 'callee' operand) is resolved to a rule at run time.
+  std::string rule;
+  std::vector<OperandPlan> operands;  // in slot order
+  std::vector<int> obligations;       // ids of the analysis' obligations at this site
+  CheckStatus status = CheckStatus::Deferred;  // Refuted: an obligation here is a static error
+  std::string reason;  // why it is checked at run time (for the report)
 };
 
 // An obligation that needs a run-time check but cannot get one, and why
@@ -69,14 +63,20 @@ struct FilePlan {
   std::vector<NotInstrumentable> rejected;  // decided while planning
 };
 
-// Groups the deferred and refuted obligations by file and call site into
-// plans, one per file that has any, sorted by path; sites sorted by position.
-// An obligation the runtime cannot evaluate, or whose operands have no known
-// source range, is listed in `rejected` with the reason.
-std::vector<FilePlan> build_plans(const std::vector<gradual::Obligation>& obligations);
+struct PlanOptions {
+  // Check every site, proven ones too (`gshape instrument --check-proven`).
+  bool check_proven = false;
+};
 
-// Where an obligation's operand expression is (`SlotInfo::loc`), or nullopt
-// when no expression reaches it.
-std::optional<SourceLoc> operand_location(const gradual::SlotInfo& slot);
+// The plans of every module of `project` that has a site to check, sorted by
+// path; sites sorted by position. `obligations` are the analysis' (merged)
+// obligations, `sites` its site summaries; a deferred or refuted obligation
+// that is at no site is listed in `rejected`.
+std::vector<FilePlan> build_plans(const Project& project, const std::vector<gradual::Obligation>& obligations,
+                                  const std::vector<gradual::SiteSummary>& sites, const PlanOptions& options = {});
+
+// The sites of one module, planned alone (all of them, as if nothing were
+// proven): for tests and tools.
+FilePlan plan_every_site(const std::string& path, const ir::Module& module);
 
 }  // namespace gshape::codegen

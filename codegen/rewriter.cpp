@@ -52,11 +52,6 @@ ResolvedOperand resolve(std::string_view text, const ExpressionIndex& index, con
   r.slot = operand.slot;
   r.begin = operand.begin;
   r.end = operand.end;
-  if (!operand.wrappable) {
-    r.problem = operand.not_wrappable_reason.empty() ? "the analysis marked the operand as not wrappable"
-                                                     : operand.not_wrappable_reason;
-    return r;
-  }
   if (operand.begin >= operand.end || operand.end > text.size()) {
     r.problem = "the operand's source range lies outside the file";
     return r;
@@ -157,18 +152,12 @@ Wrapper make_wrapper(std::string_view text, const ResolvedOperand& op, int site,
   return w;
 }
 
-std::string check_literal(const CheckPlan& c) {
-  std::string out = "(" + std::to_string(c.line) + ", " + std::to_string(c.col) + ", " + python_str(c.tag) + ", " +
-                    python_str(c.constraint) + ", " + python_str(c.message);
-  if (!c.slot_names.empty()) {
-    out += ", [";
-    for (std::size_t i = 0; i < c.slot_names.size(); ++i) {
-      if (i) out += ", ";
-      out += c.slot_names[i] ? python_str(*c.slot_names[i]) : "None";
-    }
-    out += "]";
-  }
-  return out + ")";
+// `(line, col, 'rule' or None, ['callee', 'arg', 'dim=', ...])`
+std::string site_literal(const SitePlan& site) {
+  std::string out = "(" + std::to_string(site.line) + ", " + std::to_string(site.col) + ", " +
+                    (site.rule.empty() ? std::string("None") : python_str(site.rule)) + ", [";
+  for (std::size_t i = 0; i < site.operands.size(); ++i) out += (i ? ", " : "") + python_str(site.operands[i].kind);
+  return out + "])";
 }
 
 struct Edit {
@@ -202,51 +191,63 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
   }
 
   ExpressionIndex index(module);
-  // Per site: which checks can run, which operands they need.
+  // Per site: the operands that can be wrapped, in evaluation order. An
+  // operand that cannot be (an attribute target of `+=`) is not recorded: the
+  // rule then sees an unknown value there and concludes less, never wrongly.
   struct SiteWork {
-    std::vector<ResolvedOperand> operands;  // the wrapped ones, in evaluation order
-    std::vector<std::size_t> checks;        // indices into the site's checks that are instrumented
+    std::vector<ResolvedOperand> operands;
     int runtime_site = -1;
   };
   std::vector<SiteWork> work(plan.sites.size());
-  std::vector<std::vector<CheckOutcome>> outcomes(plan.sites.size());
+  std::vector<SiteOutcome> site_outcomes(plan.sites.size());
   int next_site = 0;
   for (std::size_t s = 0; s < plan.sites.size(); ++s) {
     const SitePlan& site = plan.sites[s];
-    std::map<int, ResolvedOperand> by_slot;
-    for (const OperandPlan& operand : site.operands) by_slot.emplace(operand.slot, resolve(text, index, operand));
-    std::set<int> needed;
-    for (std::size_t c = 0; c < site.checks.size(); ++c) {
-      const CheckPlan& check = site.checks[c];
-      CheckOutcome o;
-      o.obligation_id = check.obligation_id;
-      o.status = check.status;
-      o.line = check.line;
-      o.col = check.col;
-      if (check.slots.empty()) o.reason = "the check reads no operand, so nothing at the call can trigger it";
-      for (int slot : check.slots) {
-        auto it = by_slot.find(slot);
-        if (it == by_slot.end()) {
-          o.reason = "operand " + std::to_string(slot) + " has no source location";
-        } else if (!it->second.problem.empty()) {
-          o.reason = it->second.problem;
-        }
-        if (!o.reason.empty()) break;
+    SiteOutcome& o = site_outcomes[s];
+    o.line = site.line;
+    o.col = site.col;
+    o.rule = site.rule;
+    o.why = site.reason;
+    o.obligations = site.obligations.size();
+    std::string unread;
+    for (const OperandPlan& operand : site.operands) {
+      ResolvedOperand r = resolve(text, index, operand);
+      if (r.problem.empty()) {
+        work[s].operands.push_back(std::move(r));
+      } else if (operand.kind == "callee") {
+        o.problem = "the callee cannot be read: " + r.problem;  // without it no rule is found
+      } else if (unread.empty()) {
+        unread = "operand " + std::to_string(operand.slot) + " cannot be read (" + r.problem + ")";
       }
-      if (o.reason.empty()) {
-        o.instrumented = true;
-        work[s].checks.push_back(c);
-        needed.insert(check.slots.begin(), check.slots.end());
-      }
-      outcomes[s].push_back(std::move(o));
     }
-    if (work[s].checks.empty()) continue;
-    for (int slot : needed) work[s].operands.push_back(by_slot[slot]);
+    if (o.problem.empty() && work[s].operands.empty()) o.problem = unread.empty() ? "the site has no operand" : unread;
+    if (!o.problem.empty()) {
+      work[s].operands.clear();
+      continue;
+    }
+    o.problem = unread;
     std::sort(work[s].operands.begin(), work[s].operands.end(), [](const ResolvedOperand& a, const ResolvedOperand& b) {
       return std::tie(a.rank, a.slot) < std::tie(b.rank, b.slot);
     });
+    o.instrumented = true;
     work[s].runtime_site = next_site++;
   }
+  // every obligation of a site shares its outcome
+  auto obligation_outcomes = [&]() {
+    for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+      for (int id : plan.sites[s].obligations) {
+        CheckOutcome c;
+        c.obligation_id = id;
+        c.status = plan.sites[s].status;
+        c.line = plan.sites[s].line;
+        c.col = plan.sites[s].col;
+        c.instrumented = site_outcomes[s].instrumented;
+        c.runtime_site = work[s].runtime_site;
+        if (!c.instrumented) c.reason = site_outcomes[s].problem;
+        result.outcomes.push_back(std::move(c));
+      }
+    }
+  };
 
   std::vector<Wrapper> wrappers;
   for (const SiteWork& w : work) {
@@ -278,15 +279,15 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
 
   auto give_up = [&](const std::string& problem) {
     result.problem = problem;
-    for (auto& site_outcomes : outcomes) {
-      for (CheckOutcome& o : site_outcomes) {
-        if (o.instrumented) {
-          o.instrumented = false;
-          o.reason = problem;
-        }
-        result.outcomes.push_back(o);
+    for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+      if (site_outcomes[s].instrumented) {
+        site_outcomes[s].instrumented = false;
+        site_outcomes[s].problem = problem;
       }
+      work[s].runtime_site = -1;
     }
+    obligation_outcomes();
+    result.site_outcomes = std::move(site_outcomes);
     add_rejected();
     return result;
   };
@@ -299,13 +300,7 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
   for (std::size_t s = 0; s < plan.sites.size(); ++s) {
     if (work[s].runtime_site < 0) continue;
     if (sites.size() > 1) sites += ", ";
-    sites += "[";
-    for (std::size_t k = 0; k < work[s].checks.size(); ++k) {
-      if (k) sites += ", ";
-      sites += check_literal(plan.sites[s].checks[work[s].checks[k]]);
-      ++result.checks;
-    }
-    sites += "]";
+    sites += site_literal(plan.sites[s]);
     ++result.sites;
   }
   sites += "]";
@@ -334,12 +329,8 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
   out.append(text.substr(copied));
   result.text = std::move(out);
   result.changed = true;
-  for (std::size_t s = 0; s < plan.sites.size(); ++s) {
-    for (CheckOutcome& o : outcomes[s]) {
-      if (o.instrumented) o.runtime_site = work[s].runtime_site;
-      result.outcomes.push_back(std::move(o));
-    }
-  }
+  obligation_outcomes();
+  result.site_outcomes = std::move(site_outcomes);
   add_rejected();
   return result;
 }

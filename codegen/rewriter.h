@@ -21,7 +21,7 @@ inline constexpr const char* kRuntimeModule = "gshape_runtime";
 inline constexpr const char* kRuntimeAlias = "_gshape_rt";
 inline constexpr const char* kTableName = "_gshape_checks";
 
-// What became of one check of the plan (or one obligation the plan rejected).
+// What became of one obligation at a planned site (or one the plan rejected).
 struct CheckOutcome {
   int obligation_id = -1;
   CheckStatus status = CheckStatus::Deferred;
@@ -32,12 +32,24 @@ struct CheckOutcome {
   std::string reason;     // not instrumented: why
 };
 
+// What became of one planned site.
+struct SiteOutcome {
+  uint32_t line = 0;
+  uint32_t col = 0;
+  std::string rule;       // empty: the callee decides at run time
+  bool instrumented = false;
+  int runtime_site = -1;
+  std::string why;        // why it is checked (SitePlan::reason)
+  std::string problem;    // not instrumented: why; instrumented: operands it cannot read, if any
+  std::size_t obligations = 0;
+};
+
 struct InstrumentedSource {
   std::string text;
   bool changed = false;  // false: `text` is the original, byte for byte
   int sites = 0;         // sites in the check table
-  int checks = 0;        // checks in the check table
-  std::vector<CheckOutcome> outcomes;  // every check of the plan, then the plan's rejected obligations
+  std::vector<SiteOutcome> site_outcomes;  // every site of the plan, in plan order
+  std::vector<CheckOutcome> outcomes;      // every obligation of the plan's sites, then its rejected ones
   std::string problem;   // why nothing could be instrumented in this file, if so
 };
 

@@ -96,17 +96,11 @@ std::string render_manifest(const Manifest& m) {
 std::string plan_fingerprint(const FilePlan& plan) {
   std::string s = plan.path + '\n';
   for (const SitePlan& site : plan.sites) {
-    s += "site " + std::to_string(site.begin) + ' ' + std::to_string(site.end) + '\n';
+    s += "site " + std::to_string(site.begin) + ' ' + std::to_string(site.end) + ' ' + std::to_string(site.line) +
+         ' ' + std::to_string(site.col) + ' ' + site.rule + '\n';
     for (const OperandPlan& o : site.operands) {
       s += "op " + std::to_string(o.slot) + ' ' + std::to_string(o.begin) + ' ' + std::to_string(o.end) + ' ' +
-           (o.wrappable ? "1" : "0") + '\n';
-    }
-    for (const CheckPlan& c : site.checks) {
-      s += "check " + std::to_string(c.line) + ' ' + std::to_string(c.col) + ' ' + c.tag + '\x1f' + c.constraint +
-           '\x1f' + c.message + '\x1f' + check_status_name(c.status) + ' ' + std::to_string(c.obligation_id);
-      for (const auto& name : c.slot_names) s += '\x1f' + (name ? *name : std::string("\x1e"));
-      for (int k : c.slots) s += ' ' + std::to_string(k);
-      s += '\n';
+           o.kind + '\n';
     }
   }
   return hex64(fingerprint(s));
@@ -192,7 +186,8 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   update.analysed = true;
   Project project = load_project({display_root}, diags);
   ProjectAnalysis analysis = analyze(project, diags);
-  std::vector<FilePlan> plans = analysis.plans ? std::move(*analysis.plans) : build_plans(analysis.obligations);
+  std::vector<FilePlan> plans =
+      analysis.plans ? std::move(*analysis.plans) : build_plans(project, analysis.obligations, analysis.sites);
   std::map<std::string, const FilePlan*> plan_of;
   for (const FilePlan& p : plans) plan_of.emplace(p.path, &p);
   std::map<std::string, const ProjectModule*> module_of;  // canonical path → module

@@ -26,7 +26,8 @@ namespace gshape::codegen {
 // What the analysis hands the rewriter for a project.
 struct ProjectAnalysis {
   std::vector<gradual::Obligation> obligations;
-  // Plans to use instead of build_plans(obligations) (tests, hand-made plans).
+  std::vector<gradual::SiteSummary> sites;
+  // Plans to use instead of build_plans (tests, hand-made plans).
   std::optional<std::vector<FilePlan>> plans;
 };
 using ProjectAnalyzer = std::function<ProjectAnalysis(const Project& project, DiagnosticSink& diags)>;

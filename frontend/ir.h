@@ -147,6 +147,8 @@ struct UnaryOp : Expr {
 
 enum class CmpOpKind : uint8_t { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
 const char* cmpop_symbol(CmpOpKind k);
+// A comparison of values (== != < <= > >=), which tensors broadcast; not `is` or `in`.
+inline bool is_comparison(CmpOpKind k) { return k <= CmpOpKind::GtE; }
 
 // a < b <= c: left = a, ops = [<, <=], comparators = [b, c].
 struct Compare : Expr {

@@ -68,7 +68,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     if (raw[i].decided_by_witness) ++result.stats.decided_by_witness;
     merged_input.push_back(r);
   }
-  result.obligations = merge_obligations(merged_input, in.general_checks());
+  result.obligations = merge_obligations(merged_input);
 
   for (const auto& [expr, shapes] : in.shapes()) result.shapes.push_back({expr->loc, shapes});
   std::stable_sort(result.shapes.begin(), result.shapes.end(), [](const ShapeRecord& a, const ShapeRecord& b) {
@@ -76,6 +76,15 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     std::string pb = b.loc.file ? b.loc.file->path() : std::string();
     return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
   });
+
+  for (const auto& [node, summary] : in.site_summaries())
+    if (summary.loc.valid()) result.sites.push_back(summary);
+  std::stable_sort(result.sites.begin(), result.sites.end(), [](const SiteSummary& a, const SiteSummary& b) {
+    std::string pa = a.loc.file->path();
+    std::string pb = b.loc.file->path();
+    return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
+  });
+  result.no_rule_calls = in.no_rule_calls();
 
   for (Diagnostic& d : in.internal()) result.internal.push_back(std::move(d));
   AnalysisStats& st = result.stats;

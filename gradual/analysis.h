@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@
 namespace gshape::gradual {
 
 struct AnalysisOptions {
-  unsigned solver_timeout_ms = 200;  // per Z3 query
+  uint64_t solver_rlimit = 500'000;  // Z3 resource units per query (deterministic)
   int max_call_depth = 24;           // deeper project calls give an unknown result
   int max_unroll = 64;               // `for i in range(n)` with a known n up to this is unrolled
   // Work budgets, counted in evaluated statements and expressions: one call
@@ -31,9 +32,9 @@ struct AnalysisOptions {
   bool record_shapes = false;  // keep each tensor expression's shape (--show-shapes)
   // Analyse the functions nobody calls once with Dyn parameters.
   bool analyse_uncalled = true;
-  // Per-query Z3 timeout while analysing functions nobody calls (their
+  // Per-query Z3 resource limit while analysing functions nobody calls (their
   // parameters are Dyn: hard queries there mostly end deferred anyway).
-  unsigned uncalled_timeout_ms = 2;
+  uint64_t uncalled_rlimit = 5'000;
   // Try concrete witnesses before Z3 (gradual/witness.h); off only to
   // measure what they save (bench-check.sh).
   bool witnesses = true;
@@ -63,6 +64,24 @@ struct AnalysedObligation {
   std::vector<DiagnosticNote> notes;  // errors and warnings: where the shapes came from
 };
 
+// One call or operator of the project as the analysis saw it, over every
+// visit (every context it was analysed in). The rewriter checks a site at run
+// time unless every visit applied rules whose obligations all held, or called
+// something that has no rule (a project function, print): a site the
+// analysis never reached, or reached without knowing what it calls, keeps
+// its run-time check.
+struct SiteSummary {
+  SourceLoc loc;            // the call or operator; `x += y`: the statement
+  int visits = 0;
+  bool unresolved = false;  // a visit could not tell whether a rule applies (an unknown callee or operand)
+  bool unmodelled = false;  // a rule applies but a visit could not apply it (arguments it cannot spell out)
+  bool not_proven = false;  // an obligation was deferred or refuted in a visit
+  std::vector<std::string> rules;  // the rules applied, sorted
+  std::string what;         // unresolved: what was unknown ("the callee `self.layers[i]`")
+
+  bool needs_check() const { return visits == 0 || unresolved || unmodelled || not_proven; }
+};
+
 // One tensor-valued expression and the shapes it had (`[B, 10]`; several
 // when its contexts disagree).
 struct ShapeRecord {
@@ -88,6 +107,8 @@ struct AnalysisStats {
 struct AnalysisResult {
   std::vector<AnalysedObligation> obligations;  // sorted by file, line, column, tag
   std::vector<ShapeRecord> shapes;              // with record_shapes, sorted by position
+  std::vector<SiteSummary> sites;               // every call and operator reached, sorted by position
+  std::map<std::string, int> no_rule_calls;     // coverage: calls of ops with no rule, by qualified name
   std::vector<Diagnostic> internal;             // notes about analysis failures (never errors)
   AnalysisStats stats;
 

@@ -61,8 +61,7 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
 
 }  // namespace
 
-std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw,
-                                                  const std::map<SiteTagKey, GeneralCheck>& general) {
+std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw) {
   // group by site and tag, in a stable order
   using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t, std::string>;
   std::map<Key, std::vector<const RawObligation*>> groups;
@@ -88,38 +87,15 @@ std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligatio
       for (const std::string& text : order) out.push_back(merge_members(by_text[text]));
       continue;
     }
-    // disagreeing analyses: one check, the disjunction of each analysis' conjunction
-    std::map<int, std::vector<const RawObligation*>> per_eval;
-    for (const RawObligation* r : members) per_eval[r->evaluation].push_back(r);
-    std::vector<BoolTerm> alternatives;
-    std::vector<const RawObligation*> worst_per_eval;
-    std::map<int, SlotInfo> slots;
-    for (const auto& [e, list] : per_eval) {
-      std::vector<BoolTerm> parts;
-      const RawObligation* worst = list.front();
-      for (const RawObligation* r : list) {
-        parts.push_back(r->ob->constraint);
-        if (rank(r->ob->status) > rank(worst->ob->status)) worst = r;
-        for (const SlotInfo& s : r->ob->slots) slots.emplace(s.slot, s);
-      }
-      alternatives.push_back(all_of(parts));
-      worst_per_eval.push_back(worst);
+    // disagreeing analyses: one obligation, the worst of each analysis' worst
+    std::map<int, const RawObligation*> worst_per_eval;
+    for (const RawObligation* r : members) {
+      const RawObligation*& worst = worst_per_eval[r->evaluation];
+      if (!worst || rank(r->ob->status) > rank(worst->ob->status)) worst = r;
     }
-    AnalysedObligation merged = merge_members(worst_per_eval);
-    const SourceLoc& site = members.front()->ob->loc;
-    auto g = general.find({site.file, site.begin, site.end, members.front()->ob->tag});
-    if (g != general.end()) {
-      // the check on the joined operands: what every context's run must satisfy
-      merged.message_text = merged.ob.render_message();
-      merged.ob.constraint = g->second.constraint;
-      merged.ob.message = g->second.message;
-      merged.ob.slots = g->second.slots;
-    } else {
-      merged.ob.constraint = any_of(alternatives);
-      merged.ob.slots.clear();
-      for (const auto& [slot, info] : slots) merged.ob.slots.push_back(info);
-    }
-    out.push_back(std::move(merged));
+    std::vector<const RawObligation*> worst;
+    for (const auto& [e, r] : worst_per_eval) worst.push_back(r);
+    out.push_back(merge_members(worst));
   }
   std::stable_sort(out.begin(), out.end(), [](const AnalysedObligation& a, const AnalysedObligation& b) {
     const SourceLoc& la = a.ob.loc;

@@ -7,10 +7,10 @@
 // Constraints read operands through slots, so the same check analysed twice
 // has the same text. When the analyses of a site disagree on the checks of
 // a tag (the full and the last batch, a loop over two different Linear
-// layers), the merged check is the one recomputed on the joined operands
-// (GeneralCheck) when there is one, else the disjunction over analyses of
-// each one's conjunction: it never fails on a run that one of the analysed
-// contexts covers. The message shown to the user stays the worst context's.
+// layers), they merge into one obligation: the worst context's, with its
+// constraint, message and failing example. The merged obligation is what
+// the review shows; the run-time check of the site is the operator's rule
+// itself, whatever the contexts were (codegen/plan.h).
 #pragma once
 
 #include <map>
@@ -32,17 +32,6 @@ struct RawObligation {
   const std::vector<DiagnosticNote>* notes = nullptr;
 };
 
-// The check of one (site, tag) recomputed on the join of the operands of
-// every analysis of the site (differing sizes become symbols), so that it
-// reads the operands instead of folding to each context's constants.
-struct GeneralCheck {
-  BoolTerm constraint{true};
-  Message message;
-  std::vector<SlotInfo> slots;
-};
-using SiteTagKey = std::tuple<const SourceFile*, uint32_t, uint32_t, std::string>;
-
-std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw,
-                                                  const std::map<SiteTagKey, GeneralCheck>& general = {});
+std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw);
 
 }  // namespace gshape::gradual

@@ -8,6 +8,7 @@
 //   interp_library.cpp  builtins and library objects (argparse, DataLoader, nn containers)
 //   interp_loops.cpp    for/while: unrolling, fixed points, DataLoader batches
 //   interp_join.cpp     joining values and variables after branches and loops
+//   interp_sites.cpp    what each call and operator turned out to be; escapes
 #pragma once
 
 #include <cstdint>
@@ -137,9 +138,6 @@ class Interpreter {
   std::vector<Diagnostic>& internal() { return internal_; }
   AnalysisStats& stats() { return stats_; }
   SolverStats solver_stats() const;
-  // For each (site, tag) whose analyses emitted different checks: the check
-  // recomputed on the join of their operands (see analysis_merge.h).
-  std::map<SiteTagKey, GeneralCheck> general_checks();
 
   // ---- used by the interp_*.cpp parts
   // statements
@@ -238,7 +236,50 @@ class Interpreter {
     std::optional<int> previous_;
   };
   int visit_of(const ir::Node* site);
-  void adapt_solver_timeout();
+  void adapt_solver_limit();
+
+  // ---- what each call and operator turned out to be, over all its visits
+  // (the rewriter leaves out the run-time check of a site only when every
+  // visit applied rules whose obligations all held, or called something that
+  // has no rule, such as a project function).
+  class SiteOutcome {
+   public:
+    SiteOutcome(Interpreter& in, const ir::Node* site);
+    ~SiteOutcome();
+    SiteOutcome(const SiteOutcome&) = delete;
+    SiteOutcome& operator=(const SiteOutcome&) = delete;
+
+   private:
+    Interpreter& in_;
+    int exceptions_;
+  };
+  // The callee or an operand was not known well enough to tell whether a
+  // rule applies (`what` names it for the review).
+  void note_unresolved(const ir::Node* site, const std::string& what);
+  // A rule exists for the call but could not be applied (an argument list the
+  // analysis cannot spell out).
+  void note_unmodelled(const ir::Node* site, const std::string& rule);
+  // A call of something with no rule (coverage): `torch.fft.fft`, `Tensor.backward`.
+  void note_no_rule(const std::string& name);
+  // Project functions and instances handed to code the analysis does not
+  // follow: it may call them with anything, so they are analysed again with
+  // unknown arguments.
+  void note_escapes(const std::vector<ArgValue>& args);
+  void note_escape(const Value& v, int depth = 0);
+  void mark_incomplete(const ir::FunctionDef* def) {
+    if (def && recording_) incomplete_defs_.insert(def);
+  }
+  struct OpenSite {
+    const ir::Node* site = nullptr;
+    bool unresolved = false;
+    bool unmodelled = false;
+    bool not_proven = false;
+    std::vector<std::string> rules;
+    std::string what;
+  };
+  OpenSite* open_site(const ir::Node* site);
+  const std::map<const ir::Node*, SiteSummary>& site_summaries() const { return site_summaries_; }
+  const std::map<std::string, int>& no_rule_calls() const { return no_rule_calls_; }
 
   // ---- silent passes (loop fixed points): obligations and memo entries are dropped
   struct Checkpoint {
@@ -271,7 +312,7 @@ class Interpreter {
   // milliseconds to create); each module and each function analysed alone
   // runs in its own scope, so facts never pile up across them.
   std::unique_ptr<Solver> solver_;
-  unsigned solver_timeout_ = 0;  // the solver's current per-query timeout
+  uint64_t solver_rlimit_ = 0;  // the solver's current per-query resource limit
   std::vector<Obligation> raw_;
   std::vector<RawInfo> raw_info_;
   std::vector<Context> contexts_;
@@ -301,17 +342,14 @@ class Interpreter {
   std::unordered_map<const ir::Node*, int> active_visit_;
   int visit_counter_ = 0;
   std::vector<const ir::Expr*> slot_exprs_;  // the last call site's operand expressions, by slot
-  // Every recorded rule application, by (site, rule, its ordinal within the
-  // visit): the call site of each visit, for general_checks().
-  struct Application {
-    const Rule* rule = nullptr;
-    std::vector<CallSite> calls;
-  };
-  std::map<std::tuple<const ir::Node*, std::string, int>, Application> applications_;
-  std::map<std::pair<int, std::string>, int> ordinals_;  // (evaluation, rule) → applications so far
   std::map<const ClassObject*, Value> dyn_instances_;
   std::unordered_map<const ObjectValue*, SourceLoc> created_at_;
   std::vector<AttrWrite> write_log_;
+  std::vector<OpenSite> open_sites_;
+  std::map<const ir::Node*, SiteSummary> site_summaries_;
+  std::map<std::string, int> no_rule_calls_;
+  std::unordered_set<const ir::FunctionDef*> incomplete_defs_;  // cut short or escaped: analyse with Dyn arguments too
+  std::unordered_set<const ir::FunctionDef*> generic_done_;     // analysed with Dyn arguments already
   int depth_ = 0;  // expression recursion depth
 
  public:
@@ -350,8 +388,5 @@ class SolverScope {
   Solver& s_;
 };
 
-// Short names of Python operators for rule lookup ("add", "matmul", ...).
-std::string operator_rule_name(ir::BinOpKind op, bool in_place);
-std::string compare_rule_name(ir::CmpOpKind op);
 
 }  // namespace gshape::gradual::interp

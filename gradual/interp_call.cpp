@@ -19,6 +19,15 @@ const SequenceExpr* display_of(const Expr* e) {
   return seq;
 }
 
+// Library calls that never call back into what they are given.
+bool harmless_library_call(const std::string& path) {
+  static const std::set<std::string> harmless = {
+      "builtins.print", "builtins.len",  "builtins.isinstance", "builtins.issubclass", "builtins.str",
+      "builtins.repr",  "builtins.type", "builtins.id",         "builtins.hasattr",    "builtins.getattr",
+      "builtins.callable", "builtins.format", "builtins.hash", "builtins.vars", "builtins.dir"};
+  return harmless.count(path) > 0;
+}
+
 }  // namespace
 
 std::vector<ArgValue> Interpreter::eval_args(const std::vector<Argument>& args) {
@@ -46,6 +55,7 @@ std::vector<ArgValue> Interpreter::eval_args(const std::vector<Argument>& args) 
 
 Value Interpreter::eval_call(const Call* c) {
   SiteVisit visit(*this, c);
+  SiteOutcome outcome(*this, c);
   if (const auto* a = dyn_cast<Attribute>(c->func)) {
     Value receiver = eval(a->value);
     Value callee = get_attribute(receiver, a->attr, a->value, a);
@@ -77,7 +87,13 @@ Value Interpreter::eval_call(const Call* c) {
 
 Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, const std::vector<ArgValue>& args,
                               const Node* site) {
-  if (!callee.is_object() || !callee.as_object()) return Value::unknown();
+  auto unresolved = [&](const char* why) {
+    std::string text = callee_expr ? source_text(callee_expr->loc, 40) : std::string();
+    note_unresolved(site, text.empty() ? std::string(why) : "`" + text + "` " + why);
+    note_escapes(args);
+    return Value::unknown();
+  };
+  if (!callee.is_object() || !callee.as_object()) return unresolved("is not known");
   if (auto fn = shared_as<FunctionObject>(callee)) return call_function(fn, args, std::nullopt, site);
   if (const auto* bm = object_as<BoundMethod>(callee)) return call_function(bm->function, args, bm->self, site);
   if (auto cls = shared_as<ClassObject>(callee)) return instantiate(cls, args, site);
@@ -87,14 +103,14 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
     if (call) {
       if (auto fn = shared_as<FunctionObject>(*call)) return call_function(fn, args, callee, site);
     }
-    return Value::unknown();
+    return unresolved("is an instance the analysis cannot call");
   }
   if (const auto* container = object_as<ContainerModule>(callee)) {
-    if (!container->is_sequential() || !container->children_known) return Value::unknown();
+    if (!container->is_sequential() || !container->children_known) return unresolved("holds layers the analysis cannot list");
     std::vector<ArgValue> positional;
     for (const ArgValue& a : args)
       if (a.type == Argument::Type::Positional) positional.push_back(a);
-    if (positional.size() != 1 || positional.size() != args.size()) return Value::unknown();
+    if (positional.size() != 1 || positional.size() != args.size()) return unresolved("is called with several inputs");
     ArgValue input = positional.front();
     for (const Value& child : container->children) {
       Value out;
@@ -105,18 +121,22 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
         Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown()) : Value::unknown();
         out = apply_named_rule(cls + ".forward", Receiver{child, nullptr}, {input}, site).value_or(fallback);
       } else {
+        note_unresolved(site, "a layer of the nn.Sequential is not known");
         out = Value::unknown();
       }
       input = ArgValue{Argument::Type::Positional, {}, out, nullptr, {}};
     }
     return input.value;
   }
-  if (const auto* lib = object_as<LibraryName>(callee)) return call_library(lib->path, args, site);
+  if (const auto* lib = object_as<LibraryName>(callee)) {
+    if (!harmless_library_call(lib->path)) note_escapes(args);
+    return call_library(lib->path, args, site);
+  }
   if (const auto* bb = object_as<BoundBuiltin>(callee)) return call_method(*bb, Receiver{bb->receiver, nullptr}, args, site, nullptr);
   if (object_as<ModuleNamespace>(callee) || object_as<SuperObject>(callee) || object_as<DictObject>(callee) ||
       object_as<ArgParserObject>(callee) || object_as<DataLoaderObject>(callee) || object_as<DatasetObject>(callee) ||
       object_as<EnumerateObject>(callee) || object_as<ZipObject>(callee) || object_as<LoaderIterator>(callee))
-    return Value::unknown();
+    return unresolved("is an object the analysis cannot call");
   return call_module_object(callee, callee_expr, args, site);
 }
 
@@ -130,7 +150,9 @@ Value Interpreter::call_module_object(const Value& module, const Expr* callee_ex
   const std::string& cls = module.as_object()->class_name;
   // an nn module without a forward rule still gives a tensor (or a tuple of them)
   Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown()) : Value::unknown();
-  return apply_named_rule(cls + ".forward", Receiver{module, callee_expr}, args, site).value_or(fallback);
+  if (auto r = apply_named_rule(cls + ".forward", Receiver{module, callee_expr}, args, site)) return *r;
+  note_no_rule(cls + ".forward");
+  return fallback;
 }
 
 std::string Interpreter::memo_key(const FunctionObject& fn, const std::vector<Value>& args) const {
@@ -142,14 +164,27 @@ std::string Interpreter::memo_key(const FunctionObject& fn, const std::vector<Va
 Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
                                  const std::optional<Value>& self, const Node* site) {
   if (!fn || (!fn->def && !fn->lambda)) return Value::unknown();
-  if (call_depth_ >= options_.max_call_depth) return Value::unknown();
+  // A call the analysis does not follow leaves the callee unanalysed in that
+  // context: it is analysed again with unknown arguments (analyse_uncalled).
+  if (call_depth_ >= options_.max_call_depth) {
+    mark_incomplete(fn->def);
+    return Value::unknown();
+  }
   int component = fn->def ? call_graph_.component(fn->def) : -1;
   if (fn->def) {
-    for (const ir::FunctionDef* active : active_defs_)
-      if (active == fn->def) return Value::unknown();  // recursion: a Dyn result
+    for (const ir::FunctionDef* active : active_defs_) {
+      if (active == fn->def) {  // recursion: a Dyn result
+        mark_incomplete(fn->def);
+        return Value::unknown();
+      }
+    }
     if (component >= 0 && call_graph_.recursive(fn->def)) {
-      for (int c : active_sccs_)
-        if (c == component) return Value::unknown();
+      for (int c : active_sccs_) {
+        if (c == component) {
+          mark_incomplete(fn->def);
+          return Value::unknown();
+        }
+      }
     }
   }
 
@@ -298,6 +333,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
       }
     } catch (const BudgetExceeded&) {
       ++stats_.budget_exhausted;
+      mark_incomplete(fn->def);
       result = Value::unknown();
       if (warned_once_.insert(fn->qualname).second) {
         internal_.push_back({Severity::Note, fn->def ? fn->def->name_loc : def_loc, {},
@@ -307,6 +343,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
     } catch (const std::exception& e) {
       // an internal failure stays inside this call: its result is unknown
       ++stats_.module_failures;
+      mark_incomplete(fn->def);
       result = Value::unknown();
       internal_.push_back({Severity::Note, def_loc, {},
                            "shape analysis of '" + fn->qualname + "' stopped: " + e.what(), {}, {}});
@@ -415,21 +452,24 @@ std::optional<Value> Interpreter::apply_named_rule(const std::string& name, cons
   const Rule* rule = registry_.find(name);
   if (!rule) return std::nullopt;
   std::optional<CallSite> call = make_call_site(name, receiver, args, site);
-  if (!call) return Value::unknown();
+  if (!call) {
+    note_unmodelled(site, name);
+    return Value::unknown();
+  }
   return apply_rule_at(*rule, *call, site);
 }
 
 Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const Node* site) {
-  adapt_solver_timeout();
+  adapt_solver_limit();
   std::size_t first = raw_.size();
   RuleResult result = apply_rule(rule, call, *solver_, raw_);
-  int evaluation = visit_of(site);
-  if (recording_) {
-    int ordinal = ordinals_[{evaluation, rule.name}]++;
-    Application& app = applications_[{site, rule.name, ordinal}];
-    app.rule = &rule;
-    if (app.calls.size() < 16) app.calls.push_back(call);
+  if (OpenSite* open = open_site(site)) {
+    open->rules.push_back(rule.name);
+    if (!result.modelled) open->unmodelled = true;
+    for (std::size_t i = first; i < raw_.size(); ++i)
+      if (raw_[i].status != Status::Proven) open->not_proven = true;
   }
+  int evaluation = visit_of(site);
   raw_info_.resize(raw_.size());
   for (std::size_t i = first; i < raw_.size(); ++i) {
     raw_info_[i].context = context_;
@@ -453,17 +493,19 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
   return result.value;
 }
 
-void Interpreter::adapt_solver_timeout() {
-  // Hard (nonlinear) queries end in a timeout and a deferred check anyway:
-  // once Z3 has used its share of the run, later queries get less time, so a
-  // large project stays fast. Easy queries take well under a millisecond.
-  double spent = solver_->stats().z3_seconds;
-  unsigned timeout = spent < 0.5 ? options_.solver_timeout_ms : spent < 1.5 ? 10u : 1u;
-  timeout = std::min(timeout, options_.solver_timeout_ms);
-  if (in_uncalled_pass_) timeout = std::min(timeout, options_.uncalled_timeout_ms);
-  if (timeout != solver_timeout_) {
-    solver_->set_timeout_ms(timeout);
-    solver_timeout_ = timeout;
+void Interpreter::adapt_solver_limit() {
+  // Hard (nonlinear) queries end unknown, and a deferred check, anyway: once
+  // Z3 has spent its share of the run, later queries get a smaller limit, so
+  // a large project stays fast. Counted in Z3's resource units, not seconds,
+  // so the same project always gets the same verdicts. Easy queries take a
+  // few hundred units.
+  uint64_t spent = solver_->stats().rlimit_units;
+  uint64_t limit = spent < 1'500'000 ? options_.solver_rlimit : spent < 5'000'000 ? 20'000 : 2'000;
+  limit = std::min(limit, options_.solver_rlimit);
+  if (in_uncalled_pass_) limit = std::min(limit, options_.uncalled_rlimit);
+  if (limit != solver_rlimit_) {
+    solver_->set_rlimit(limit);
+    solver_rlimit_ = limit;
   }
 }
 
@@ -548,103 +590,6 @@ void Interpreter::attach_notes(const CallSite& call, std::size_t first, const No
     if (notes.size() > 8) notes.resize(8);
   }
   (void)site;
-}
-
-}  // namespace gshape::gradual::interp
-
-namespace gshape::gradual::interp {
-
-namespace {
-
-// Joins two operands of the same shape of call (same slot, same element
-// count); nullopt when the calls differ in form.
-std::optional<Operand> join_operand(const Operand& a, const Operand& b, JoinOptions& join, const std::string& path) {
-  if (a.slot != b.slot || a.elements.size() != b.elements.size()) return std::nullopt;
-  Operand out = a;
-  out.value = join_values(a.value, b.value, join, path);
-  for (std::size_t i = 0; i < a.elements.size(); ++i) {
-    auto e = join_operand(a.elements[i], b.elements[i], join, path + "[" + std::to_string(i) + "]");
-    if (!e) return std::nullopt;
-    out.elements[i] = std::move(*e);
-  }
-  return out;
-}
-
-std::optional<CallSite> join_calls(const std::vector<CallSite>& calls) {
-  CallSite out = calls.front();
-  std::map<std::string, Dim> cache;
-  JoinOptions join;
-  join.widen = true;
-  join.widen_cache = &cache;
-  for (std::size_t c = 1; c < calls.size(); ++c) {
-    const CallSite& other = calls[c];
-    if (other.positional.size() != out.positional.size() || other.keywords.size() != out.keywords.size())
-      return std::nullopt;
-    for (std::size_t i = 0; i < out.positional.size(); ++i) {
-      auto j = join_operand(out.positional[i], other.positional[i], join, "operand" + std::to_string(i));
-      if (!j) return std::nullopt;
-      out.positional[i] = std::move(*j);
-    }
-    for (std::size_t i = 0; i < out.keywords.size(); ++i) {
-      if (out.keywords[i].first != other.keywords[i].first) return std::nullopt;
-      auto j = join_operand(out.keywords[i].second, other.keywords[i].second, join, out.keywords[i].first);
-      if (!j) return std::nullopt;
-      out.keywords[i].second = std::move(*j);
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
-std::map<SiteTagKey, GeneralCheck> Interpreter::general_checks() {
-  // the (site, tag) groups whose analyses disagree on their checks
-  std::map<SiteTagKey, std::map<int, std::set<std::string>>> texts;
-  for (std::size_t i = 0; i < raw_.size() && i < raw_info_.size(); ++i) {
-    const Obligation& ob = raw_[i];
-    texts[{ob.loc.file, ob.loc.begin, ob.loc.end, ob.tag}][raw_info_[i].evaluation].insert(ob.constraint_sexpr());
-  }
-  std::set<std::tuple<const SourceFile*, uint32_t, uint32_t>> disagreeing;
-  std::set<SiteTagKey> disagreeing_tags;
-  for (const auto& [key, by_eval] : texts) {
-    for (const auto& [e, t] : by_eval) {
-      if (t != by_eval.begin()->second) {
-        disagreeing.insert({std::get<0>(key), std::get<1>(key), std::get<2>(key)});
-        disagreeing_tags.insert(key);
-        break;
-      }
-    }
-  }
-  std::map<SiteTagKey, GeneralCheck> out;
-  if (disagreeing.empty()) return out;
-  std::map<SiteTagKey, std::vector<BoolTerm>> parts;
-  for (const auto& [key, app] : applications_) {
-    const ir::Node* site = std::get<0>(key);
-    if (!disagreeing.count({site->loc.file, site->loc.begin, site->loc.end}) || app.calls.size() < 2) continue;
-    std::optional<CallSite> joined = join_calls(app.calls);
-    if (!joined) continue;
-    std::vector<Obligation> scratch;
-    try {
-      SolverScope scope(*solver_);
-      apply_rule(*app.rule, *joined, *solver_, scratch);
-    } catch (const std::exception&) {
-      continue;
-    }
-    for (Obligation& ob : scratch) {
-      SiteTagKey k{site->loc.file, site->loc.begin, site->loc.end, ob.tag};
-      if (!disagreeing_tags.count(k)) continue;
-      GeneralCheck& g = out[k];
-      if (parts[k].empty()) g.message = ob.message;
-      parts[k].push_back(ob.constraint);
-      for (const SlotInfo& s : ob.slots) {
-        bool known = false;
-        for (const SlotInfo& t : g.slots) known = known || t.slot == s.slot;
-        if (!known) g.slots.push_back(s);
-      }
-    }
-  }
-  for (auto& [k, g] : out) g.constraint = all_of(parts[k]);
-  return out;
 }
 
 }  // namespace gshape::gradual::interp

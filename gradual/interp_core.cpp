@@ -8,8 +8,8 @@
 namespace gshape::gradual::interp {
 
 Interpreter::Interpreter(const Project& project, const AnalysisOptions& options)
-    : project_(project), options_(options), registry_(RuleRegistry::builtin()), solver_(std::make_unique<Solver>(SolverOptions{options.solver_timeout_ms, options.witnesses})),
-      solver_timeout_(options.solver_timeout_ms) {
+    : project_(project), options_(options), registry_(RuleRegistry::builtin()), solver_(std::make_unique<Solver>(SolverOptions{options.solver_rlimit, options.witnesses})),
+      solver_rlimit_(options.solver_rlimit) {
   contexts_.push_back(Context{});  // 0: normal execution
   for (const ProjectModule& pm : project_.modules) {
     auto m = std::make_unique<ModuleState>();
@@ -48,7 +48,13 @@ void Interpreter::run() {
   for (auto& m : modules_) run_module(*m);  // modules outside the order (never, but stay total)
   if (options_.analyse_uncalled) {
     in_uncalled_pass_ = true;
-    analyse_uncalled();
+    // a pass may find more functions that escape (a callback handed on by
+    // one analysed with unknown arguments): a few rounds reach them
+    for (int round = 0; round < 4; ++round) {
+      std::size_t before = incomplete_defs_.size();
+      analyse_uncalled();
+      if (incomplete_defs_.size() == before) break;
+    }
     in_uncalled_pass_ = false;
   }
 }
@@ -127,7 +133,9 @@ void Interpreter::analyse_uncalled() {
     if (m->project_module && m->project_module->ir) collect_defs(m->project_module->ir->body, m.get(), nullptr, defs);
   }
   for (const auto& [def, m, cls_def] : defs) {
-    if (analysed_defs_.count(def)) continue;
+    // analysed in every context that can reach it: no generic pass needed
+    auto complete = [&] { return analysed_defs_.count(def) && !incomplete_defs_.count(def); };
+    if (complete() || generic_done_.count(def)) continue;
     std::size_t depth = frames_.size();
     context_ = 0;
     recording_ = true;
@@ -185,7 +193,8 @@ void Interpreter::analyse_uncalled() {
           self = Value::unknown();
         }
       }
-      if (analysed_defs_.count(def)) continue;  // the instantiation analysed it
+      if (complete()) continue;  // the instantiation analysed it
+      generic_done_.insert(def);
       std::vector<ArgValue> args;
       std::size_t skip = method ? 1 : 0;
       for (std::size_t i = skip; i < def->params.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "gradual/interp.h"
+#include "gradual/operator_rules.h"
 
 namespace gshape::gradual::interp {
 
@@ -131,38 +132,6 @@ Value concat(const Value& a, const Value& b) {
 
 }  // namespace
 
-std::string operator_rule_name(BinOpKind op, bool in_place) {
-  std::string base;
-  switch (op) {
-    case BinOpKind::Add: base = "add"; break;
-    case BinOpKind::Sub: base = "sub"; break;
-    case BinOpKind::Mult: base = "mul"; break;
-    case BinOpKind::MatMult: base = "matmul"; break;
-    case BinOpKind::Div: base = "truediv"; break;
-    case BinOpKind::FloorDiv: base = "floordiv"; break;
-    case BinOpKind::Mod: base = "mod"; break;
-    case BinOpKind::Pow: base = "pow"; break;
-    case BinOpKind::LShift: base = "lshift"; break;
-    case BinOpKind::RShift: base = "rshift"; break;
-    case BinOpKind::BitOr: base = in_place ? "or" : "or_"; break;
-    case BinOpKind::BitXor: base = "xor"; break;
-    case BinOpKind::BitAnd: base = in_place ? "and" : "and_"; break;
-  }
-  return "operator." + (in_place ? "i" + base : base);
-}
-
-std::string compare_rule_name(CmpOpKind op) {
-  switch (op) {
-    case CmpOpKind::Eq: return "operator.eq";
-    case CmpOpKind::NotEq: return "operator.ne";
-    case CmpOpKind::Lt: return "operator.lt";
-    case CmpOpKind::LtE: return "operator.le";
-    case CmpOpKind::Gt: return "operator.gt";
-    case CmpOpKind::GtE: return "operator.ge";
-    default: return {};
-  }
-}
-
 Binding* Interpreter::find_binding(const std::string& name) {
   Frame& f = frame();
   if (!f.global_names.count(name)) {
@@ -283,9 +252,10 @@ Value Interpreter::eval(const Expr* e) {
         case UnaryOpKind::Neg:
         case UnaryOpKind::Pos:
         case UnaryOpKind::Invert: {
-          const char* name = u->op == UnaryOpKind::Neg ? "operator.neg" : u->op == UnaryOpKind::Pos ? "operator.pos"
-                                                                                                     : "operator.invert";
-          if (x.is_tensor()) {
+          std::string name = unary_operator_rule(u->op);
+          SiteOutcome outcome(*this, e);
+          if (x.is_unknown()) note_unresolved(e, "the operand is not known (it may be a tensor)");
+          if (x.is_tensor() && !name.empty()) {
             std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, x, u->operand, {}}};
             v = apply_named_rule(name, std::nullopt, args, e).value_or(Value::unknown());
           } else if (auto d = as_dim(x)) {
@@ -313,7 +283,13 @@ Value Interpreter::eval(const Expr* e) {
       Value last;
       for (std::size_t i = 0; i < c->ops.size(); ++i) {
         Value right = eval(c->comparators[i]);
+        // a single comparison is a site of the rewriter (chains are not)
+        std::optional<SiteOutcome> outcome;
+        if (c->ops.size() == 1 && is_comparison(c->ops[i])) outcome.emplace(*this, e);
         Value r = compare(c->ops[i], left, right, e, left_expr, c->comparators[i]);
+        if (outcome && (left.is_unknown() || right.is_unknown()) && !left.is_tensor() && !right.is_tensor() &&
+            !left.is_none() && !right.is_none())
+          note_unresolved(e, "an operand is not known (it may be a tensor)");
         last = r;
         if (r.is_bool()) {
           all = *all && r.as_bool();
@@ -522,14 +498,18 @@ std::optional<Pred> Interpreter::truth(const Value& v) {
 
 Value Interpreter::binary(BinOpKind op, const Value& a, const Value& b, const Node* site, const Expr* left,
                           const Expr* right, bool in_place) {
+  SiteOutcome outcome(*this, site);
   if (a.is_tensor() || b.is_tensor()) {
     std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, a, left, {}},
                                ArgValue{Argument::Type::Positional, {}, b, right, {}}};
-    std::string name = operator_rule_name(op, in_place);
-    if (in_place && !registry_.find(name)) name = operator_rule_name(op, false);
+    std::string name = binary_operator_rule(op, in_place);
+    if (name.empty()) return Value::unknown();
     return apply_named_rule(name, std::nullopt, args, site).value_or(Value::unknown());
   }
-  if (a.is_unknown() || b.is_unknown()) return Value::unknown();
+  if (a.is_unknown() || b.is_unknown()) {
+    note_unresolved(site, "an operand is not known (it may be a tensor)");
+    return Value::unknown();
+  }
   auto da = as_dim(a), db = as_dim(b);
   if (da && db) {
     if (a.is_bool() && b.is_bool() && (op == BinOpKind::BitAnd || op == BinOpKind::BitOr)) {
@@ -574,7 +554,7 @@ Value Interpreter::compare(CmpOpKind op, const Value& a, const Value& b, const N
   if (a.is_tensor() || b.is_tensor()) {
     std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, a, left, {}},
                                ArgValue{Argument::Type::Positional, {}, b, right, {}}};
-    return apply_named_rule(compare_rule_name(op), std::nullopt, args, site).value_or(Value::unknown());
+    return apply_named_rule(comparison_rule(op), std::nullopt, args, site).value_or(Value::unknown());
   }
   if (a.is_none() || b.is_none()) {
     if (a.is_unknown() || b.is_unknown()) return Value::unknown();

@@ -89,6 +89,19 @@ bool returns_tensor(const std::string& path) {
   return !utilities.count(name);
 }
 
+// Tensor methods with no shape requirement to check (coverage does not count
+// them as calls without a rule).
+bool shape_neutral_method(const std::string& name) {
+  static const std::set<std::string> names = {
+      "Tensor.size", "Tensor.dim", "Tensor.ndimension", "Tensor.numel", "Tensor.nelement", "Tensor.backward",
+      "Tensor.detach", "Tensor.detach_", "Tensor.requires_grad_", "Tensor.retain_grad", "Tensor.zero_",
+      "Tensor.cpu", "Tensor.cuda", "Tensor.to", "Tensor.float", "Tensor.double", "Tensor.half", "Tensor.long",
+      "Tensor.int", "Tensor.bool", "Tensor.byte", "Tensor.bfloat16", "Tensor.clone", "Tensor.contiguous",
+      "Tensor.pin_memory", "Tensor.share_memory_", "Tensor.fill_", "Tensor.normal_", "Tensor.uniform_",
+      "Tensor.bernoulli_", "Tensor.random_", "Tensor.copy_"};
+  return names.count(name) > 0 || non_tensor_methods().count(name.substr(name.find('.') + 1)) > 0;
+}
+
 const std::set<std::string>& returns_self_methods() {
   static const std::set<std::string> names = {"to", "cuda", "cpu", "train", "eval", "float", "double", "half",
                                               "bfloat16", "requires_grad_", "apply", "share_memory", "type"};
@@ -453,11 +466,15 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     return Value::object(d);
   }
   // torch functions without a rule give tensors of unknown shape (never an error)
-  if (returns_tensor(path)) return Value::tensor(Shape::unknown());
+  if (returns_tensor(path)) {
+    note_no_rule(path);
+    return Value::tensor(Shape::unknown());
+  }
   // an nn module class without rules yet: an object whose forward a later rule may model
   if (starts_with(path, "torch.nn.") && !starts_with(path, "torch.nn.functional.") && !starts_with(path, "torch.nn.init.")) {
     std::string last = last_component(path);
     if (!last.empty() && std::isupper(static_cast<unsigned char>(last[0]))) {
+      note_no_rule(path);
       auto obj = std::make_shared<ObjectValue>(path);
       note_created(obj.get(), loc);
       return Value::object(obj);
@@ -472,6 +489,7 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
   const Value& self = method.receiver;
   // a rule of the registry (Tensor.view, torch.nn.Linear.forward, ...)
   if (auto r = apply_named_rule(name, receiver, args, site)) return *r;
+  if (starts_with(name, "Tensor.") && !shape_neutral_method(name)) note_no_rule(name);
   Args a(args);
   std::string m = last_component(name);
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };

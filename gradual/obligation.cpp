@@ -88,6 +88,13 @@ std::vector<int> Message::slots() const {
   return {slots.begin(), slots.end()};
 }
 
+std::vector<int> Message::shape_slots() const {
+  std::set<int> slots;
+  for (const Piece& p : pieces_)
+    if (p.shape && p.shape->slot >= 0) slots.insert(p.shape->slot);
+  return {slots.begin(), slots.end()};
+}
+
 const char* status_name(Status s) {
   switch (s) {
     case Status::Proven: return "proven";

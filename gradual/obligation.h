@@ -46,6 +46,8 @@ class Message {
   std::string render_static() const;
   // Slots read by the holes.
   std::vector<int> slots() const;
+  // Slots whose whole shape the message prints (`{shape K}` holes).
+  std::vector<int> shape_slots() const;
 
  private:
   struct Piece {

@@ -23,7 +23,7 @@ struct FactRecord {
 }  // namespace
 
 struct Solver::Impl {
-  explicit Impl(SolverOptions opts) : options(opts), solver(ctx) { apply_timeout(); }
+  explicit Impl(SolverOptions opts) : options(opts), solver(ctx) { apply_limits(); }
 
   SolverOptions options;
   z3::context ctx;
@@ -48,11 +48,25 @@ struct Solver::Impl {
     }
   }
 
-  void apply_timeout() {
+  uint64_t last_rlimit = 0;
+  // The context's resource counter so far (deterministic for a Z3 build).
+  uint64_t rlimit_count() {
+    z3::stats st = solver.statistics();
+    for (unsigned i = 0; i < st.size(); ++i)
+      if (st.key(i) == "rlimit count") return st.is_uint(i) ? st.uint_value(i) : static_cast<uint64_t>(st.double_value(i));
+    return last_rlimit;
+  }
+
+  // A resource limit per check (Z3's deterministic step count), so a
+  // verdict never depends on the machine's load; the wall-clock timeout is
+  // only a safety net far above what the limit allows.
+  void apply_limits() {
     z3::params p(ctx);
-    p.set("timeout", options.timeout_ms);
+    p.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(options.rlimit, 0xffffffffu)));
+    p.set("timeout", kSafetyTimeoutMs);
     solver.set(p);
   }
+  static constexpr unsigned kSafetyTimeoutMs = 60'000;
 
   // Python floor division: SMT-LIB `div` floors for a positive divisor; for a
   // negative one floor(a/b) == floor(-a/-b).
@@ -140,6 +154,9 @@ struct Solver::Impl {
       auto start = std::chrono::steady_clock::now();
       r.result = solver.check();
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      uint64_t units = rlimit_count();
+      stats.rlimit_units += units - last_rlimit;
+      last_rlimit = units;
       ++stats.z3_checks;
       stats.z3_seconds += secs;
       if (secs > stats.max_check_seconds) stats.max_check_seconds = secs;
@@ -358,9 +375,9 @@ std::optional<bool> Solver::query(const Pred& c) {
   return std::nullopt;
 }
 
-void Solver::set_timeout_ms(unsigned ms) {
-  impl_->options.timeout_ms = ms;
-  impl_->apply_timeout();
+void Solver::set_rlimit(uint64_t units) {
+  impl_->options.rlimit = units;
+  impl_->apply_limits();
 }
 
 const SolverStats& Solver::stats() const { return impl_->stats; }

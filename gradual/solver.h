@@ -3,7 +3,8 @@
 // Facts (path conditions, asserts, earlier obligations, ranges) are tracked
 // assertions, each with the SourceLoc that produced it, so an unsat core maps
 // back to source lines. Scopes (push_scope/pop_scope) follow branches. Each
-// query runs in its own push/pop with a timeout; a Z3 `unknown` (timeout,
+// query runs in its own push/pop with a resource limit (rlimit, not a
+// wall-clock timeout: verdicts never depend on load); a Z3 `unknown` (limit,
 // nonlinear arithmetic) makes an obligation deferred with the reason, never a
 // crash. Obligations whose term simplifies to a constant skip Z3 entirely.
 // Every size symbol is >= 0 (added automatically the first time it is seen).
@@ -25,7 +26,9 @@
 namespace gshape::gradual {
 
 struct SolverOptions {
-  unsigned timeout_ms = 200;  // per Z3 check
+  // Z3 resource units per check (deterministic for a Z3 build; about 2-3
+  // thousand a millisecond here): a check that needs more ends unknown.
+  uint64_t rlimit = 500'000;
   bool witnesses = true;      // try concrete witnesses before Z3 (witness.h)
 };
 
@@ -37,6 +40,7 @@ struct SolverStats {
   uint64_t z3_checks = 0;            // individual Z3 check() calls
   uint64_t z3_unknown = 0;           // checks that returned unknown (timeouts, ...)
   double z3_seconds = 0;             // total time inside check()
+  uint64_t rlimit_units = 0;         // Z3's deterministic resource count spent in check()
   double max_check_seconds = 0;
 };
 
@@ -78,7 +82,7 @@ class Solver final : public Discharger {
   // facts, false when it cannot hold, nullopt otherwise.
   std::optional<bool> query(const Pred& c) override;
 
-  void set_timeout_ms(unsigned ms);
+  void set_rlimit(uint64_t units);
   const SolverStats& stats() const;
 
  private:

@@ -1,51 +1,46 @@
 // gshape_runtime._native: the CPython extension that instrumented code calls.
 // The hot path (CheckTable.stash / .check) is written against the CPython
 // C API with METH_FASTCALL methods rather than pybind11: a pybind11 method
-// call costs several times more than the whole check (see docs/runtime.md,
-// "Why the C API"). Tensors are read through libtorch's own Python binding
-// (THPVariable_Unpack) for their sizes only, never their data.
-#include "runtime/python_operand.h"  // first: it includes Python.h
+// call costs several times more than a cached check (docs/runtime.md).
+//
+// A site's check runs the operator's own rule on the operands' actual sizes
+// (site_table.h); module_pre_hook checks every nn.Module call the sites did
+// not, such as the layers inside an nn.Sequential.
+#include "runtime/python_observe.h"  // first: it includes Python.h
 
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "runtime/check_table.h"
+#include "runtime/site_table.h"
 
 namespace {
 
-using gshape::runtime::CheckSpec;
-using gshape::runtime::CheckTable;
-using gshape::runtime::CheckTableError;
-using gshape::runtime::caller_frame;
-using gshape::runtime::Operand;
-using gshape::runtime::OperandKind;
-using gshape::runtime::record;
+using gshape::runtime::ArgSpec;
+using gshape::runtime::Observed;
+using gshape::runtime::RuleRun;
+using gshape::runtime::SiteSpec;
+using gshape::runtime::SiteTable;
+using gshape::runtime::SiteTableError;
 
 PyObject* g_shape_check_error = nullptr;  // gshape_runtime.ShapeCheckError
 bool g_checks_enabled = true;             // GSHAPE_CHECKS, read once at import
 
+// The module call a site check has just checked: the hook skips it.
+PyObject* g_checked_module = nullptr;  // compared, never dereferenced
+PyThreadState* g_checked_thread = nullptr;
+
 // Every table ever built, so that the stats written at exit cover all
 // modules, including tables whose Python object is already gone.
-std::vector<std::shared_ptr<CheckTable>>& registry() {
-  static std::vector<std::shared_ptr<CheckTable>> tables;
+std::vector<std::shared_ptr<SiteTable>>& registry() {
+  static std::vector<std::shared_ptr<SiteTable>> tables;
   return tables;
 }
-
-// ---------------------------------------------------------------- the table object
-
-struct TableObject {
-  PyObject_HEAD
-  CheckTable* table;               // owned through `owner`
-  std::shared_ptr<CheckTable>* owner;
-  std::vector<std::size_t>* failed;  // scratch list, reused on every call
-  bool enabled;
-};
 
 PyObject* new_str(const std::string& s) { return PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"); }
 
@@ -56,41 +51,48 @@ bool set_attr(PyObject* obj, const char* name, PyObject* value) {
   return rc == 0;
 }
 
-// Raises ShapeCheckError for the failed checks (the first one is the
-// message; the others ride along in `also_failed`).
-void raise_failure(CheckTable& table, std::size_t site, const std::vector<std::size_t>& failed) {
-  const gshape::runtime::Check& first = table.check(failed.front());
-  PyObject* text = new_str(table.failure_message(failed.front()));
+std::string failure_text(const std::string& where, const gshape::runtime::Failure& f) {
+  std::string text = where + ": ";
+  if (!f.tag.empty()) text += "[" + f.tag + "] ";
+  text += f.message;
+  if (!f.operands.empty()) text += " (" + f.operands + ")";
+  return text;
+}
+
+// Raises ShapeCheckError for a failed run (the first failure is the message;
+// the others ride along in `also_failed`).
+void raise_failure(const std::string& path, int64_t line, int64_t col, Py_ssize_t site, const RuleRun& run,
+                   const std::string& suffix = {}) {
+  std::string where = path + ":" + std::to_string(line) + ":" + std::to_string(col);
+  const gshape::runtime::Failure& first = run.failures.front();
+  PyObject* text = new_str(failure_text(where, first) + suffix);
   if (text == nullptr) return;
   PyObject* exc = PyObject_CallOneArg(g_shape_check_error, text);
   Py_DECREF(text);
   if (exc == nullptr) return;
-  PyObject* others = PyTuple_New(static_cast<Py_ssize_t>(failed.size() - 1));
+  PyObject* others = PyTuple_New(static_cast<Py_ssize_t>(run.failures.size() - 1));
   if (others != nullptr)
-    for (std::size_t i = 1; i < failed.size(); ++i)
-      PyTuple_SET_ITEM(others, static_cast<Py_ssize_t>(i - 1), new_str(table.failure_message(failed[i])));
+    for (std::size_t i = 1; i < run.failures.size(); ++i)
+      PyTuple_SET_ITEM(others, static_cast<Py_ssize_t>(i - 1), new_str(failure_text(where, run.failures[i])));
   bool ok = set_attr(exc, "also_failed", others) &&  // first: set_attr owns `others` either way
-            set_attr(exc, "path", new_str(table.path())) &&
-            set_attr(exc, "line", PyLong_FromLongLong(first.spec.line)) &&
-            set_attr(exc, "col", PyLong_FromLongLong(first.spec.col)) &&
-            set_attr(exc, "tag", new_str(first.spec.tag)) &&
-            set_attr(exc, "site", PyLong_FromSize_t(site)) &&
-            set_attr(exc, "check", PyLong_FromSize_t(first.index_in_site)) &&
-            set_attr(exc, "constraint", new_str(first.spec.constraint)) &&
-            set_attr(exc, "detail", new_str(table.filled_message(failed.front())));
+            set_attr(exc, "path", new_str(path)) && set_attr(exc, "line", PyLong_FromLongLong(line)) &&
+            set_attr(exc, "col", PyLong_FromLongLong(col)) && set_attr(exc, "tag", new_str(first.tag)) &&
+            set_attr(exc, "site", PyLong_FromSsize_t(site)) &&
+            set_attr(exc, "constraint", new_str(first.constraint)) &&
+            set_attr(exc, "detail", new_str(first.message));
   if (ok) PyErr_SetObject(g_shape_check_error, exc);
   Py_DECREF(exc);
 }
 
-// Evaluates every check of `site`; false (with an exception set) on failure.
-bool run_site(TableObject* self, std::size_t site, const void* frame) {
-  CheckTable& table = *self->table;
-  std::vector<std::size_t>& failed = *self->failed;
-  table.evaluate(site, frame, failed);
-  if (!failed.empty()) raise_failure(table, site, failed);
-  table.clear(site);
-  return failed.empty();
-}
+// ---------------------------------------------------------------- the table object
+
+struct TableObject {
+  PyObject_HEAD
+  SiteTable* table;  // owned through `owner`
+  std::shared_ptr<SiteTable>* owner;
+  std::vector<PyObject*>* module_callee;  // per site: the module the callee slot held (compared only)
+  bool enabled;
+};
 
 bool site_index(TableObject* self, PyObject* arg, std::size_t& site) {
   Py_ssize_t s = PyLong_AsSsize_t(arg);
@@ -115,6 +117,31 @@ bool slot_index(PyObject* arg, std::size_t& slot) {
   return true;
 }
 
+void record(TableObject* self, std::size_t site, std::size_t slot, PyObject* value, const void* frame) {
+  Observed* o = self->table->record(site, slot, frame);
+  if (o == nullptr) return;
+  if (self->table->arg(site, slot)->kind == ArgSpec::Kind::Callee) {
+    gshape::runtime::CalleeRule callee = gshape::runtime::observe_callee(*o, value);
+    self->table->set_callee(site, callee.rule, callee.receiver);
+    (*self->module_callee)[site] = o->kind == gshape::runtime::ObservedKind::Module ? value : nullptr;
+  } else {
+    gshape::runtime::observe(*o, value);
+  }
+}
+
+// Evaluates `site`; false (with an exception set) on failure.
+bool run_site(TableObject* self, std::size_t site, const void* frame) {
+  const RuleRun& run = self->table->evaluate(site, frame);
+  PyObject*& module = (*self->module_callee)[site];
+  g_checked_module = module;  // the call that follows is checked: its hook skips it
+  g_checked_thread = module ? PyThreadState_Get() : nullptr;
+  module = nullptr;
+  if (run.verdict != RuleRun::Verdict::Failed) return true;
+  const SiteSpec& spec = self->table->spec(site);
+  raise_failure(self->table->path(), spec.line, spec.col, static_cast<Py_ssize_t>(site), run);
+  return false;
+}
+
 PyObject* wrong_arg_count(const char* method, const char* expected, Py_ssize_t nargs) {
   PyErr_Format(PyExc_TypeError, "CheckTable.%s() takes %s arguments (%zd given)", method, expected, nargs);
   return nullptr;
@@ -127,7 +154,7 @@ PyObject* table_stash(PyObject* py_self, PyObject* const* args, Py_ssize_t nargs
   if (self->enabled) {
     std::size_t site = 0, slot = 0;
     if (!site_index(self, args[0], site) || !slot_index(args[1], slot)) return nullptr;
-    if (Operand* op = self->table->slot(site, slot)) record(*op, args[2], caller_frame());
+    record(self, site, slot, args[2], gshape::runtime::caller_frame());
   }
   Py_INCREF(args[2]);
   return args[2];
@@ -140,41 +167,71 @@ PyObject* table_check(PyObject* py_self, PyObject* const* args, Py_ssize_t nargs
   if (self->enabled) {
     std::size_t site = 0, slot = 0;
     if (!site_index(self, args[0], site) || !slot_index(args[1], slot)) return nullptr;
-    const void* frame = caller_frame();
-    if (Operand* op = self->table->slot(site, slot)) record(*op, args[2], frame);
+    const void* frame = gshape::runtime::caller_frame();
+    record(self, site, slot, args[2], frame);
     if (!run_site(self, site, frame)) return nullptr;
   }
   Py_INCREF(args[2]);
   return args[2];
 }
 
-// check_values(site, v0, v1, ...) -> None: slot i gets v_i, then the checks run.
+// check_values(site, v0, v1, ...) -> None: slot i gets v_i, then the site is evaluated.
 PyObject* table_check_values(PyObject* py_self, PyObject* const* args, Py_ssize_t nargs) {
   auto* self = reinterpret_cast<TableObject*>(py_self);
   if (nargs < 1) return wrong_arg_count("check_values", "at least 1", nargs);
   if (self->enabled) {
     std::size_t site = 0;
     if (!site_index(self, args[0], site)) return nullptr;
-    const void* frame = caller_frame();
-    for (Py_ssize_t i = 1; i < nargs; ++i)
-      if (Operand* op = self->table->slot(site, static_cast<std::size_t>(i - 1))) record(*op, args[i], frame);
+    const void* frame = gshape::runtime::caller_frame();
+    for (Py_ssize_t i = 1; i < nargs; ++i) record(self, site, static_cast<std::size_t>(i - 1), args[i], frame);
     if (!run_site(self, site, frame)) return nullptr;
   }
   Py_RETURN_NONE;
 }
 
-PyObject* stats_of(const CheckTable& table) {
+// {"a": 1, ...} from a counter map.
+template <typename Map, typename Name>
+PyObject* counts_dict(const Map& counts, Name name_of) {
+  PyObject* d = PyDict_New();
+  if (d == nullptr) return nullptr;
+  for (const auto& [key, n] : counts) {
+    PyObject* v = PyLong_FromUnsignedLongLong(n);
+    PyObject* k = new_str(name_of(key));
+    if (v == nullptr || k == nullptr || PyDict_SetItem(d, k, v) != 0) {
+      Py_XDECREF(v);
+      Py_XDECREF(k);
+      Py_DECREF(d);
+      return nullptr;
+    }
+    Py_DECREF(v);
+    Py_DECREF(k);
+  }
+  return d;
+}
+
+PyObject* stats_of(const SiteTable& table) {
   PyObject* list = PyList_New(0);
   if (list == nullptr) return nullptr;
-  for (std::size_t i = 0; i < table.check_count(); ++i) {
-    const gshape::runtime::Check& c = table.check(i);
-    PyObject* entry = Py_BuildValue(
-        "{s:N,s:L,s:L,s:N,s:n,s:n,s:N,s:K,s:K,s:K}", "path", new_str(table.path()), "line",
-        static_cast<long long>(c.spec.line), "col", static_cast<long long>(c.spec.col), "tag", new_str(c.spec.tag),
-        "site", static_cast<Py_ssize_t>(c.site), "index", static_cast<Py_ssize_t>(c.index_in_site), "constraint",
-        new_str(c.spec.constraint), "runs", static_cast<unsigned long long>(c.counters.runs), "failures",
-        static_cast<unsigned long long>(c.counters.failures), "skipped",
-        static_cast<unsigned long long>(c.counters.skipped));
+  for (std::size_t i = 0; i < table.site_count(); ++i) {
+    const SiteSpec& spec = table.spec(i);
+    const gshape::runtime::SiteCounters& c = table.counters(i);
+    PyObject* tags = counts_dict(c.failed_tags, [](const std::string& s) { return s; });
+    PyObject* rules = counts_dict(c.rules, [](const gshape::gradual::Rule* r) { return r->name; });
+    PyObject* entry =
+        tags && rules
+            ? Py_BuildValue("{s:N,s:L,s:L,s:N,s:n,s:K,s:K,s:K,s:K,s:K,s:N,s:N}", "path", new_str(table.path()),
+                            "line", static_cast<long long>(spec.line), "col", static_cast<long long>(spec.col), "rule",
+                            new_str(spec.rule), "site", static_cast<Py_ssize_t>(i), "runs",
+                            static_cast<unsigned long long>(c.runs), "failures",
+                            static_cast<unsigned long long>(c.failures), "skipped",
+                            static_cast<unsigned long long>(c.skipped), "no_rule",
+                            static_cast<unsigned long long>(c.no_rule), "cached",
+                            static_cast<unsigned long long>(c.cached), "failed_tags", tags, "rules_run", rules)
+            : nullptr;
+    if (entry == nullptr) {
+      Py_XDECREF(tags);
+      Py_XDECREF(rules);
+    }
     if (entry == nullptr || PyList_Append(list, entry) != 0) {
       Py_XDECREF(entry);
       Py_DECREF(list);
@@ -212,42 +269,54 @@ bool int_of(PyObject* obj, int64_t& out, const char* what, const std::string& wh
   return !(out == -1 && PyErr_Occurred());
 }
 
-bool parse_check(PyObject* obj, CheckSpec& spec, const std::string& where) {
-  if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
-    PyErr_Format(PyExc_TypeError, "%s: a check must be a tuple (line, col, tag, constraint, message[, slot_names]), not %s",
-                 where.c_str(), Py_TYPE(obj)->tp_name);
+// 'callee' | 'arg' | '*' | '**' | 'NAME='
+bool parse_arg(PyObject* obj, ArgSpec& arg, const std::string& where) {
+  std::string text;
+  if (!utf8_of(obj, text, "an operand kind", where)) return false;
+  if (text == "callee") {
+    arg.kind = ArgSpec::Kind::Callee;
+  } else if (text == "arg") {
+    arg.kind = ArgSpec::Kind::Positional;
+  } else if (text == "*") {
+    arg.kind = ArgSpec::Kind::Star;
+  } else if (text == "**") {
+    arg.kind = ArgSpec::Kind::DoubleStar;
+  } else if (text.size() > 1 && text.back() == '=') {
+    arg.kind = ArgSpec::Kind::Keyword;
+    arg.keyword = text.substr(0, text.size() - 1);
+  } else {
+    PyErr_Format(PyExc_ValueError, "%s: operand kind '%s' is not 'callee', 'arg', '*', '**' or 'NAME='",
+                 where.c_str(), text.c_str());
     return false;
   }
-  PyObject* fast = PySequence_Fast(obj, "check");
+  return true;
+}
+
+bool parse_site(PyObject* obj, SiteSpec& spec, const std::string& where) {
+  if (!PyTuple_Check(obj) && !PyList_Check(obj)) {
+    PyErr_Format(PyExc_TypeError, "%s: a site must be a tuple (line, col, rule, operands), not %s", where.c_str(),
+                 Py_TYPE(obj)->tp_name);
+    return false;
+  }
+  PyObject* fast = PySequence_Fast(obj, "site");
   if (fast == nullptr) return false;
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-  PyObject** items = PySequence_Fast_ITEMS(fast);
   bool ok = true;
-  if (n != 5 && n != 6) {
-    PyErr_Format(PyExc_TypeError, "%s: a check has 5 or 6 fields (line, col, tag, constraint, message[, slot_names]), not %zd",
-                 where.c_str(), n);
+  if (PySequence_Fast_GET_SIZE(fast) != 4) {
+    PyErr_Format(PyExc_TypeError, "%s: a site has 4 fields (line, col, rule, operands), not %zd", where.c_str(),
+                 PySequence_Fast_GET_SIZE(fast));
     ok = false;
   }
-  ok = ok && int_of(items[0], spec.line, "line", where) && int_of(items[1], spec.col, "col", where) &&
-       utf8_of(items[2], spec.tag, "tag", where) && utf8_of(items[3], spec.constraint, "constraint", where) &&
-       utf8_of(items[4], spec.message, "message", where);
-  if (ok && n == 6 && items[5] != Py_None) {
-    PyObject* names = PySequence_Fast(items[5], "slot_names must be a list of str or None");
-    ok = names != nullptr;
-    if (ok) {
-      spec.slot_names.emplace();
-      for (Py_ssize_t k = 0; ok && k < PySequence_Fast_GET_SIZE(names); ++k) {
-        PyObject* name = PySequence_Fast_GET_ITEM(names, k);
-        if (name == Py_None) {
-          spec.slot_names->emplace_back();
-        } else {
-          std::string text;
-          ok = utf8_of(name, text, "a slot name", where);
-          spec.slot_names->emplace_back(std::move(text));
-        }
-      }
-      Py_DECREF(names);
+  PyObject** items = PySequence_Fast_ITEMS(fast);
+  ok = ok && int_of(items[0], spec.line, "line", where) && int_of(items[1], spec.col, "col", where);
+  if (ok && items[2] != Py_None) ok = utf8_of(items[2], spec.rule, "rule", where);
+  if (ok) {
+    PyObject* args = PySequence_Fast(items[3], "a site's operands must be a list of str");
+    ok = args != nullptr;
+    for (Py_ssize_t k = 0; ok && k < PySequence_Fast_GET_SIZE(args); ++k) {
+      spec.args.emplace_back();
+      ok = parse_arg(PySequence_Fast_GET_ITEM(args, k), spec.args.back(), where);
     }
+    Py_XDECREF(args);
   }
   Py_DECREF(fast);
   return ok;
@@ -269,47 +338,34 @@ PyObject* table_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
     if (truth < 0) return nullptr;
     enabled = truth != 0;
   }
-
-  PyObject* sites_fast = PySequence_Fast(py_sites, "CheckTable: sites must be a list of lists of checks");
+  PyObject* sites_fast = PySequence_Fast(py_sites, "CheckTable: sites must be a list of sites");
   if (sites_fast == nullptr) return nullptr;
-  std::vector<std::vector<CheckSpec>> sites(static_cast<std::size_t>(PySequence_Fast_GET_SIZE(sites_fast)));
+  std::vector<SiteSpec> sites(static_cast<std::size_t>(PySequence_Fast_GET_SIZE(sites_fast)));
   bool ok = true;
   for (std::size_t s = 0; ok && s < sites.size(); ++s) {
-    PyObject* site = PySequence_Fast_GET_ITEM(sites_fast, static_cast<Py_ssize_t>(s));
-    if (site == Py_None) continue;  // a site id with no checks
-    PyObject* checks = PySequence_Fast(site, "CheckTable: each site must be a list of checks (or None)");
-    if (checks == nullptr) {
-      ok = false;
-      break;
-    }
-    sites[s].resize(static_cast<std::size_t>(PySequence_Fast_GET_SIZE(checks)));
-    for (std::size_t i = 0; ok && i < sites[s].size(); ++i) {
-      std::string where = path + " site " + std::to_string(s) + " check " + std::to_string(i);
-      ok = parse_check(PySequence_Fast_GET_ITEM(checks, static_cast<Py_ssize_t>(i)), sites[s][i], where);
-    }
-    Py_DECREF(checks);
+    ok = parse_site(PySequence_Fast_GET_ITEM(sites_fast, static_cast<Py_ssize_t>(s)), sites[s],
+                    path + " site " + std::to_string(s));
   }
   Py_DECREF(sites_fast);
   if (!ok) return nullptr;
+  if (!gshape::runtime::init_observe()) return nullptr;
 
-  std::shared_ptr<CheckTable> table;
+  std::shared_ptr<SiteTable> table;
   try {
-    table = std::make_shared<CheckTable>(std::move(path), std::move(sites));
-  } catch (const CheckTableError& e) {
+    table = std::make_shared<SiteTable>(std::move(path), std::move(sites));
+  } catch (const SiteTableError& e) {
     PyErr_SetString(PyExc_ValueError, e.what());
     return nullptr;
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
     return nullptr;
   }
-
   auto* self = reinterpret_cast<TableObject*>(type->tp_alloc(type, 0));
   if (self == nullptr) return nullptr;
   registry().push_back(table);
-  self->owner = new std::shared_ptr<CheckTable>(std::move(table));
+  self->owner = new std::shared_ptr<SiteTable>(std::move(table));
   self->table = self->owner->get();
-  self->failed = new std::vector<std::size_t>();
-  self->failed->reserve(4);
+  self->module_callee = new std::vector<PyObject*>(self->table->site_count(), nullptr);
   self->enabled = enabled;
   return reinterpret_cast<PyObject*>(self);
 }
@@ -317,7 +373,7 @@ PyObject* table_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
 void table_dealloc(PyObject* py_self) {
   auto* self = reinterpret_cast<TableObject*>(py_self);
   delete self->owner;
-  delete self->failed;
+  delete self->module_callee;
   PyTypeObject* type = Py_TYPE(py_self);
   type->tp_free(py_self);
   Py_DECREF(type);
@@ -325,17 +381,13 @@ void table_dealloc(PyObject* py_self) {
 
 PyObject* table_repr(PyObject* py_self) {
   auto* self = reinterpret_cast<TableObject*>(py_self);
-  return PyUnicode_FromFormat("<gshape_runtime.CheckTable %s: %zu sites, %zu checks%s>", self->table->path().c_str(),
-                              self->table->site_count(), self->table->check_count(),
-                              self->enabled ? "" : ", disabled");
+  return PyUnicode_FromFormat("<gshape_runtime.CheckTable %s: %zu sites%s>", self->table->path().c_str(),
+                              self->table->site_count(), self->enabled ? "" : ", disabled");
 }
 
 PyObject* get_path(PyObject* py_self, void*) { return new_str(reinterpret_cast<TableObject*>(py_self)->table->path()); }
 PyObject* get_site_count(PyObject* py_self, void*) {
   return PyLong_FromSize_t(reinterpret_cast<TableObject*>(py_self)->table->site_count());
-}
-PyObject* get_check_count(PyObject* py_self, void*) {
-  return PyLong_FromSize_t(reinterpret_cast<TableObject*>(py_self)->table->check_count());
 }
 PyObject* get_enabled(PyObject* py_self, void*) { return PyBool_FromLong(reinterpret_cast<TableObject*>(py_self)->enabled); }
 
@@ -352,29 +404,30 @@ void* as_slot(F* f) {
 
 PyMethodDef table_methods[] = {
     {"stash", as_cfunction(table_stash), METH_FASTCALL,
-     "stash(site, slot, value) -> value\n\nRecords value's shape in operand slot `slot` of `site`."},
+     "stash(site, slot, value) -> value\n\nRecords a summary of value in operand slot `slot` of `site`."},
     {"check", as_cfunction(table_check), METH_FASTCALL,
-     "check(site, slot, value) -> value\n\nRecords value in `slot`, then evaluates every check of `site`;\n"
-     "raises ShapeCheckError when one fails."},
+     "check(site, slot, value) -> value\n\nRecords value in `slot`, then runs the site's rule on the recorded\n"
+     "operands; raises ShapeCheckError when the operation would fail."},
     {"check_values", as_cfunction(table_check_values), METH_FASTCALL,
-     "check_values(site, *values) -> None\n\nRecords values in slots 0, 1, ... and evaluates the site's checks."},
+     "check_values(site, *values) -> None\n\nRecords values in slots 0, 1, ... and evaluates the site."},
     {"stats", as_cfunction(table_stats), METH_NOARGS,
-     "stats() -> list of dict\n\nPer check: path, line, col, tag, site, index, constraint, runs, failures, skipped."},
+     "stats() -> list of dict\n\nPer site: path, line, col, rule, site, runs, failures, skipped, no_rule,\n"
+     "cached, failed_tags, rules_run."},
     {nullptr, nullptr, 0, nullptr},
 };
 
 PyGetSetDef table_getset[] = {
     {"path", get_path, nullptr, "the path the table's messages name", nullptr},
     {"site_count", get_site_count, nullptr, "number of sites", nullptr},
-    {"check_count", get_check_count, nullptr, "number of checks over all sites", nullptr},
     {"enabled", get_enabled, nullptr, "False when checks are no-ops (GSHAPE_CHECKS=0)", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 
 const char* const kTableDoc =
     "CheckTable(path, sites, *, enabled=None)\n\n"
-    "A module's runtime shape checks, compiled once. `sites[i]` lists the checks of\n"
-    "site i as tuples (line, col, tag, constraint, message[, slot_names]).\n"
+    "A module's runtime shape checks. `sites[i]` is (line, col, rule, operands):\n"
+    "the operator's rule name (None: the callee operand decides) and, per operand\n"
+    "slot, how the call passes it: 'callee', 'arg', '*', '**' or 'NAME='.\n"
     "`enabled` overrides GSHAPE_CHECKS for this table.";
 
 PyType_Slot table_slots[] = {
@@ -388,6 +441,128 @@ PyType_Slot table_slots[] = {
 };
 
 PyType_Spec table_spec = {"gshape_runtime.CheckTable", sizeof(TableObject), 0, Py_TPFLAGS_DEFAULT, table_slots};
+
+// ---------------------------------------------------------------- module calls the sites did not check
+
+// Directories whose frames are not the user's (torch, this package).
+std::vector<std::string>& library_dirs() {
+  static std::vector<std::string> dirs;
+  return dirs;
+}
+
+bool in_library(PyCodeObject* code) {
+  const char* file = PyUnicode_AsUTF8(code->co_filename);
+  if (file == nullptr) {
+    PyErr_Clear();
+    return true;
+  }
+  std::string_view f(file);
+  if (f.empty() || f.front() == '<') return true;  // <frozen ...>, <string>
+  for (const std::string& d : library_dirs())
+    if (f.rfind(d, 0) == 0) return true;
+  return false;
+}
+
+// The innermost frame of the user's code, as path:line:col, and whether it
+// called the module directly (no torch frame between, other than the call).
+struct UserFrame {
+  std::string path;
+  int64_t line = 0;
+  int64_t col = 0;
+  bool found = false;
+};
+
+UserFrame innermost_user_frame() {
+  UserFrame out;
+  PyFrameObject* frame = PyEval_GetFrame();  // borrowed
+  Py_XINCREF(frame);
+  while (frame != nullptr) {
+    PyCodeObject* code = PyFrame_GetCode(frame);
+    bool library = in_library(code);
+    if (!library) {
+      const char* file = PyUnicode_AsUTF8(code->co_filename);
+      out.path = file ? file : "?";
+      out.line = PyFrame_GetLineNumber(frame);
+      out.col = 0;
+#if PY_VERSION_HEX >= 0x030B0000
+      int line = 0, col = 0, end_line = 0, end_col = 0;
+      if (PyCode_Addr2Location(code, PyFrame_GetLasti(frame), &line, &col, &end_line, &end_col) && col >= 0)
+        out.col = col + 1;
+#endif
+      out.found = true;
+    }
+    Py_DECREF(code);
+    if (out.found) {
+      Py_DECREF(frame);
+      break;
+    }
+    PyFrameObject* back = PyFrame_GetBack(frame);
+    Py_DECREF(frame);
+    frame = back;
+  }
+  // name the file as the user does: relative to the working directory
+  PyObject* os = out.found ? PyImport_ImportModule("os") : nullptr;
+  if (os != nullptr) {
+    PyObject* cwd = PyObject_CallMethod(os, "getcwd", nullptr);
+    const char* c = cwd ? PyUnicode_AsUTF8(cwd) : nullptr;
+    if (c != nullptr) {
+      std::string prefix = std::string(c) + "/";
+      if (out.path.rfind(prefix, 0) == 0) out.path = out.path.substr(prefix.size());
+    }
+    Py_XDECREF(cwd);
+    Py_DECREF(os);
+  }
+  if (PyErr_Occurred()) PyErr_Clear();
+  return out;
+}
+
+// One single-site table per (forward rule, number of inputs): the hook's
+// operands and verdict cache.
+SiteTable& hook_table(const gshape::gradual::Rule* rule, std::size_t inputs) {
+  static std::map<std::pair<const gshape::gradual::Rule*, std::size_t>, std::shared_ptr<SiteTable>> tables;
+  auto& t = tables[{rule, inputs}];
+  if (!t) {
+    SiteSpec spec;
+    spec.rule = rule->name;
+    spec.args.push_back({ArgSpec::Kind::Callee, {}});
+    for (std::size_t i = 0; i < inputs; ++i) spec.args.push_back({ArgSpec::Kind::Positional, {}});
+    t = std::make_shared<SiteTable>("<module calls>", std::vector<SiteSpec>{spec});
+    registry().push_back(t);
+  }
+  return *t;
+}
+
+// module_pre_hook(module, inputs) -> None: the forward pre-hook every module
+// call goes through (registered for all modules by gshape_runtime).
+PyObject* module_pre_hook(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2) {
+    PyErr_SetString(PyExc_TypeError, "module_pre_hook(module, inputs) takes 2 arguments");
+    return nullptr;
+  }
+  PyObject* module = args[0];
+  if (module == g_checked_module && g_checked_thread == PyThreadState_Get()) {
+    g_checked_module = nullptr;  // the site at the call has checked it
+    Py_RETURN_NONE;
+  }
+  const gshape::gradual::Rule* rule = gshape::runtime::module_forward_rule(module);
+  if (rule == nullptr || !PyTuple_Check(args[1])) Py_RETURN_NONE;
+  PyObject* inputs = args[1];
+  std::size_t n = static_cast<std::size_t>(PyTuple_GET_SIZE(inputs));
+  SiteTable& table = hook_table(rule, n);
+  const void* frame = gshape::runtime::caller_frame();
+  gshape::runtime::observe_module(*table.record(0, 0, frame), module, rule);
+  table.set_callee(0, rule, true);
+  for (std::size_t i = 0; i < n; ++i)
+    gshape::runtime::observe(*table.record(0, i + 1, frame), PyTuple_GET_ITEM(inputs, static_cast<Py_ssize_t>(i)));
+  const RuleRun& run = table.evaluate(0, frame);
+  if (run.verdict != RuleRun::Verdict::Failed) Py_RETURN_NONE;
+  UserFrame where = innermost_user_frame();
+  std::string cls = rule->name.substr(0, rule->name.size() - 8);
+  if (cls.rfind("torch.nn.", 0) == 0) cls = "nn." + cls.substr(9);
+  raise_failure(where.found ? where.path : "<unknown>", where.line, where.col, -1, run,
+                "; raised in a call of " + cls + " made inside the call at this line");
+  return nullptr;
+}
 
 // ---------------------------------------------------------------- module
 
@@ -407,9 +582,48 @@ PyObject* all_stats(PyObject* /*module*/, PyObject* /*unused*/) {
   return all;
 }
 
+PyObject* rule_names(PyObject* /*module*/, PyObject* /*unused*/) {
+  PyObject* list = PyList_New(0);
+  if (list == nullptr) return nullptr;
+  for (const gshape::gradual::Rule* r : gshape::gradual::RuleRegistry::builtin().all()) {
+    PyObject* s = new_str(r->name);
+    if (s == nullptr || PyList_Append(list, s) != 0) {
+      Py_XDECREF(s);
+      Py_DECREF(list);
+      return nullptr;
+    }
+    Py_DECREF(s);
+  }
+  return list;
+}
+
+// set_library_dirs([dir, ...]): frames under these are not the user's.
+PyObject* set_library_dirs(PyObject* /*module*/, PyObject* arg) {
+  PyObject* fast = PySequence_Fast(arg, "set_library_dirs takes a list of str");
+  if (fast == nullptr) return nullptr;
+  std::vector<std::string> dirs;
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); ++i) {
+    std::string d;
+    if (!utf8_of(PySequence_Fast_GET_ITEM(fast, i), d, "a directory", "set_library_dirs")) {
+      Py_DECREF(fast);
+      return nullptr;
+    }
+    dirs.push_back(std::move(d));
+  }
+  Py_DECREF(fast);
+  library_dirs() = std::move(dirs);
+  Py_RETURN_NONE;
+}
+
 PyMethodDef module_methods[] = {
     {"_all_stats", as_cfunction(all_stats), METH_NOARGS,
-     "Per-check counters of every table built in this process (list of dict)."},
+     "Per-site counters of every table built in this process (list of dict)."},
+    {"rule_names", as_cfunction(rule_names), METH_NOARGS, "The qualified names of every rule (list of str)."},
+    {"module_pre_hook", as_cfunction(module_pre_hook), METH_FASTCALL,
+     "module_pre_hook(module, inputs) -> None\n\nChecks a module call with the module's forward rule, unless the\n"
+     "site of the call has just checked it; raises ShapeCheckError naming the\nuser's innermost line."},
+    {"set_library_dirs", as_cfunction(set_library_dirs), METH_O,
+     "set_library_dirs(dirs): frames in files under these are not the user's."},
     {nullptr, nullptr, 0, nullptr},
 };
 
@@ -442,9 +656,9 @@ PyMODINIT_FUNC PyInit__native() {
   if (g_shape_check_error == nullptr) {
     g_shape_check_error = PyErr_NewExceptionWithDoc(
         "gshape_runtime.ShapeCheckError",
-        "A runtime shape check failed. Attributes: path, line, col, tag, site, check,\n"
-        "constraint, detail (the message with its holes filled), also_failed (the\n"
-        "messages of other checks of the same site that failed too).",
+        "A runtime shape check failed. Attributes: path, line, col, tag, site,\n"
+        "constraint, detail (the message with the actual sizes), also_failed (the\n"
+        "messages of other requirements of the same call that failed too).",
         PyExc_RuntimeError, nullptr);
     if (g_shape_check_error == nullptr) {
       Py_DECREF(module);

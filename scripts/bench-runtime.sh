@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Per-call cost of runtime checks versus a hand-written assert and a
-# pass-through function, plus the binding variants the runtime was chosen
-# against.   scripts/bench-runtime.sh [BUILD_DIR] [-- bench_runtime.py options]
+# Per-call cost of run-time checks (a module call site, an operator site, a
+# tensor method site, the module hook) versus a hand-written assert and a
+# pass-through function.   scripts/bench-runtime.sh [BUILD_DIR] [-- bench_runtime.py options]
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,5 +11,5 @@ shift || true
 python=$(sed -n 's/^GSHAPE_PYTHON:FILEPATH=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
 python=${python:-/usr/bin/python3}
 
-cmake --build "$build" -j "$(nproc)" --target gshape_runtime gshape_runtime_bench_variants >/dev/null
-PYTHONPATH="$build/runtime/python" "$python" "$root/tests/runtime/bench_runtime.py" "$@"
+cmake --build "$build" -j "$(nproc)" --target gshape_runtime >/dev/null
+PYTHONPATH="$build/runtime/python" GSHAPE_CHECKS= "$python" "$root/tests/runtime/bench_runtime.py" "$@"

@@ -60,6 +60,28 @@ args = parser.parse_args()
 torch.set_num_threads(args.threads)
 
 import gshape_runtime  # noqa: E402
+from torch.nn.modules import module as nn_module  # noqa: E402
+
+# The module hook checks every module call of the process once
+# gshape_runtime is imported: it is on while an instrumented variant trains
+# and off while the original does.
+gshape_runtime._module_hook.remove()
+
+
+def hook_on(on):
+    global hook
+    if on:
+        hook = nn_module.register_module_forward_pre_hook(gshape_runtime._native.module_pre_hook)
+    elif hook is not None:
+        hook.remove()
+        hook = None
+
+
+hook = None
+
+
+def hook_runs():
+    return sum(s["runs"] for s in gshape_runtime.stats() if s["path"] == "<module calls>")
 
 
 def load(name, path):
@@ -88,19 +110,27 @@ images = torch.randn(args.steps * args.batch_size, 1, 28, 28, generator=torch.Ge
 labels = torch.randint(0, 10, (args.steps * args.batch_size,), generator=torch.Generator().manual_seed(2))
 
 
-def timed_train(module):
+def timed_train(module, instrumented):
     """Seconds per step of module.train() over args.steps batches (set-up untimed)."""
+    hook_on(instrumented)
     torch.manual_seed(1)
     loader = DataLoader(TensorDataset(images, labels), batch_size=args.batch_size)
     model = module.Net()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     start = time.perf_counter()
     loss = module.train(model, loader, optimizer, args.steps)
-    return (time.perf_counter() - start) / args.steps, loss
+    elapsed = time.perf_counter() - start
+    hook_on(False)
+    return elapsed / args.steps, loss
 
 
 # Warm-up (allocator, kernels), untimed; every variant must train identically.
-losses = {name: timed_train(m)[1] for name, m in variants.items()}
+hook_calls = {}
+losses = {}
+for name, m in variants.items():
+    before = hook_runs()
+    losses[name] = timed_train(m, name != "original")[1]
+    hook_calls[name] = (hook_runs() - before) / args.steps
 if len(set(losses.values())) != 1:
     sys.exit("bench-train: the variants trained differently: %r" % losses)
 
@@ -108,7 +138,7 @@ per_step = {name: [] for name in variants}
 order = list(variants)
 for rep in range(args.reps):
     for name in (order if rep % 2 == 0 else order[::-1]):
-        per_step[name].append(timed_train(variants[name])[0])
+        per_step[name].append(timed_train(variants[name], name != "original")[0])
 
 steps_done = args.steps * (args.reps + 1)
 print("config: %d steps x %d reps (+1 warm-up), batch %d, %d thread(s), torch %s, final loss %.4f" % (
@@ -117,25 +147,29 @@ for name in order:
     checks = checks_of(variants[name])
     runs = sum(c["runs"] for c in checks)
     times = per_step[name]
-    print("%-13s %3d checks, %5.1f evaluations/step; per step: median %7.2f ms, min %7.2f ms  [%s]" % (
-        name, len(checks), runs / steps_done, 1e3 * statistics.median(times), 1e3 * min(times),
-        " ".join("%.1f" % (1e3 * t) for t in times)))
+    print("%-13s %3d sites, %5.1f site checks/step, %4.1f module calls checked by the hook/step; "
+          "per step: median %7.2f ms, min %7.2f ms  [%s]" % (
+              name, len(checks), runs / steps_done, hook_calls.get(name, 0), 1e3 * statistics.median(times),
+              1e3 * min(times), " ".join("%.1f" % (1e3 * t) for t in times)))
 # The checks' own cost, measured apart from the noise of training: one
-# evaluation of a typical check, times the evaluations per step.
-table = gshape_runtime.CheckTable("bench.py", [[(1, 1, "t", "(== (size 0 1) 784)", "m")]])
+# evaluation of a typical check (a module call whose verdict is cached),
+# times the evaluations per step.
+table = gshape_runtime.CheckTable("bench.py", [(1, 1, None, ["callee", "arg"])])
+layer = torch.nn.Linear(784, 10)
 probe = torch.empty(64, 784)
 calls = 200000
 best = float("inf")
 for _ in range(5):
     start = time.perf_counter()
     for _ in range(calls):
-        table.check(0, 0, probe)
+        table.stash(0, 0, layer)
+        table.check(0, 1, probe)
     best = min(best, (time.perf_counter() - start) / calls)
 base = statistics.median(per_step["original"])
 spread = (max(per_step["original"]) - min(per_step["original"])) / base
 print("noise: the original's own per-step times spread over %.1f%% of its median" % (100 * spread))
 for name in order[1:]:
-    evaluations = sum(c["runs"] for c in checks_of(variants[name])) / steps_done
+    evaluations = sum(c["runs"] for c in checks_of(variants[name])) / steps_done + hook_calls[name]
     print("estimate %-13s: %.1f evaluations/step x %.0f ns = %.2f us/step = %.4f%% of a %.1f ms step" % (
         name, evaluations, 1e9 * best, 1e6 * evaluations * best, 100 * evaluations * best / base, 1e3 * base))
 # Each repetition times the variants back to back, so the ratio within a

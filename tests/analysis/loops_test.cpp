@@ -142,12 +142,9 @@ TEST(Loops, LastPartialBatchFailureIsAWarning) {
   const auto* ob = a.at(add, "broadcast_c1").front();
   EXPECT_EQ(ob->context_note, "fails on the last batch of 40 when drop_last=False");
   EXPECT_EQ(ob->contexts, 2);  // full and last batch
-  // still checked at run time, with a check that reads the operands (the
-  // contexts' constant checks (true) and (false) could not tell the batches apart)
+  // still checked at run time: the site's check is the broadcast rule on the
+  // operands of each run, which fails on the last batch only
   EXPECT_EQ(ob->ob.status, gradual::Status::Deferred);
-  EXPECT_TRUE(ob->ob.runtime_checkable());
-  EXPECT_NE(ob->ob.constraint_sexpr().find("(size 0 "), std::string::npos) << ob->ob.constraint_sexpr();
-  EXPECT_NE(ob->ob.constraint_sexpr().find("(size 1 "), std::string::npos) << ob->ob.constraint_sexpr();
   // while people read the failing batch's sizes
   EXPECT_EQ(ob->message(), "the size of tensor a (40) must match the size of tensor b (64) at non-singleton dimension 0");
   auto diags = gradual::diagnostics_of(a.result());

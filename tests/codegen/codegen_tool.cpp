@@ -1,5 +1,5 @@
 // gshape_codegen_tool: drives the codegen library with hand-made plans
-// (auto_plan.h) for the Python tests, until the analysis produces real ones.
+// (auto_plan.h, every site checked) for the Python tests, or the analysis' plans.
 //
 //   gshape_codegen_tool instrument FILE OUT [PLAN OPTIONS] [--display PATH]
 //       writes FILE instrumented to OUT; prints a JSON summary
@@ -9,12 +9,9 @@
 //                       [--cache-log FILE] [-- ARGS...]
 //       run_script; exits with the script's exit code; FILE gets the cache update
 //
-// PLAN OPTIONS: --override LINE:COL:CONSTRAINT[:MESSAGE] (repeatable; the
-// site starting at LINE:COL gets that check instead of `(true)`, reading
-// only the slots the constraint names), --slot-names a,b,... (empty: None),
-// --only-overrides, --no-calls, --no-binops,
-// --no-subscripts, --no-augassign; or --analysis: plans from the real
-// analysis (gradual::analyse_project + build_plans) instead of auto plans.
+// PLAN OPTIONS: --no-calls, --no-binops, --no-augassign (auto plans check
+// every site, auto_plan.h); or --analysis: plans from the real analysis
+// (gradual::analyse_project + build_plans) instead of auto plans.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -43,50 +40,16 @@ struct ToolArgs {
   bool analysis = false;  // plans from the real analysis
 };
 
-bool parse_override(const std::string& spec, testing::Override& o) {
-  std::size_t a = spec.find(':');
-  std::size_t b = a == std::string::npos ? a : spec.find(':', a + 1);
-  if (b == std::string::npos) return false;
-  o.line = static_cast<uint32_t>(std::stoul(spec.substr(0, a)));
-  o.col = static_cast<uint32_t>(std::stoul(spec.substr(a + 1, b - a - 1)));
-  // The constraint is one balanced s-expression; a ':' after it starts the message.
-  std::string rest = spec.substr(b + 1);
-  std::size_t end = 0;
-  int depth = 0;
-  do {
-    if (end >= rest.size()) return false;
-    if (rest[end] == '(') ++depth;
-    if (rest[end] == ')') --depth;
-    ++end;
-  } while (depth > 0);
-  o.constraint = rest.substr(0, end);
-  if (end < rest.size() && rest[end] == ':') o.message = rest.substr(end + 1);
-  o.only_slots_read = true;  // wrap just the operands the constraint reads
-  return true;
-}
-
 bool parse(int argc, char** argv, ToolArgs& args) {
-  std::vector<std::string> slot_names;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
     if (a == "--") {
       for (++i; i < argc; ++i) args.script_args.push_back(argv[i]);
-    } else if (a == "--override") {
-      testing::Override o;
-      if (!parse_override(next(), o)) return false;
-      args.plan.overrides.push_back(o);
-    } else if (a == "--only-overrides") {
-      args.plan.only_overrides = true;
-    } else if (a == "--slot-names") {
-      std::stringstream names(next());
-      for (std::string n; std::getline(names, n, ',');) slot_names.push_back(n);
     } else if (a == "--no-calls") {
       args.plan.calls = false;
     } else if (a == "--no-binops") {
       args.plan.binops = false;
-    } else if (a == "--no-subscripts") {
-      args.plan.subscripts = false;
     } else if (a == "--no-augassign") {
       args.plan.aug_assigns = false;
     } else if (a == "--analysis") {
@@ -108,7 +71,6 @@ bool parse(int argc, char** argv, ToolArgs& args) {
       args.positional.push_back(a);
     }
   }
-  for (testing::Override& o : args.plan.overrides) o.slot_names = slot_names;
   return true;
 }
 
@@ -121,6 +83,21 @@ void write_outcomes(JsonWriter& json, const std::vector<codegen::CheckOutcome>& 
     json.field("instrumented", o.instrumented);
     json.field("site", o.runtime_site);
     json.field("reason", o.reason);
+    json.end_object();
+  }
+  json.end_array();
+}
+
+void write_site_outcomes(JsonWriter& json, const std::vector<codegen::SiteOutcome>& outcomes) {
+  json.key("site_outcomes").begin_array();
+  for (const codegen::SiteOutcome& o : outcomes) {
+    json.begin_object();
+    json.field("line", static_cast<uint64_t>(o.line));
+    json.field("col", static_cast<uint64_t>(o.col));
+    json.field("rule", o.rule);
+    json.field("instrumented", o.instrumented);
+    json.field("site", o.runtime_site);
+    json.field("problem", o.problem);
     json.end_object();
   }
   json.end_array();
@@ -142,7 +119,7 @@ int instrument_file(const ToolArgs& args) {
       return 3;
     }
     codegen::ProjectAnalysis analysis = analyzer_for(args)(project, diags);
-    for (const codegen::FilePlan& p : codegen::build_plans(analysis.obligations)) {
+    for (const codegen::FilePlan& p : codegen::build_plans(project, analysis.obligations, analysis.sites)) {
       if (p.path == project.modules[0].file->path()) plan = p;
     }
   } else {
@@ -171,10 +148,10 @@ int instrument_file(const ToolArgs& args) {
   json.begin_object();
   json.field("changed", out.changed);
   json.field("sites", out.sites);
-  json.field("checks", out.checks);
   json.field("planned_sites", static_cast<uint64_t>(plan.sites.size()));
   json.field("problem", out.problem);
   write_outcomes(json, out.outcomes);
+  write_site_outcomes(json, out.site_outcomes);
   json.end_object();
   std::cout << "\n";
   return 0;
@@ -183,7 +160,9 @@ int instrument_file(const ToolArgs& args) {
 codegen::ProjectAnalyzer real_analyzer() {
   return [](const Project& project, DiagnosticSink&) {
     codegen::ProjectAnalysis analysis;
-    analysis.obligations = gradual::analyse_project(project).plain_obligations();
+    gradual::AnalysisResult result = gradual::analyse_project(project);
+    analysis.obligations = result.plain_obligations();
+    analysis.sites = std::move(result.sites);
     return analysis;
   };
 }
@@ -209,7 +188,7 @@ int instrument_tree(const ToolArgs& args) {
   Project project = load_project({args.positional[0]}, diags);
   codegen::ProjectAnalysis analysis = analyzer_for(args)(project, diags);
   std::vector<codegen::FilePlan> plans =
-      analysis.plans ? std::move(*analysis.plans) : codegen::build_plans(analysis.obligations);
+      analysis.plans ? std::move(*analysis.plans) : codegen::build_plans(project, analysis.obligations, analysis.sites);
   codegen::TreeResult result =
       codegen::instrument_tree(project, plans, analysis.obligations, {args.positional[0], args.positional[1]});
   JsonWriter json(std::cout);
@@ -224,7 +203,7 @@ int instrument_tree(const ToolArgs& args) {
     json.begin_object();
     json.field("relative", f.relative);
     json.field("status", codegen::python_file_status_name(f.status));
-    json.field("checks", f.checks);
+    json.field("sites", f.sites);
     json.end_object();
   }
   json.end_array();

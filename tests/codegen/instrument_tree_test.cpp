@@ -96,8 +96,8 @@ TEST(InstrumentTree, ReportListsEveryObligationAndWhatBecameOfIt) {
   ASSERT_NE(model, nullptr);
   codegen::FilePlan plan = plan_every_operation(*model->ir);
   ASSERT_EQ(plan.sites.size(), 1u);
-  plan.sites[0].checks[0].obligation_id = 7;
-  plan.rejected.push_back({8, "the constraint reads a value the runtime cannot reach"});
+  plan.sites[0].obligations = {7};
+  plan.rejected.push_back({8, "the requirement is not at a call or an operator, where checks go"});
   std::vector<gradual::Obligation> obligations(3);
   for (int i = 0; i < 3; ++i) {
     obligations[i].id = 7 + i;
@@ -117,7 +117,10 @@ TEST(InstrumentTree, ReportListsEveryObligationAndWhatBecameOfIt) {
   EXPECT_NE(report.find("\"tag\": \"matmul_c1\""), std::string::npos) << report;
   EXPECT_NE(report.find("\"runtime_check\": \"inserted\""), std::string::npos) << report;
   EXPECT_NE(report.find("\"runtime_check\": \"not_instrumentable\""), std::string::npos) << report;
-  EXPECT_NE(report.find("\"reason\": \"the constraint reads a value the runtime cannot reach\""), std::string::npos);
+  EXPECT_NE(report.find("\"reason\": \"the requirement is not at a call or an operator, where checks go\""),
+            std::string::npos);
+  EXPECT_NE(report.find("\"sites_checked\": 1"), std::string::npos) << report;
+  EXPECT_NE(report.find("\"rule\": \"operator.matmul\""), std::string::npos) << report;
   EXPECT_NE(report.find("\"runtime_check\": \"not_needed\""), std::string::npos) << report;
   EXPECT_NE(report.find("broken.py"), std::string::npos);
   EXPECT_NE(report.find("\"status\": \"not_parsed\""), std::string::npos);

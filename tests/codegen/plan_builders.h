@@ -39,30 +39,24 @@ inline std::pair<uint32_t, uint32_t> range_of(const std::string& text, const std
   return {static_cast<uint32_t>(at), static_cast<uint32_t>(at + needle.size())};
 }
 
-inline codegen::OperandPlan operand(int slot, std::pair<uint32_t, uint32_t> range) {
+inline codegen::OperandPlan operand(int slot, std::pair<uint32_t, uint32_t> range, std::string kind = "arg") {
   codegen::OperandPlan op;
   op.slot = slot;
   op.begin = range.first;
   op.end = range.second;
+  op.kind = std::move(kind);
   return op;
 }
 
-inline codegen::CheckPlan check(std::string constraint, std::vector<int> slots, int obligation_id = 0) {
-  codegen::CheckPlan c;
-  c.line = 1;
-  c.col = 1;
-  c.tag = "t_c1";
-  c.constraint = std::move(constraint);
-  c.message = "m";
-  c.slots = std::move(slots);
-  c.obligation_id = obligation_id;
-  return c;
-}
-
-inline codegen::SitePlan site(std::vector<codegen::OperandPlan> operands, std::vector<codegen::CheckPlan> checks) {
+// A site at line 1, column 1 checked by `rule` (empty: by its callee).
+inline codegen::SitePlan site(std::vector<codegen::OperandPlan> operands, std::string rule = "operator.add",
+                              std::vector<int> obligations = {0}) {
   codegen::SitePlan s;
   s.operands = std::move(operands);
-  s.checks = std::move(checks);
+  s.rule = std::move(rule);
+  s.obligations = std::move(obligations);
+  s.line = 1;
+  s.col = 1;
   if (!s.operands.empty()) {
     s.begin = s.operands.front().begin;
     s.end = s.operands.back().end;

@@ -1,4 +1,5 @@
-// build_plans: obligations → per-file, per-site plans.
+// build_plans: every call and operator of a file becomes a site with a
+// run-time check, unless the analysis proved it safe in every visit.
 #include "codegen/plan.h"
 
 #include <gtest/gtest.h>
@@ -8,7 +9,21 @@
 namespace gshape::testing {
 namespace {
 
-SourceLoc loc_of(const SourceFile& file, std::pair<uint32_t, uint32_t> range, uint32_t line, uint32_t column) {
+// A one-module project holding `text`.
+Project project_of(std::string text) {
+  Project project;
+  ProjectModule m;
+  m.file = std::make_unique<SourceFile>("m.py", std::move(text));
+  DiagnosticSink diags;
+  m.ir = build_module(*m.file, diags);
+  EXPECT_TRUE(m.ir);
+  project.modules.push_back(std::move(m));
+  return project;
+}
+
+SourceLoc loc_of(const Project& project, const std::string& piece, uint32_t line, uint32_t column) {
+  const SourceFile& file = *project.modules[0].file;
+  auto range = range_of(file.text(), piece);
   SourceLoc loc;
   loc.file = &file;
   loc.line = line;
@@ -18,109 +33,110 @@ SourceLoc loc_of(const SourceFile& file, std::pair<uint32_t, uint32_t> range, ui
   return loc;
 }
 
-gradual::Obligation obligation(int id, const SourceLoc& site, const std::string& constraint,
-                               std::vector<std::pair<int, SourceLoc>> slots, gradual::Status status) {
+gradual::Obligation obligation(int id, const SourceLoc& site, gradual::Status status) {
   gradual::Obligation ob;
   ob.id = id;
   ob.loc = site;
-  ob.rule = "torch.matmul";
-  ob.tag = "matmul_c" + std::to_string(id);
-  ob.constraint = gradual::BoolTerm(gradual::parse_sexpr(constraint), gradual::Pred(true));
-  ob.message = gradual::Message("shapes differ");
-  for (auto& [slot, loc] : slots) {
-    gradual::SlotInfo info;
-    info.slot = slot;
-    info.description = slot == 0 ? "mat1" : "mat2";
-    info.loc = loc;
-    ob.slots.push_back(info);
-  }
+  ob.rule = "operator.matmul";
+  ob.tag = "matmul_c1";
   ob.status = status;
   return ob;
 }
 
-TEST(BuildPlans, GroupsObligationsByFileAndCallSite) {
-  std::string text = "y = a @ b\nz = c @ d\n";
-  SourceFile file("m.py", text);
-  SourceLoc site1 = loc_of(file, range_of(text, "a @ b"), 1, 5);
-  SourceLoc site2 = loc_of(file, range_of(text, "c @ d"), 2, 5);
-  SourceLoc a = loc_of(file, range_of(text, "a"), 1, 5), b = loc_of(file, range_of(text, "b"), 1, 9);
-  SourceLoc c = loc_of(file, range_of(text, "c"), 2, 5), d = loc_of(file, range_of(text, "d"), 2, 9);
-  std::vector<gradual::Obligation> obligations = {
-      obligation(0, site1, "(== (size 0 -1) (size 1 -2))", {{0, a}, {1, b}}, gradual::Status::Deferred),
-      obligation(1, site1, "(>= (dim 0) 1)", {{0, a}}, gradual::Status::Refuted),
-      obligation(2, site1, "(>= (dim 1) 1)", {{1, b}}, gradual::Status::Proven),
-      obligation(3, site2, "(== (size 0 -1) (size 1 -2))", {{0, c}, {1, d}}, gradual::Status::Deferred),
-  };
-  std::vector<codegen::FilePlan> plans = codegen::build_plans(obligations);
-  ASSERT_EQ(plans.size(), 1u);
-  EXPECT_EQ(plans[0].path, "m.py");
-  ASSERT_EQ(plans[0].sites.size(), 2u);
-  const codegen::SitePlan& s = plans[0].sites[0];
-  EXPECT_EQ(s.line, 1u);
-  ASSERT_EQ(s.checks.size(), 2u);  // the proven one is not there
-  EXPECT_EQ(s.checks[0].constraint, "(== (size 0 -1) (size 1 -2))");
-  EXPECT_EQ(s.checks[0].slots, (std::vector<int>{0, 1}));
-  EXPECT_EQ(s.checks[0].status, codegen::CheckStatus::Deferred);
-  EXPECT_EQ(s.checks[1].status, codegen::CheckStatus::Refuted);
-  EXPECT_EQ(s.checks[1].obligation_id, 1);
-  ASSERT_EQ(s.checks[0].slot_names.size(), 2u);
-  EXPECT_EQ(*s.checks[0].slot_names[1], "mat2");
-  ASSERT_EQ(s.operands.size(), 2u);
-  EXPECT_EQ(s.operands[0].begin, a.begin);
-  EXPECT_EQ(s.operands[1].end, b.end);
-  EXPECT_TRUE(plans[0].rejected.empty());
-  EXPECT_EQ(plans[0].sites[1].checks.at(0).obligation_id, 3);
+gradual::SiteSummary visited(const SourceLoc& loc) {
+  gradual::SiteSummary s;
+  s.loc = loc;
+  s.visits = 2;
+  return s;
 }
 
-TEST(BuildPlans, RejectsWhatTheRuntimeCannotEvaluate) {
-  std::string text = "y = a @ b\n";
-  SourceFile file("m.py", text);
-  SourceLoc site = loc_of(file, range_of(text, "a @ b"), 1, 5);
-  gradual::Obligation ob = obligation(5, site, "(== 1 1)", {}, gradual::Status::Deferred);
-  ob.constraint = gradual::BoolTerm(gradual::parse_sexpr("(== (opaque \"n\") 3)"), gradual::Pred(true));
-  ASSERT_TRUE(ob.constraint.expr());
-  std::vector<codegen::FilePlan> plans = codegen::build_plans({ob});
+const codegen::SitePlan* site_at(const codegen::FilePlan& plan, uint32_t line, uint32_t col) {
+  for (const codegen::SitePlan& s : plan.sites)
+    if (s.line == line && s.col == col) return &s;
+  return nullptr;
+}
+
+std::vector<std::string> kinds(const codegen::SitePlan& s) {
+  std::vector<std::string> out;
+  for (const codegen::OperandPlan& o : s.operands) out.push_back(o.kind);
+  return out;
+}
+
+TEST(BuildPlans, EverySiteTheAnalysisDidNotReachIsChecked) {
+  Project p = project_of(
+      "y = a @ b\n"
+      "z = f(x, *r, dim=1, **kw)\n"
+      "w = -y\n"
+      "q = a < b\n"
+      "if not a or a is None or a < b < c: pass\n"
+      "a += b\n"
+      "def g(v: f(1)) -> h(2): pass\n");
+  std::vector<codegen::FilePlan> plans = codegen::build_plans(p, {}, {});
+  ASSERT_EQ(plans.size(), 1u);
+  const codegen::FilePlan& plan = plans[0];
+  EXPECT_EQ(plan.path, "m.py");
+  ASSERT_EQ(plan.sites.size(), 5u);  // not `not`, `is`, a chained comparison, or calls in annotations
+  ASSERT_TRUE(site_at(plan, 1, 5));
+  EXPECT_EQ(site_at(plan, 1, 5)->rule, "operator.matmul");
+  EXPECT_EQ(kinds(*site_at(plan, 1, 5)), (std::vector<std::string>{"arg", "arg"}));
+  EXPECT_EQ(site_at(plan, 1, 5)->reason, "the analysis did not reach it");
+  const codegen::SitePlan* call = site_at(plan, 2, 5);
+  ASSERT_TRUE(call);
+  EXPECT_EQ(call->rule, "");  // the callee decides at run time
+  EXPECT_EQ(kinds(*call), (std::vector<std::string>{"callee", "arg", "*", "dim=", "**"}));
+  EXPECT_EQ(call->operands[1].begin, range_of(p.modules[0].file->text(), "x").first);
+  ASSERT_TRUE(site_at(plan, 3, 5));
+  EXPECT_EQ(site_at(plan, 3, 5)->rule, "operator.neg");
+  ASSERT_TRUE(site_at(plan, 4, 5));
+  EXPECT_EQ(site_at(plan, 4, 5)->rule, "operator.lt");
+  ASSERT_TRUE(site_at(plan, 6, 1));
+  EXPECT_EQ(site_at(plan, 6, 1)->rule, "operator.iadd");
+}
+
+TEST(BuildPlans, ASiteProvenInEveryVisitIsLeftOut) {
+  Project p = project_of("y = a @ b\nz = c @ d\n");
+  SourceLoc first = loc_of(p, "a @ b", 1, 5), second = loc_of(p, "c @ d", 2, 5);
+  std::vector<gradual::Obligation> obligations = {obligation(0, first, gradual::Status::Proven),
+                                                  obligation(1, second, gradual::Status::Proven)};
+  std::vector<gradual::SiteSummary> sites = {visited(first), visited(second)};
+  EXPECT_TRUE(codegen::build_plans(p, obligations, sites).empty());
+
+  // a deferred obligation, a refuted one, or a visit that could not tell
+  // what it applies keeps the check
+  obligations[1].status = gradual::Status::Refuted;
+  std::vector<codegen::FilePlan> refuted = codegen::build_plans(p, obligations, sites);
+  ASSERT_EQ(refuted.size(), 1u);
+  ASSERT_EQ(refuted[0].sites.size(), 1u);
+  EXPECT_EQ(refuted[0].sites[0].status, codegen::CheckStatus::Refuted);
+  EXPECT_EQ(refuted[0].sites[0].obligations, std::vector<int>{1});
+  EXPECT_EQ(refuted[0].sites[0].reason, "a requirement is not proven");
+
+  obligations[1].status = gradual::Status::Proven;
+  sites[0].unresolved = true;
+  sites[0].what = "an operand is not known (it may be a tensor)";
+  std::vector<codegen::FilePlan> unresolved = codegen::build_plans(p, obligations, sites);
+  ASSERT_EQ(unresolved.size(), 1u);
+  ASSERT_EQ(unresolved[0].sites.size(), 1u);
+  EXPECT_EQ(unresolved[0].sites[0].line, 1u);
+  EXPECT_EQ(unresolved[0].sites[0].reason, "an operand is not known (it may be a tensor)");
+
+  sites[0].unresolved = false;
+  codegen::PlanOptions all;
+  all.check_proven = true;
+  std::vector<codegen::FilePlan> every = codegen::build_plans(p, obligations, sites, all);
+  ASSERT_EQ(every.size(), 1u);
+  EXPECT_EQ(every[0].sites.size(), 2u);
+}
+
+TEST(BuildPlans, ARequirementAwayFromACallOrOperatorIsRejected) {
+  Project p = project_of("y = x.T\n");
+  std::vector<codegen::FilePlan> plans =
+      codegen::build_plans(p, {obligation(3, loc_of(p, "x.T", 1, 5), gradual::Status::Deferred)}, {});
   ASSERT_EQ(plans.size(), 1u);
   EXPECT_TRUE(plans[0].sites.empty());
   ASSERT_EQ(plans[0].rejected.size(), 1u);
-  EXPECT_EQ(plans[0].rejected[0].obligation_id, 5);
-  EXPECT_NE(plans[0].rejected[0].reason.find("cannot reach"), std::string::npos);
-}
-
-TEST(BuildPlans, OperandsWithoutALocationAreReported) {
-  std::string text = "y = a @ b\n";
-  SourceFile file("m.py", text);
-  SourceLoc site = loc_of(file, range_of(text, "a @ b"), 1, 5);
-  SourceLoc a = loc_of(file, range_of(text, "a"), 1, 5);
-  gradual::Obligation ob = obligation(4, site, "(== (size 0 -1) (size 1 -2))", {{0, a}, {1, SourceLoc{}}},
-                                      gradual::Status::Deferred);
-  std::vector<codegen::FilePlan> plans = codegen::build_plans({ob});
-  ASSERT_EQ(plans.size(), 1u);
-  EXPECT_TRUE(plans[0].sites.empty());
-  ASSERT_EQ(plans[0].rejected.size(), 1u);
-  EXPECT_EQ(plans[0].rejected[0].reason, "the analysis gave no source location for operand 1 (mat2)");
-}
-
-TEST(BuildPlans, DisagreeingOperandLocationsAreRejected) {
-  std::string text = "y = a @ b\n";
-  SourceFile file("m.py", text);
-  SourceLoc site = loc_of(file, range_of(text, "a @ b"), 1, 5);
-  SourceLoc a = loc_of(file, range_of(text, "a"), 1, 5), b = loc_of(file, range_of(text, "b"), 1, 9);
-  std::vector<codegen::FilePlan> plans = codegen::build_plans(
-      {obligation(0, site, "(>= (dim 0) 1)", {{0, a}}, gradual::Status::Deferred),
-       obligation(1, site, "(>= (dim 0) 2)", {{0, b}}, gradual::Status::Deferred)});
-  ASSERT_EQ(plans.size(), 1u);
-  ASSERT_EQ(plans[0].sites.size(), 1u);
-  EXPECT_EQ(plans[0].sites[0].checks.size(), 1u);
-  ASSERT_EQ(plans[0].rejected.size(), 1u);
-  EXPECT_NE(plans[0].rejected[0].reason.find("disagree"), std::string::npos);
-}
-
-TEST(BuildPlans, ProvenOnlyFilesHaveNoPlan) {
-  std::string text = "y = a @ b\n";
-  SourceFile file("m.py", text);
-  SourceLoc site = loc_of(file, range_of(text, "a @ b"), 1, 5);
-  EXPECT_TRUE(codegen::build_plans({obligation(0, site, "(true)", {}, gradual::Status::Proven)}).empty());
+  EXPECT_EQ(plans[0].rejected[0].obligation_id, 3);
+  EXPECT_NE(plans[0].rejected[0].reason.find("not at a call or an operator"), std::string::npos);
 }
 
 }  // namespace

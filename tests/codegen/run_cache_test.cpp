@@ -90,7 +90,7 @@ TEST(RunCache, APlanChangeReinstrumentsAnUnchangedFile) {
   f.analyzer = [](const Project& p, DiagnosticSink& d) {
     codegen::ProjectAnalysis a = analyse(p, d);
     for (codegen::FilePlan& plan : *a.plans) {
-      for (codegen::SitePlan& s : plan.sites) s.checks[0].constraint = "(>= (dim 0) 0)";
+      for (codegen::SitePlan& s : plan.sites) s.rule = "operator.sub";
     }
     return a;
   };

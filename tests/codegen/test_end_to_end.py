@@ -36,7 +36,7 @@ class EndToEnd(unittest.TestCase):
                     out, summary, _, instrumented = h.instrument_bytes(source, tmp, os.path.basename(path),
                                                                        extra=["--analysis"])
                     if path in must_check:
-                        self.assertGreater(summary["checks"], 0, "no run-time check in " + path)
+                        self.assertGreater(summary["sites"], 0, "no run-time check in " + path)
                     self.assertEqual(h.strip(out), source)
                     self.assertEqual(h.line_count(out), h.line_count(source))
                     compile(out, instrumented, "exec", dont_inherit=True)

@@ -57,7 +57,7 @@ class PlainRun(unittest.TestCase):
             self.assertEqual(report["format"], "gshape-instrument-report")
             self.assertEqual(report["not_parsed"], [os.path.join(project, "broken.py")])
             self.assertEqual(report["summary"]["instrumented_files"], 2)
-            self.assertGreater(report["summary"]["checks_inserted"], 5)
+            self.assertGreater(report["summary"]["sites_checked"], 5)
 
             # The install script, into a private user base.
             userbase = os.path.join(tmp, "userbase")

@@ -58,6 +58,9 @@ struct NOutcome {
   bool threw = false;
   std::string error;
   std::vector<std::optional<std::vector<int64_t>>> shapes;
+  // gshape's run-time check of the same case against PyTorch: "agree" or
+  // "disagree: ..." (empty when the runtime was not built).
+  std::string runtime;
 };
 
 std::string shapes_str(const std::vector<std::optional<std::vector<int64_t>>>& shapes);

@@ -12,8 +12,16 @@ or `err` and the exception's first line.
 
 The modules' own Python code runs (constructor checks, RNN hidden-state
 checks, F.multi_head_attention_forward, F.interpolate), then libtorch's ops.
+
+With GSHAPE_RUNTIME_ORACLE_OUT=FILE (and gshape_runtime importable), the run
+also checks the run-time check of gshape (the same rule, run by the runtime
+on the real module object's attributes and the actual arguments) against
+PyTorch on every case, and writes one line per case to FILE: `agree`, or
+`disagree: ...` when the check raises where PyTorch does not, passes where
+PyTorch raises, or cannot decide a case PyTorch accepts.
 """
 import json
+import os
 import sys
 import warnings
 
@@ -64,12 +72,77 @@ def run(line):
         return "err " + type(e).__name__ + ": " + text
 
 
+def _arguments(*args, **kwargs):
+    return args, kwargs
+
+
+def runtime_check(runtime, callee, args, kwargs):
+    """Runs gshape's run-time check of `callee(*args, **kwargs)`: 'failed',
+    'passed', or 'skipped' (the rule could not decide, or found none)."""
+    kinds = ["callee"] + ["arg"] * len(args) + [k + "=" for k in kwargs]
+    table = runtime.CheckTable("<oracle>", [(1, 1, None, kinds)], enabled=True)
+    try:
+        table.check_values(0, callee, *args, *kwargs.values())
+    except runtime.ShapeCheckError:
+        return "failed"
+    stats = table.stats()[0]
+    return "skipped" if stats["skipped"] or stats["no_rule"] else "passed"
+
+
+def runtime_verdict(runtime, line):
+    target, init, call = line.rstrip("\n").split("\t")
+    scope = {"nn": nn, "F": F, "T": T, "LT": LT, "BT": BT, "torch": torch, "_arguments": _arguments}
+    steps = []
+    try:
+        if target.startswith("nn."):
+            steps.append(("construction", eval(target, scope), eval(f"_arguments({init})", scope)))
+        else:
+            steps.append(("call", eval(target, scope), eval(f"_arguments({call})", scope)))
+    except Exception:  # noqa: BLE001 - the arguments themselves cannot be built: no call to check
+        return "agree"
+    for i, (what, callee, (args, kwargs)) in enumerate(steps):
+        verdict = runtime_check(runtime, callee, args, kwargs)
+        try:
+            result = callee(*args, **kwargs)
+            error = None
+        except Exception as e:  # noqa: BLE001 - every failure is an outcome
+            error = type(e).__name__ + ": " + (str(e).strip().splitlines() or [""])[0]
+        if error and verdict != "failed":
+            return "disagree: %s %s, PyTorch raises %s" % (what, verdict, error)
+        if not error and verdict == "failed":
+            return "disagree: %s fails the check, PyTorch accepts it" % what
+        if not error and verdict == "skipped":
+            return "disagree: %s skipped by the check, PyTorch accepts it" % what
+        if error:
+            return "agree"
+        if what == "construction":  # then the forward, on the module PyTorch built
+            try:
+                steps.append(("forward", result, eval(f"_arguments({call})", scope)))
+            except Exception:  # noqa: BLE001
+                return "agree"
+    return "agree"
+
+
 def main():
     warnings.simplefilter("ignore")
     torch.manual_seed(0)
+    runtime_out = os.environ.get("GSHAPE_RUNTIME_ORACLE_OUT")
+    runtime = None
+    if runtime_out:
+        import gshape_runtime as runtime
+        runtime._module_hook.remove()  # PyTorch's own outcome is the reference
     with open(sys.argv[1], encoding="utf-8") as cases, open(sys.argv[2], "w", encoding="utf-8") as out:
-        for line in cases:
+        lines = cases.readlines()
+        for line in lines:
             out.write(run(line).replace("\n", " ") + "\n")
+    if runtime:
+        with open(runtime_out, "w", encoding="utf-8") as out:
+            for line in lines:
+                try:
+                    verdict = runtime_verdict(runtime, line)
+                except Exception as e:  # noqa: BLE001
+                    verdict = "disagree: the oracle itself failed: %s: %s" % (type(e).__name__, e)
+                out.write(verdict.replace("\n", " ") + "\n")
 
 
 if __name__ == "__main__":

@@ -144,12 +144,17 @@ std::vector<NOutcome> run_python(const std::vector<std::pair<std::string, NCase>
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / ("gshape_nn_oracle_" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  fs::path in = dir / "cases.txt", out = dir / "outcomes.txt";
+  fs::path in = dir / "cases.txt", out = dir / "outcomes.txt", runtime = dir / "runtime.txt";
   {
     std::ofstream f(in);
     for (const auto& [target, c] : cases) f << target << '\t' << c.init.python() << '\t' << c.call.python() << '\n';
   }
   std::string command = std::string(GSHAPE_PYTHON) + " " + GSHAPE_NN_ORACLE_SCRIPT + " " + in.string() + " " + out.string();
+#ifdef GSHAPE_RUNTIME_PYTHONPATH
+  // the run-time checks too, on the same cases (nn_oracle.py)
+  command = "PYTHONPATH=" + std::string(GSHAPE_RUNTIME_PYTHONPATH) + " GSHAPE_CHECKS= GSHAPE_RUNTIME_ORACLE_OUT=" +
+            runtime.string() + " " + command;
+#endif
   int status = std::system(command.c_str());
   std::vector<NOutcome> outcomes;
   std::ifstream f(out);
@@ -164,6 +169,8 @@ std::vector<NOutcome> run_python(const std::vector<std::pair<std::string, NCase>
     }
     outcomes.push_back(std::move(o));
   }
+  std::ifstream r(runtime);
+  for (std::size_t i = 0; i < outcomes.size() && std::getline(r, line); ++i) outcomes[i].runtime = line;
   fs::remove_all(dir);
   if (status != 0 || outcomes.size() != cases.size()) {
     *error = "`" + command + "` exited with " + std::to_string(status) + " after " + std::to_string(outcomes.size()) +

@@ -99,6 +99,28 @@ TEST_P(NnOracle, RuleAgreesWithPyTorch) {
   }
 }
 
+// The run-time check (the same rule, run by gshape_runtime on the module
+// object PyTorch built and on the actual arguments) raises exactly when
+// PyTorch raises, and decides every case PyTorch accepts.
+TEST_P(NnOracle, RunTimeCheckAgreesWithPyTorch) {
+  const NSuite& suite = GetParam();
+  std::string error;
+  const auto& runs = torch_runs(&error);
+  ASSERT_TRUE(error.empty()) << error;
+  const SuiteRun& run = runs.at(key_of(suite));
+  if (run.torch.empty() || run.torch.front().runtime.empty()) GTEST_SKIP() << "built without the runtime";
+  int agree = 0, shown = 0;
+  for (std::size_t i = 0; i < run.cases.size(); ++i) {
+    if (run.torch[i].runtime == "agree") {
+      ++agree;
+    } else if (shown++ < 8) {
+      ADD_FAILURE() << case_text(suite, run.cases[i]) << ": " << run.torch[i].runtime;
+    }
+  }
+  std::printf("[ runtime   ] %-44s %d cases, %d agree\n", suite.rule.c_str(), static_cast<int>(run.cases.size()), agree);
+  EXPECT_EQ(agree, static_cast<int>(run.cases.size()));
+}
+
 INSTANTIATE_TEST_SUITE_P(Rules, NnOracle, ::testing::ValuesIn(all_suites()),
                          [](const ::testing::TestParamInfo<NSuite>& p) { return test_name(p.param); });
 
