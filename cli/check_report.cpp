@@ -24,6 +24,58 @@ std::string obligation_summary_line(const AnalysisResult& result) {
 
 namespace {
 
+std::string plural_of(int n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
+}  // namespace
+
+std::vector<std::string> coverage_lines(const AnalysisResult& result) {
+  const AnalysisResult::Coverage& c = result.coverage;
+  std::vector<std::string> out;
+  if (!c.no_rule.empty()) {
+    // most frequent first, then by name
+    std::vector<std::pair<std::string, int>> ops(c.no_rule.begin(), c.no_rule.end());
+    std::stable_sort(ops.begin(), ops.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    int total = 0;
+    std::string names;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      total += ops[i].second;
+      if (i < 8) names += (i ? ", " : "") + ops[i].first + " (" + std::to_string(ops[i].second) + ")";
+    }
+    if (ops.size() > 8) names += ", and " + std::to_string(ops.size() - 8) + " more";
+    out.push_back("not checked: " + plural_of(total, "call", "calls") + " of ops without a rule: " + names);
+  }
+  std::vector<std::string> runtime_only;
+  if (c.unresolved_calls > 0)
+    runtime_only.push_back(plural_of(c.unresolved_calls, "call", "calls") + " of callees the analysis could not resolve");
+  if (c.unknown_operands > 0)
+    runtime_only.push_back(plural_of(c.unknown_operands, "operator", "operators") + " on values not known to be tensors");
+  if (c.unmodelled > 0)
+    runtime_only.push_back(plural_of(c.unmodelled, "call", "calls") + " whose arguments the rule could not read");
+  if (!runtime_only.empty()) {
+    std::string line = "checked at run time only: ";
+    for (std::size_t i = 0; i < runtime_only.size(); ++i) line += (i ? "; " : "") + runtime_only[i];
+    out.push_back(line);
+  }
+  return out;
+}
+
+void write_coverage_json(JsonWriter& w, const AnalysisResult& result) {
+  const AnalysisResult::Coverage& c = result.coverage;
+  w.begin_object();
+  w.key("no_rule").begin_object();
+  for (const auto& [name, n] : c.no_rule) w.field(name, n);
+  w.end_object();
+  w.field("unresolved_calls", c.unresolved_calls);
+  w.field("unknown_operands", c.unknown_operands);
+  w.field("unmodelled", c.unmodelled);
+  w.key("lines").begin_array();
+  for (const std::string& line : coverage_lines(result)) w.value(line);
+  w.end_array();
+  w.end_object();
+}
+
+namespace {
+
 void write_loc(JsonWriter& w, const SourceLoc& loc) {
   w.field("file", loc.valid() ? loc.file->path() : std::string());
   w.field("line", static_cast<uint64_t>(loc.line));
@@ -99,6 +151,11 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
       << ",\"deferred\":" << result.count(Outcome::Deferred) + warnings << ",\"warned\":" << warnings
       << ",\"text\":" << json_quote(summary_line(summary)) << ",\"obligations_text\":"
       << json_quote(obligation_summary_line(result)) << "}";
+  out << ",\"coverage\":";
+  {
+    JsonWriter w(out);
+    write_coverage_json(w, result);
+  }
   const gradual::AnalysisStats& st = result.stats;
   out << ",\"analysis\":{";
   out << "\"raw_obligations\":" << st.raw_obligations << ",\"decided_without_z3\":" << st.decided_without_z3

@@ -5,14 +5,27 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "cli/report.h"
 #include "gradual/analysis.h"
+
+namespace gshape {
+class JsonWriter;
+}
 
 namespace gshape::cli {
 
 // "12 obligations: 9 proven, 1 refuted, 2 deferred" (", 1 of them a warning" when any).
 std::string obligation_summary_line(const gradual::AnalysisResult& result);
+
+// What the analysis did not check statically, one line each (none when
+// everything it met had a rule it could apply):
+//   not checked: 3 calls of ops without a rule: torch.fft.fft (2), Tensor.unfold (1)
+//   checked at run time only: 5 calls of callees the analysis could not resolve
+std::vector<std::string> coverage_lines(const gradual::AnalysisResult& result);
+// The "coverage" JSON object with the same figures.
+void write_coverage_json(JsonWriter& w, const gradual::AnalysisResult& result);
 
 // The JSON report of print_json_report plus "obligations" (id, file, line,
 // column, tag, status, outcome, constraint, message, example, slots, ...),

@@ -47,6 +47,7 @@ int run_check(const ParsedArgs& args) {
   std::cerr << summary_line(summary) << "\n";
   // files without tensor code keep the one-line summary of the front end
   if (!result.obligations.empty()) std::cerr << obligation_summary_line(result) << "\n";
+  for (const std::string& line : coverage_lines(result)) std::cerr << line << "\n";
   return exit_code;
 }
 

@@ -30,6 +30,7 @@ void print_check_text(const AnalysedProject& a, bool color) {
   print_diagnostics_text(std::cerr, a.diags, color);
   std::cerr << summary_line(a.summary) << "\n";
   if (!a.result.obligations.empty()) std::cerr << obligation_summary_line(a.result) << "\n";
+  for (const std::string& line : coverage_lines(a.result)) std::cerr << line << "\n";
 }
 
 }  // namespace gshape::cli

@@ -84,7 +84,11 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     std::string pb = b.loc.file->path();
     return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
   });
-  result.no_rule_calls = in.no_rule_calls();
+  for (const SiteSummary& s : result.sites) {
+    for (const std::string& name : s.no_rule) ++result.coverage.no_rule[name];
+    if (s.unresolved) ++(s.unknown_operand ? result.coverage.unknown_operands : result.coverage.unresolved_calls);
+    else if (s.unmodelled) ++result.coverage.unmodelled;
+  }
 
   for (Diagnostic& d : in.internal()) result.internal.push_back(std::move(d));
   AnalysisStats& st = result.stats;

@@ -77,7 +77,9 @@ struct SiteSummary {
   bool unmodelled = false;  // a rule applies but a visit could not apply it (arguments it cannot spell out)
   bool not_proven = false;  // an obligation was deferred or refuted in a visit
   std::vector<std::string> rules;  // the rules applied, sorted
-  std::string what;         // unresolved: what was unknown ("the callee `self.layers[i]`")
+  std::vector<std::string> no_rule;  // ops called here that have no rule ("torch.fft.fft"), sorted
+  std::string what;         // unresolved: what was unknown ("`self.layers[i]` is not known")
+  bool unknown_operand = false;  // unresolved because an operand may be a tensor (else: the callee)
 
   bool needs_check() const { return visits == 0 || unresolved || unmodelled || not_proven; }
 };
@@ -108,7 +110,13 @@ struct AnalysisResult {
   std::vector<AnalysedObligation> obligations;  // sorted by file, line, column, tag
   std::vector<ShapeRecord> shapes;              // with record_shapes, sorted by position
   std::vector<SiteSummary> sites;               // every call and operator reached, sorted by position
-  std::map<std::string, int> no_rule_calls;     // coverage: calls of ops with no rule, by qualified name
+  // What the analysis could not check statically, from the sites.
+  struct Coverage {
+    std::map<std::string, int> no_rule;  // op → sites calling it: no rule, so never checked
+    int unresolved_calls = 0;            // sites whose callee was not known: checked at run time only
+    int unknown_operands = 0;            // operators on values not known to be tensors: run time only
+    int unmodelled = 0;                  // sites whose rule could not be applied: run time only
+  } coverage;
   std::vector<Diagnostic> internal;             // notes about analysis failures (never errors)
   AnalysisStats stats;
 

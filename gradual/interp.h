@@ -259,8 +259,8 @@ class Interpreter {
   // A rule exists for the call but could not be applied (an argument list the
   // analysis cannot spell out).
   void note_unmodelled(const ir::Node* site, const std::string& rule);
-  // A call of something with no rule (coverage): `torch.fft.fft`, `Tensor.backward`.
-  void note_no_rule(const std::string& name);
+  // A call of something with no rule (coverage): `torch.fft.fft`, `Tensor.unfold`.
+  void note_no_rule(const ir::Node* site, const std::string& name);
   // Project functions and instances handed to code the analysis does not
   // follow: it may call them with anything, so they are analysed again with
   // unknown arguments.
@@ -275,11 +275,12 @@ class Interpreter {
     bool unmodelled = false;
     bool not_proven = false;
     std::vector<std::string> rules;
+    std::vector<std::string> no_rule;
     std::string what;
+    bool unknown_operand = false;
   };
   OpenSite* open_site(const ir::Node* site);
   const std::map<const ir::Node*, SiteSummary>& site_summaries() const { return site_summaries_; }
-  const std::map<std::string, int>& no_rule_calls() const { return no_rule_calls_; }
 
   // ---- silent passes (loop fixed points): obligations and memo entries are dropped
   struct Checkpoint {
@@ -347,7 +348,6 @@ class Interpreter {
   std::vector<AttrWrite> write_log_;
   std::vector<OpenSite> open_sites_;
   std::map<const ir::Node*, SiteSummary> site_summaries_;
-  std::map<std::string, int> no_rule_calls_;
   std::unordered_set<const ir::FunctionDef*> incomplete_defs_;  // cut short or escaped: analyse with Dyn arguments too
   std::unordered_set<const ir::FunctionDef*> generic_done_;     // analysed with Dyn arguments already
   int depth_ = 0;  // expression recursion depth

@@ -19,12 +19,18 @@ const SequenceExpr* display_of(const Expr* e) {
   return seq;
 }
 
-// Library calls that never call back into what they are given.
+// Library calls that never call back into what they are given, or whose
+// calls the analysis models itself (nn.Sequential runs its children's
+// forward on what it is called with; a deep copy is the same object here).
 bool harmless_library_call(const std::string& path) {
   static const std::set<std::string> harmless = {
-      "builtins.print", "builtins.len",  "builtins.isinstance", "builtins.issubclass", "builtins.str",
-      "builtins.repr",  "builtins.type", "builtins.id",         "builtins.hasattr",    "builtins.getattr",
-      "builtins.callable", "builtins.format", "builtins.hash", "builtins.vars", "builtins.dir"};
+      "builtins.print", "builtins.len", "builtins.isinstance", "builtins.issubclass", "builtins.str",
+      "builtins.repr", "builtins.type", "builtins.id", "builtins.hasattr", "builtins.getattr", "builtins.setattr",
+      "builtins.callable", "builtins.format", "builtins.hash", "builtins.vars", "builtins.dir", "builtins.list",
+      "builtins.tuple", "builtins.set", "builtins.dict", "builtins.enumerate", "builtins.zip", "builtins.range",
+      "builtins.reversed", "builtins.iter", "builtins.next", "builtins.super", "builtins.int", "builtins.float",
+      "builtins.bool", "torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict", "copy.deepcopy",
+      "copy.copy"};
   return harmless.count(path) > 0;
 }
 
@@ -151,7 +157,7 @@ Value Interpreter::call_module_object(const Value& module, const Expr* callee_ex
   // an nn module without a forward rule still gives a tensor (or a tuple of them)
   Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown()) : Value::unknown();
   if (auto r = apply_named_rule(cls + ".forward", Receiver{module, callee_expr}, args, site)) return *r;
-  note_no_rule(cls + ".forward");
+  note_no_rule(site, cls + ".forward");
   return fallback;
 }
 

@@ -70,14 +70,9 @@ const std::set<std::string>& non_tensor_methods() {
   return names;
 }
 
-// A library function that returns a tensor: torch.nn.functional.* and torch.<op>
-// (but not torch's utilities: seeds, devices, saving, grad modes, ...).
-bool returns_tensor(const std::string& path) {
-  if (path.rfind("torch.nn.functional.", 0) == 0) return path.find('.', 20) == std::string::npos;
-  if (path.rfind("torch.", 0) != 0) return false;
-  std::string name = path.substr(6);
-  if (name.empty() || name.find('.') != std::string::npos || !std::islower(static_cast<unsigned char>(name[0])))
-    return false;
+// torch's functions that are not tensor operations: seeds, devices, saving,
+// grad modes, dtype queries ...
+bool torch_utility(const std::string& name) {
   static const std::set<std::string> utilities = {
       "manual_seed", "seed", "initial_seed", "save", "load", "no_grad", "enable_grad", "inference_mode",
       "set_grad_enabled", "is_grad_enabled", "device", "dtype", "is_tensor", "is_storage", "numel",
@@ -86,7 +81,28 @@ bool returns_tensor(const std::string& path) {
       "finfo", "iinfo", "broadcast_shapes", "get_rng_state", "set_rng_state", "is_nonzero", "equal",
       "set_float32_matmul_precision", "are_deterministic_algorithms_enabled", "set_anomaly_enabled",
       "is_anomaly_enabled", "get_device", "from_numpy_", "result_type", "promote_types", "can_cast"};
-  return !utilities.count(name);
+  return utilities.count(name) > 0;
+}
+
+// A library function that returns a tensor: torch.nn.functional.* and torch.<op>
+// (but not torch's utilities).
+bool returns_tensor(const std::string& path) {
+  if (path.rfind("torch.nn.functional.", 0) == 0) return path.find('.', 20) == std::string::npos;
+  if (path.rfind("torch.", 0) != 0) return false;
+  std::string name = path.substr(6);
+  if (name.empty() || name.find('.') != std::string::npos || !std::islower(static_cast<unsigned char>(name[0])))
+    return false;
+  return !torch_utility(name);
+}
+
+// A torch operation of a submodule (torch.fft.fft, torch.linalg.norm): its
+// result is unknown, and it has no rule yet (coverage). Not torch's
+// utility submodules (cuda, distributed, random, utils, backends ...).
+bool torch_submodule_op(const std::string& path) {
+  static const std::vector<std::string> ops = {"torch.fft.", "torch.linalg.", "torch.special.", "torch.nn.init."};
+  for (const std::string& p : ops)
+    if (path.rfind(p, 0) == 0) return true;
+  return false;
 }
 
 // Tensor methods with no shape requirement to check (coverage does not count
@@ -467,19 +483,20 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   }
   // torch functions without a rule give tensors of unknown shape (never an error)
   if (returns_tensor(path)) {
-    note_no_rule(path);
+    note_no_rule(site, path);
     return Value::tensor(Shape::unknown());
   }
   // an nn module class without rules yet: an object whose forward a later rule may model
   if (starts_with(path, "torch.nn.") && !starts_with(path, "torch.nn.functional.") && !starts_with(path, "torch.nn.init.")) {
     std::string last = last_component(path);
     if (!last.empty() && std::isupper(static_cast<unsigned char>(last[0]))) {
-      note_no_rule(path);
+      note_no_rule(site, path);
       auto obj = std::make_shared<ObjectValue>(path);
       note_created(obj.get(), loc);
       return Value::object(obj);
     }
   }
+  if (torch_submodule_op(path) && path.rfind("torch.nn.init.", 0) != 0) note_no_rule(site, path);
   return Value::unknown();
 }
 
@@ -489,7 +506,7 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
   const Value& self = method.receiver;
   // a rule of the registry (Tensor.view, torch.nn.Linear.forward, ...)
   if (auto r = apply_named_rule(name, receiver, args, site)) return *r;
-  if (starts_with(name, "Tensor.") && !shape_neutral_method(name)) note_no_rule(name);
+  if (starts_with(name, "Tensor.") && !shape_neutral_method(name)) note_no_rule(site, name);
   Args a(args);
   std::string m = last_component(name);
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };

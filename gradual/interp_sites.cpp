@@ -28,7 +28,14 @@ Interpreter::SiteOutcome::~SiteOutcome() {
   summary.unresolved = summary.unresolved || done.unresolved;
   summary.unmodelled = summary.unmodelled || done.unmodelled;
   summary.not_proven = summary.not_proven || done.not_proven;
-  if (summary.what.empty()) summary.what = done.what;
+  if (summary.what.empty()) {
+    summary.what = done.what;
+    summary.unknown_operand = done.unknown_operand;
+  }
+  for (std::string& n : done.no_rule) {
+    auto at = std::lower_bound(summary.no_rule.begin(), summary.no_rule.end(), n);
+    if (at == summary.no_rule.end() || *at != n) summary.no_rule.insert(at, std::move(n));
+  }
   for (std::string& r : done.rules) {
     auto at = std::lower_bound(summary.rules.begin(), summary.rules.end(), r);
     if (at == summary.rules.end() || *at != r) summary.rules.insert(at, std::move(r));
@@ -44,7 +51,10 @@ Interpreter::OpenSite* Interpreter::open_site(const Node* site) {
 void Interpreter::note_unresolved(const Node* site, const std::string& what) {
   if (OpenSite* s = open_site(site)) {
     s->unresolved = true;
-    if (s->what.empty()) s->what = what;
+    if (s->what.empty()) {
+      s->what = what;
+      s->unknown_operand = what.find("operand") != std::string::npos;
+    }
   }
 }
 
@@ -55,8 +65,8 @@ void Interpreter::note_unmodelled(const Node* site, const std::string& rule) {
   }
 }
 
-void Interpreter::note_no_rule(const std::string& name) {
-  if (recording_) ++no_rule_calls_[name];
+void Interpreter::note_no_rule(const Node* site, const std::string& name) {
+  if (OpenSite* s = site ? open_site(site) : nullptr) s->no_rule.push_back(name);
 }
 
 void Interpreter::note_escape(const Value& v, int depth) {

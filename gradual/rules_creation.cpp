@@ -153,6 +153,15 @@ Value rule_randint(RuleContext& ctx) {
   return sized(ctx, "randint_c2", sizes);  // randint_c2
 }
 
+// nn.Parameter(data=None, requires_grad=True): a tensor with data's shape
+// (an empty one without data). A Parameter takes part in every tensor
+// operation as the tensor it wraps.
+Value rule_parameter(RuleContext& ctx) {
+  Arg data = ctx.arg("data");
+  if (data.is_none()) return Value::tensor(Shape{0});
+  return Value::tensor(ctx.tensor("data").shape());
+}
+
 // torch.tensor(data): the nested sequence's lengths.
 Value rule_tensor(RuleContext& ctx) {
   Arg data = ctx.arg("data");
@@ -193,6 +202,8 @@ void register_creation_rules(RuleRegistry& r) {
   r.add("torch.eye", "n, m=None, **options", rule_eye);
   r.add("torch.randint", "low, high, size=None, **options", rule_randint);
   for (const char* name : {"torch.tensor", "torch.as_tensor"}) r.add(name, "data, **options", rule_tensor);
+  for (const char* name : {"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+    r.add(name, "data=None, requires_grad=True", rule_parameter);
 }
 
 }  // namespace gshape::gradual

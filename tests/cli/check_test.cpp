@@ -319,3 +319,44 @@ TEST(CheckJson, CleanProjectIsValidJsonWithNoDiagnostics) {
 
 }  // namespace
 }  // namespace gshape::testing
+
+namespace gshape::testing {
+namespace {
+
+// The end of the summary says what the analysis could not check itself:
+// "0 deferred" must never read as "everything proven" when calls went unchecked.
+TEST(Check, CoverageSaysWhatWasNotCheckedStatically) {
+  TempDir dir;
+  dir.write("m.py",
+            "import json\n"
+            "import torch\n"
+            "def main(text, name, layers):\n"
+            "    x = torch.zeros(4, 8)\n"
+            "    y = torch.fft.fft(x)\n"              // an op without a rule
+            "    z = torch.fft.fft(y)\n"
+            "    w = torch.fft.ifft(z)\n"
+            "    f = getattr(layers, name)\n"
+            "    h = f(x)\n"                          // a callee the analysis cannot resolve
+            "    v = json.loads(text)\n"
+            "    u = json.loads(name)\n"
+            "    return v + u\n");                    // operands that may be tensors
+  ProcessResult r = gshape({"check", dir / "m.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "\nnot checked: 3 calls of ops without a rule: torch.fft.fft (2), torch.fft.ifft (1)\n"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "\nchecked at run time only: 1 call of callees the analysis could not resolve; "
+                              "1 operator on values not known to be tensors\n"))
+      << r.err;
+  ProcessResult j = gshape({"check", "--format=json", dir / "m.py"});
+  std::string error;
+  std::optional<Json> doc = parse_json_text(j.out, error);
+  ASSERT_TRUE(doc) << error << j.out;
+  const Json& coverage = (*doc)["coverage"];
+  EXPECT_EQ(coverage["no_rule"]["torch.fft.fft"].number, 2);
+  EXPECT_EQ(coverage["unresolved_calls"].number, 1);
+  EXPECT_EQ(coverage["unknown_operands"].number, 1);
+  EXPECT_EQ(coverage["lines"].array.size(), 2u);
+}
+
+}  // namespace
+}  // namespace gshape::testing
