@@ -49,6 +49,8 @@ std::vector<std::string> coverage_lines(const AnalysisResult& result) {
     runtime_only.push_back(plural_of(c.unresolved_calls, "call", "calls") + " of callees the analysis could not resolve");
   if (c.unknown_operands > 0)
     runtime_only.push_back(plural_of(c.unknown_operands, "operator", "operators") + " on values not known to be tensors");
+  if (c.unknown_ranks > 0)
+    runtime_only.push_back(plural_of(c.unknown_ranks, "call", "calls") + " on tensors of unknown rank");
   if (c.unmodelled > 0)
     runtime_only.push_back(plural_of(c.unmodelled, "call", "calls") + " whose arguments the rule could not read");
   if (!runtime_only.empty()) {
@@ -68,6 +70,7 @@ void write_coverage_json(JsonWriter& w, const AnalysisResult& result) {
   w.field("unresolved_calls", c.unresolved_calls);
   w.field("unknown_operands", c.unknown_operands);
   w.field("unmodelled", c.unmodelled);
+  w.field("unknown_ranks", c.unknown_ranks);
   w.key("lines").begin_array();
   for (const std::string& line : coverage_lines(result)) w.value(line);
   w.end_array();

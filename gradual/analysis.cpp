@@ -88,6 +88,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     for (const std::string& name : s.no_rule) ++result.coverage.no_rule[name];
     if (s.unresolved) ++(s.unknown_operand ? result.coverage.unknown_operands : result.coverage.unresolved_calls);
     else if (s.unmodelled) ++result.coverage.unmodelled;
+    else if (s.unknown_rank && !s.not_proven) ++result.coverage.unknown_ranks;
   }
 
   for (Diagnostic& d : in.internal()) result.internal.push_back(std::move(d));

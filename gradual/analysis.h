@@ -76,12 +76,16 @@ struct SiteSummary {
   bool unresolved = false;  // a visit could not tell whether a rule applies (an unknown callee or operand)
   bool unmodelled = false;  // a rule applies but a visit could not apply it (arguments it cannot spell out)
   bool not_proven = false;  // an obligation was deferred or refuted in a visit
+  // A rule was applied to a value of unknown rank, or to an unknown value:
+  // its obligations may not cover the operation (a rule states per-axis
+  // requirements only on axes it knows), so the site is checked at run time.
+  bool unknown_rank = false;
   std::vector<std::string> rules;  // the rules applied, sorted
   std::vector<std::string> no_rule;  // ops called here that have no rule ("torch.fft.fft"), sorted
   std::string what;         // unresolved: what was unknown ("`self.layers[i]` is not known")
   bool unknown_operand = false;  // unresolved because an operand may be a tensor (else: the callee)
 
-  bool needs_check() const { return visits == 0 || unresolved || unmodelled || not_proven; }
+  bool needs_check() const { return visits == 0 || unresolved || unmodelled || not_proven || unknown_rank; }
 };
 
 // One tensor-valued expression and the shapes it had (`[B, 10]`; several
@@ -116,6 +120,7 @@ struct AnalysisResult {
     int unresolved_calls = 0;            // sites whose callee was not known: checked at run time only
     int unknown_operands = 0;            // operators on values not known to be tensors: run time only
     int unmodelled = 0;                  // sites whose rule could not be applied: run time only
+    int unknown_ranks = 0;               // sites with an operand of unknown rank: run time only
   } coverage;
   std::vector<Diagnostic> internal;             // notes about analysis failures (never errors)
   AnalysisStats stats;

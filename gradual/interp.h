@@ -274,6 +274,7 @@ class Interpreter {
     bool unresolved = false;
     bool unmodelled = false;
     bool not_proven = false;
+    bool unknown_rank = false;
     std::vector<std::string> rules;
     std::vector<std::string> no_rule;
     std::string what;

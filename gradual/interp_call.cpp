@@ -34,6 +34,29 @@ bool harmless_library_call(const std::string& path) {
   return harmless.count(path) > 0;
 }
 
+// An operand of unknown rank, or unknown altogether (a module object or a
+// number is known enough: its requirements are stated on it).
+bool unknown_rank(const Operand& op) {
+  if (op.value.is_unknown()) return true;
+  if (op.value.is_tensor() && !op.value.shape().rank_known()) return true;
+  for (const Operand& e : op.elements)
+    if (unknown_rank(e)) return true;
+  if (op.elements.empty() && op.value.is_sequence()) {
+    if (!op.value.items()) return true;
+    for (const Value& item : *op.value.items())
+      if (item.is_unknown() || (item.is_tensor() && !item.shape().rank_known())) return true;
+  }
+  return false;
+}
+
+bool has_unknown_rank(const CallSite& call) {
+  for (const Operand& op : call.positional)
+    if (unknown_rank(op)) return true;
+  for (const auto& [name, op] : call.keywords)
+    if (unknown_rank(op)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<ArgValue> Interpreter::eval_args(const std::vector<Argument>& args) {
@@ -474,6 +497,7 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
     if (!result.modelled) open->unmodelled = true;
     for (std::size_t i = first; i < raw_.size(); ++i)
       if (raw_[i].status != Status::Proven) open->not_proven = true;
+    if (has_unknown_rank(call)) open->unknown_rank = true;
   }
   int evaluation = visit_of(site);
   raw_info_.resize(raw_.size());

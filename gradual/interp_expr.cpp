@@ -304,33 +304,50 @@ Value Interpreter::eval(const Expr* e) {
       break;
     }
     case Kind::BoolOp: {
+      // Python: `a or b` is a when a is truthy, else b (`and`: a when a is
+      // falsy). An operand whose truth is known short-circuits; one whose
+      // truth is not known makes the result a choice between it and the
+      // rest, which is evaluated under the fact that it did not short-circuit.
       const auto* b = cast<BoolOp>(e);
       bool is_and = b->op == BoolOp::Op::And;
-      std::optional<Pred> acc = Pred(is_and);
-      bool all_bool = true;
-      bool any_symbolic = false;
-      Value result;
+      struct Undecided {
+        std::optional<Pred> truth;
+        Value value;
+      };
+      std::vector<Undecided> undecided;
+      std::vector<std::unique_ptr<SolverScope>> scopes;
+      Value last;
       for (std::size_t i = 0; i < b->values.size(); ++i) {
         Value x = eval(b->values[i]);
-        result = x;
+        last = x;
         auto p = truth(x);
+        bool final = i + 1 == b->values.size();
         if (p && p->is_constant()) {
-          // short circuit: `a and b` stops at a falsy a, `a or b` at a truthy one
-          if (p->is_true() != is_and) {
-            v = x;
-            goto done;
-          }
+          if (p->is_true() != is_and) break;  // short circuit: x is the result
           continue;
         }
-        any_symbolic = true;
-        if (!p || !(x.is_bool() || x.is_int())) all_bool = false;
-        if (p && acc) acc = is_and ? (*acc && *p) : (*acc || *p);
-        else acc.reset();
+        if (final) break;
+        undecided.push_back({p, x});
+        scopes.push_back(std::make_unique<SolverScope>(*solver_));
+        if (p) add_fact(is_and ? *p : !*p, b->values[i]->loc, std::string("operand ") + source_text(b->values[i]->loc) +
+                                                                  (is_and ? " is truthy" : " is falsy"));
       }
-      if (!any_symbolic) v = result;  // every operand constant: Python's value is the last one
-      else if (all_bool && acc) v = Value::boolean(*acc);
-      else if (b->values.size() == 1) v = result;
-      else v = acc && all_bool ? Value::boolean(*acc) : Value::unknown();
+      scopes.clear();
+      Value result = last;
+      for (auto it = undecided.rbegin(); it != undecided.rend(); ++it) {
+        const Value& x = it->value;
+        std::optional<Pred> chosen;  // when x is the result
+        if (it->truth) chosen = is_and ? !*it->truth : *it->truth;
+        auto dx = as_dim(x), dr = as_dim(result);
+        if (chosen && x.is_bool() && result.is_bool()) {
+          result = Value::boolean(is_and ? (x.as_bool() && result.as_bool()) : (x.as_bool() || result.as_bool()));
+        } else if (chosen && x.is_int() && dx && dr && (result.is_int() || result.is_bool())) {
+          result = Value::integer(Dim::ite(*chosen, *dx, *dr));
+        } else {
+          result = join_values(x, result, {}, "bool_op");
+        }
+      }
+      v = result;
       break;
     }
     case Kind::IfExp: {
@@ -456,7 +473,6 @@ Value Interpreter::eval(const Expr* e) {
       break;
     default: v = Value::unknown(); break;
   }
-done:
   record_shape(e, v);
   return v;
 }

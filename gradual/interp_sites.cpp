@@ -28,6 +28,7 @@ Interpreter::SiteOutcome::~SiteOutcome() {
   summary.unresolved = summary.unresolved || done.unresolved;
   summary.unmodelled = summary.unmodelled || done.unmodelled;
   summary.not_proven = summary.not_proven || done.not_proven;
+  summary.unknown_rank = summary.unknown_rank || done.unknown_rank;
   if (summary.what.empty()) {
     summary.what = done.what;
     summary.unknown_operand = done.unknown_operand;

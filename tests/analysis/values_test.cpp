@@ -293,3 +293,64 @@ TEST(Values, NoCascadeAfterARefutedCall) {
 
 }  // namespace
 }  // namespace gshape::testing
+
+namespace gshape::testing {
+namespace {
+
+// Issue 8, item 5: `n or 5` with n unknown is n or 5, never 5 alone (a
+// false "proven" and, for n = 7, a false error on a program that runs).
+TEST(Values, OrAndAndChooseBetweenTheirOperands) {
+  const std::string src =
+      "import torch\n"
+      "def f(n):\n"
+      "    k = n or 5\n"
+      "    return torch.zeros(k, 3) + torch.zeros(5, 3)  # unknown\n"
+      "def g(x):\n"
+      "    m = x.size(0)\n"
+      "    k = m or 5\n"
+      "    return torch.zeros(k) + torch.zeros(5)  # symbolic\n"
+      "def h():\n"
+      "    k = 0 or 5\n"
+      "    j = 7 or 5\n"
+      "    return torch.zeros(k) + torch.zeros(5), torch.zeros(j) + torch.zeros(5)  # constants\n"
+      "h()\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# unknown"), "broadcast_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# symbolic"), "broadcast_c1"), Outcome::Deferred) << a.dump();
+  // all constants: 0 or 5 is 5 (proven), 7 or 5 is 7 (refuted)
+  EXPECT_EQ(a.worst(line_of(src, "# constants"), "broadcast_c1"), Outcome::Error) << a.dump();
+  bool proven_first = false;
+  for (const auto* ob : a.at(line_of(src, "# constants"), "broadcast_c1"))
+    proven_first = proven_first || (ob->outcome == Outcome::Proven && ob->ob.loc.column < 20);
+  EXPECT_TRUE(proven_first) << a.dump();
+}
+
+}  // namespace
+}  // namespace gshape::testing
+
+namespace gshape::testing {
+namespace {
+
+// Issue 8, item 3: an operand of unknown rank (a tensor decoded from JSON)
+// may give no obligation at all; the site is still checked at run time,
+// and the coverage says so.
+TEST(Values, AnOperandOfUnknownRankKeepsTheRunTimeCheck) {
+  const std::string src =
+      "import json\n"
+      "import torch\n"
+      "def f(text):\n"
+      "    t = torch.tensor(json.loads(text))\n"
+      "    return t + torch.zeros(3, 4)  # site\n";
+  Analysed a(src);
+  int line = line_of(src, "# site");
+  const gradual::SiteSummary* site = nullptr;
+  for (const gradual::SiteSummary& s : a.result().sites)
+    if (static_cast<int>(s.loc.line) == line && s.loc.column == 12) site = &s;  // the `+`
+  ASSERT_NE(site, nullptr) << a.dump();
+  EXPECT_TRUE(site->unknown_rank);
+  EXPECT_TRUE(site->needs_check());
+  EXPECT_GE(a.result().coverage.unknown_ranks + a.result().coverage.unknown_operands, 1);
+}
+
+}  // namespace
+}  // namespace gshape::testing
