@@ -91,7 +91,7 @@ Value Interpreter::eval_call(const Call* c) {
     if (receiver.is_unknown() && is_tensor_method(a->attr)) {
       // an opaque value used as a tensor is a tensor of unknown shape
       std::vector<ArgValue> args = eval_args(c->args);
-      BoundBuiltin method(Value::tensor(Shape::unknown()), "Tensor." + a->attr);
+      BoundBuiltin method(Value::tensor(Shape::unknown(), false), "Tensor." + a->attr);
       struct Guess {
         bool& flag;
         bool saved;
@@ -147,7 +147,7 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
         out = call_value(child, nullptr, {input}, site);
       } else if (child.is_object() && child.as_object() && !object_as<LibraryName>(child)) {
         const std::string& cls = child.as_object()->class_name;
-        Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown()) : Value::unknown();
+        Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown(), false) : Value::unknown();
         out = apply_named_rule(cls + ".forward", Receiver{child, nullptr}, {input}, site).value_or(fallback);
       } else {
         note_unresolved(site, "a layer of the nn.Sequential is not known");
@@ -178,7 +178,7 @@ Value Interpreter::call_module_object(const Value& module, const Expr* callee_ex
                                       const Node* site) {
   const std::string& cls = module.as_object()->class_name;
   // an nn module without a forward rule still gives a tensor (or a tuple of them)
-  Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown()) : Value::unknown();
+  Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown(), false) : Value::unknown();
   if (auto r = apply_named_rule(cls + ".forward", Receiver{module, callee_expr}, args, site)) return *r;
   note_no_rule(site, cls + ".forward");
   return fallback;

@@ -633,7 +633,7 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
         std::optional<Receiver> recv = Receiver{obj, obj_expr};
         if (auto r = apply_named_rule("Tensor." + attr, recv, {}, site)) return *r;
       }
-      return Value::tensor(Shape::unknown());
+      return Value::tensor(Shape::unknown(), false);
     }
     if (attr == "dtype" || attr == "device" || attr == "is_cuda" || attr == "requires_grad" || attr == "layout")
       return Value::unknown();

@@ -97,9 +97,31 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
     items.push_back(evaluate(index_expr));
   }
 
+  // Basic indexing of a contiguous tensor gives a contiguous view while it
+  // indexes or narrows leading axes only: integers, then at most one partial
+  // slice (step 1), then whole axes. `x[0]`, `x[1:3]`, `x[0, 2:5]` are
+  // contiguous; `x[:, 0]`, `x[::2]` in general are not.
+  auto keeps_contiguity = [](const std::vector<Item>& index) {
+    bool leading = true;
+    for (const Item& it : index) {
+      if (it.kind == Item::Kind::Ellipsis) {
+        leading = false;  // whole axes (or none)
+      } else if (it.kind == Item::Kind::Slice) {
+        bool whole = (!it.slice.lower || it.slice.lower->is_none()) && (!it.slice.upper || it.slice.upper->is_none()) &&
+                     (!it.slice.step || it.slice.step->is_none());
+        bool unit_step = !it.slice.step || it.slice.step->is_none() ||
+                         (it.slice.step->is_int() && it.slice.step->as_int().constant_value() == 1);
+        if (!unit_step || (!whole && !leading)) return false;
+        leading = false;
+      } else if (it.value.is_int()) {
+        if (!leading) return false;
+      }  // None adds an axis of size 1: no effect
+    }
+    return true;
+  };
   if (obj.is_tensor()) {
     const Shape& s = obj.shape();
-    if (!s.rank_known()) return Value::tensor(Shape::unknown());
+    if (!s.rank_known()) return Value::tensor(Shape::unknown(), false);
     std::size_t consumed = 0;
     int ellipses = 0;
     for (const Item& it : items) {
@@ -112,10 +134,10 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
       } else if (it.value.is_none()) {
         // adds an axis
       } else {
-        return Value::tensor(Shape::unknown());  // advanced indexing, bools, unknown
+        return Value::tensor(Shape::unknown(), false);  // advanced indexing, bools, unknown
       }
     }
-    if (ellipses > 1 || consumed > s.rank()) return Value::tensor(Shape::unknown());
+    if (ellipses > 1 || consumed > s.rank()) return Value::tensor(Shape::unknown(), false);
     std::size_t fill = s.rank() - consumed;
     std::vector<Dim> out;
     std::size_t k = 0;
@@ -134,7 +156,7 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
       }
     }
     for (; k < s.rank(); ++k) out.push_back(s[k]);
-    return Value::tensor(Shape(std::move(out)));
+    return Value::tensor(Shape(std::move(out)), obj.contiguous() && keeps_contiguity(items));
   }
 
   if (multi || items.size() != 1) return Value::unknown();
@@ -201,7 +223,7 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
       if (t.is_tensor() && t.shape().rank_known() && t.shape().rank() >= 1) {
         sample.push_back(Value::tensor(Shape(std::vector<Dim>(t.shape().dims().begin() + 1, t.shape().dims().end()))));
       } else {
-        sample.push_back(Value::tensor(Shape::unknown()));
+        sample.push_back(Value::tensor(Shape::unknown(), false));
       }
     }
     if (it.kind == Item::Kind::Slice) return Value::unknown();

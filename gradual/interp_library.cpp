@@ -484,7 +484,7 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   // torch functions without a rule give tensors of unknown shape (never an error)
   if (returns_tensor(path)) {
     note_no_rule(site, path);
-    return Value::tensor(Shape::unknown());
+    return Value::tensor(Shape::unknown(), false);
   }
   // an nn module class without rules yet: an object whose forward a later rule may model
   if (starts_with(path, "torch.nn.") && !starts_with(path, "torch.nn.functional.") && !starts_with(path, "torch.nn.init.")) {
@@ -537,7 +537,7 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
     // an op without a rule: a tensor of unknown shape, unless the method is one
     // of the few that give something else
     if (non_tensor_methods().count(m)) return Value::unknown();
-    return Value::tensor(Shape::unknown());
+    return Value::tensor(Shape::unknown(), false);
   }
   if (m == "__init__") return Value::none();  // super().__init__(...) of a library base
   bool module_like = starts_with(name, "torch.nn.") || object_as<InstanceObject>(self) != nullptr;

@@ -112,7 +112,7 @@ Value Interpreter::any_element(const Value& v, const std::string& name_hint) {
   }
   if (v.is_tensor()) {
     const Shape& s = v.shape();
-    if (!s.rank_known() || s.rank() == 0) return Value::tensor(Shape::unknown());
+    if (!s.rank_known() || s.rank() == 0) return Value::tensor(Shape::unknown(), false);
     return Value::tensor(Shape(std::vector<Dim>(s.dims().begin() + 1, s.dims().end())));
   }
   if (!v.is_object() || !v.as_object()) return Value::unknown();
@@ -147,7 +147,7 @@ DatasetView Interpreter::dataset_view(const Value& dataset) {
       if (t.is_tensor() && t.shape().rank_known() && t.shape().rank() >= 1) {
         sample.push_back(Value::tensor(Shape(std::vector<Dim>(t.shape().dims().begin() + 1, t.shape().dims().end()))));
       } else {
-        sample.push_back(Value::tensor(Shape::unknown()));
+        sample.push_back(Value::tensor(Shape::unknown(), false));
       }
     }
     view.sample = Value::tuple(std::move(sample));

@@ -46,7 +46,7 @@ Arg RuleContext::as_tensor(const Arg& a) const {
   if (a.value.is_tensor()) return a;
   if (a.value.is_unknown()) {
     Arg t = a;
-    t.value = Value::tensor(Shape::unknown());
+    t.value = Value::tensor(Shape::unknown(), false);  // of unknown origin: any layout
     return t;
   }
   throw NotModelled("'" + a.role + "' is not a tensor");

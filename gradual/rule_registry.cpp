@@ -1,6 +1,7 @@
 // The rule table and rule application.
 #include "gradual/rule_registry.h"
 
+#include <set>
 #include <stdexcept>
 
 #include "gradual/rules.h"
@@ -48,6 +49,83 @@ const RuleRegistry& RuleRegistry::builtin() {
   return registry;
 }
 
+namespace {
+
+// Ops whose result may be laid out non-contiguously even from contiguous
+// operands: they return views with other strides.
+bool strided_view(const std::string& name) {
+  static const std::set<std::string> ops = {
+      "transpose", "transpose_", "t", "t_", "T", "mT", "H", "mH", "permute", "movedim", "moveaxis", "swapaxes",
+      "swapdims", "expand", "expand_as", "broadcast_to", "broadcast_tensors", "narrow", "select", "unfold",
+      "diagonal", "as_strided", "split", "split_with_sizes", "chunk", "unbind", "tensor_split", "hsplit", "vsplit",
+      "dsplit", "index_select_view"};
+  std::size_t dot = name.rfind('.');
+  if (name.rfind("Tensor.", 0) != 0 && !(name.rfind("torch.", 0) == 0 && dot == 5)) return false;
+  return ops.count(name.substr(dot + 1)) > 0;
+}
+
+// Ops that allocate their result: contiguous whatever their operands' layout.
+bool fresh_result(const std::string& name) {
+  static const std::set<std::string> ops = {
+      "Tensor.contiguous", "torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.matmul",
+      "Tensor.matmul", "operator.matmul", "torch.mm", "Tensor.mm", "torch.bmm", "Tensor.bmm",
+      "torch.nn.functional.linear", "torch.nn.functional.conv1d", "torch.nn.functional.conv2d",
+      "torch.nn.functional.conv_transpose2d", "Tensor.repeat", "torch.tile", "Tensor.tile", "torch.flip",
+      "Tensor.flip", "torch.roll", "Tensor.roll"};
+  static const std::set<std::string> modules = {
+      "Linear", "Conv1d", "Conv2d", "ConvTranspose2d", "Embedding", "MultiheadAttention", "LSTM", "GRU", "RNN",
+      "BatchNorm1d", "BatchNorm2d", "LayerNorm", "GroupNorm", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d",
+      "Upsample", "PixelShuffle", "Bilinear"};
+  if (ops.count(name)) return true;
+  const std::string prefix = "torch.nn.", suffix = ".forward";
+  if (name.rfind(prefix, 0) == 0 && name.size() > prefix.size() + suffix.size() &&
+      name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return modules.count(name.substr(prefix.size(), name.size() - prefix.size() - suffix.size())) > 0;
+  return false;
+}
+
+bool all_contiguous(const Value& v) {
+  if (v.is_tensor()) return v.contiguous();
+  if (v.is_sequence() && v.items()) {
+    for (const Value& item : *v.items())
+      if (!all_contiguous(item)) return false;
+  }
+  return true;
+}
+
+bool operands_contiguous(const Operand& op) {
+  if (!all_contiguous(op.value)) return false;
+  for (const Operand& e : op.elements)
+    if (!operands_contiguous(e)) return false;
+  return true;
+}
+
+Value with_layout(const Value& v, bool contiguous) {
+  if (v.is_tensor()) return v.contiguous() == contiguous ? v : v.with_contiguous(contiguous);
+  if (v.is_sequence() && v.items()) {
+    std::vector<Value> items;
+    for (const Value& item : *v.items()) items.push_back(with_layout(item, contiguous));
+    return Value::sequence(v.sequence_kind(), std::move(items));
+  }
+  return v;
+}
+
+// The layout of a rule's result (rules compute shapes; layout is the same
+// for whole families of ops): a strided view may be non-contiguous, an
+// allocating op is contiguous, and any other op keeps its operands' layout
+// (element-wise ops follow their input's strides, a view of a transposed
+// tensor stays transposed).
+Value result_layout(const std::string& name, const CallSite& call, const Value& result) {
+  if (strided_view(name)) return with_layout(result, false);
+  if (fresh_result(name)) return with_layout(result, true);
+  bool contiguous = true;
+  for (const Operand& op : call.positional) contiguous = contiguous && operands_contiguous(op);
+  for (const auto& [k, op] : call.keywords) contiguous = contiguous && operands_contiguous(op);
+  return contiguous ? result : with_layout(result, false);
+}
+
+}  // namespace
+
 RuleResult apply_rule(const Rule& rule, const CallSite& call, Discharger& solver, std::vector<Obligation>& obligations) {
   RuleResult result;
   Binding binding = bind(rule.signature, call);
@@ -58,7 +136,7 @@ RuleResult apply_rule(const Rule& rule, const CallSite& call, Discharger& solver
   }
   RuleContext ctx(rule.name, call, std::move(binding), solver, obligations);
   try {
-    result.value = rule.fn(ctx);
+    result.value = result_layout(rule.name, call, rule.fn(ctx));
   } catch (const NotModelled& e) {
     result.modelled = false;
     result.note = e.what();

@@ -36,7 +36,8 @@ void register_nn_loss_rules(RuleRegistry& r);
 std::string op_short_name(const std::string& rule_name);
 
 // A tensor of unknown rank: the result when the rule cannot say more.
-inline Value unknown_tensor() { return Value::tensor(Shape::unknown()); }
+// A tensor a rule cannot compute: shape and layout unknown.
+inline Value unknown_tensor() { return Value::tensor(Shape::unknown(), false); }
 
 // `dim` must be in range for `t` (PyTorch's maybe_wrap_dim): with bound
 // b = max(rank + extra, 1) when wrap_scalar (rank + extra otherwise),

@@ -4,17 +4,103 @@
 // flip, fliplr, flipud, roll, movedim, tile, repeat_interleave, diagonal, diag,
 // broadcast_to, broadcast_tensors, atleast_1d/2d/3d, ravel, unfold.
 #include <algorithm>
+#include <optional>
 
 #include "gradual/rules.h"
 
 namespace gshape::gradual {
 namespace {
 
-// view / reshape: `view_c1`..`view_c5` (reshape_c1..c5), see infer_view_shape.
+// PyTorch's computeStride: the strides of `newshape` viewing memory laid out
+// as (`oldshape`, `oldstride`), or nullopt when no view can (a dimension
+// would span two non-contiguous chunks).
+std::optional<std::vector<int64_t>> view_strides(const std::vector<int64_t>& oldshape,
+                                                 const std::vector<int64_t>& oldstride,
+                                                 const std::vector<int64_t>& newshape) {
+  std::vector<int64_t> newstride(newshape.size(), 1);
+  if (oldshape.empty()) return newstride;
+  int64_t numel = 1;
+  for (int64_t s : oldshape) numel *= s;
+  if (numel == 0 && oldshape == newshape) return oldstride;
+  if (numel == 0) {
+    for (std::size_t i = newshape.size(); i-- > 0;)
+      newstride[i] = i + 1 == newshape.size() ? 1 : std::max<int64_t>(newshape[i + 1], 1) * newstride[i + 1];
+    return newstride;
+  }
+  int64_t view_d = static_cast<int64_t>(newshape.size()) - 1;
+  int64_t chunk_base_stride = oldstride.back();
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int64_t tensor_d = static_cast<int64_t>(oldshape.size()) - 1; tensor_d >= 0; --tensor_d) {
+    tensor_numel *= oldshape[static_cast<std::size_t>(tensor_d)];
+    if (tensor_d == 0 || (oldshape[static_cast<std::size_t>(tensor_d - 1)] != 1 &&
+                          oldstride[static_cast<std::size_t>(tensor_d - 1)] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || newshape[static_cast<std::size_t>(view_d)] == 1)) {
+        newstride[static_cast<std::size_t>(view_d)] = view_numel * chunk_base_stride;
+        view_numel *= newshape[static_cast<std::size_t>(view_d)];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (tensor_d > 0) {
+        chunk_base_stride = oldstride[static_cast<std::size_t>(tensor_d - 1)];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return newstride;
+}
+
+// Whether `out` only splits axes of `in` into several (and adds or drops
+// axes of size 1): such a view exists for any strides, since each new axis
+// takes a stride within its old one. `[B, T, C]` → `[B, T, h, C // h]` (heads
+// of a projection split off its last axis) is one; merging axes is not.
+bool splits_only(RuleContext& ctx, const Shape& in, const Shape& out) {
+  if (!in.rank_known() || !out.rank_known()) return false;
+  auto holds = [&](const Pred& p) { return p.is_true() || ctx.query(p) == std::optional<bool>(true); };
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < in.rank(); ++i) {
+    if (holds(eq(in[i], Dim(1)))) continue;  // a size-1 axis can go anywhere
+    Dim group = 1;
+    while (!holds(eq(group, in[i]))) {
+      if (j >= out.rank()) return false;
+      group = group * out[j++];
+    }
+  }
+  for (; j < out.rank(); ++j)
+    if (!holds(eq(out[j], Dim(1)))) return false;
+  return true;
+}
+
+// `view_c6`: a view must be expressible with the input's strides. A tensor
+// known to be contiguous always is, and so is a view that only splits axes;
+// one laid out otherwise (transposed, expanded, sliced, or of unknown
+// origin) is decided when its strides are known (at run time), else deferred.
+void require_viewable(RuleContext& ctx, const Arg& input, const Shape& out) {
+  const Value& v = input.value;
+  if (!v.is_tensor() || v.contiguous()) return;
+  if (!v.strides() && splits_only(ctx, v.shape(), out)) return;
+  Message m;
+  m << "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
+       "two contiguous subspaces); the input of shape "
+    << ctx.shape_hole(input) << " is not contiguous: use .reshape(...) instead";
+  std::optional<std::vector<int64_t>> in = v.shape().constant_sizes(), wanted = out.constant_sizes();
+  if (v.strides() && in && wanted) {
+    ctx.require("view_c6", BoolTerm(view_strides(*in, *v.strides(), *wanted).has_value()), m);  // view_c6
+    return;
+  }
+  Dim layout = ctx.fresh(input.role + "'s layout");
+  ctx.require("view_c6", eq(IntTerm::opaque(layout, input.role + "'s layout"), 0), m);  // view_c6
+}
+
+// view / reshape: `view_c1`..`view_c5` (reshape_c1..c5), see infer_view_shape;
+// view_c6 for view alone (reshape copies when no view can).
 Value view_like(RuleContext& ctx, const std::string& prefix) {
   Arg input = ctx.tensor("input");
   std::vector<IntTerm> sizes = int_terms(ctx, ctx.int_list("shape"));
-  return Value::tensor(infer_view_shape(ctx, prefix, 1, ctx.numel(input), sizes));
+  Shape out = infer_view_shape(ctx, prefix, 1, ctx.numel(input), sizes);
+  if (prefix == "view" && !ctx.any_refuted()) require_viewable(ctx, input, out);
+  return Value::tensor(std::move(out));
 }
 
 Value rule_view(RuleContext& ctx) { return view_like(ctx, "view"); }

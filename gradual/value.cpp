@@ -46,6 +46,21 @@ Value Value::tensor(Shape shape) {
   return v;
 }
 
+Value Value::tensor(Shape shape, bool contiguous, std::vector<int64_t> strides) {
+  Value v = tensor(std::move(shape));
+  v.contiguous_ = contiguous;
+  if (!strides.empty() || (v.shape_.rank_known() && v.shape_.rank() == 0))
+    v.strides_ = std::make_shared<const std::vector<int64_t>>(std::move(strides));
+  return v;
+}
+
+Value Value::with_contiguous(bool contiguous) const {
+  Value v = *this;
+  v.contiguous_ = contiguous;
+  if (!contiguous) v.strides_.reset();
+  return v;
+}
+
 Value Value::sequence(SequenceKind kind, std::vector<Value> items) {
   Value v;
   v.kind_ = ValueKind::Sequence;

@@ -40,6 +40,10 @@ class Value {
   static Value floating(std::optional<double> v = std::nullopt);
   static Value string(std::optional<std::string> v = std::nullopt);
   static Value tensor(Shape shape);
+  // A tensor whose memory layout is known only so far: `contiguous` false
+  // when it may not be (after a transpose, an expand, a slice, or of unknown
+  // origin); `strides` when they are known (a run-time observation).
+  static Value tensor(Shape shape, bool contiguous, std::vector<int64_t> strides = {});
   static Value sequence(SequenceKind kind, std::vector<Value> items);
   static Value tuple(std::vector<Value> items) { return sequence(SequenceKind::Tuple, std::move(items)); }
   static Value list(std::vector<Value> items) { return sequence(SequenceKind::List, std::move(items)); }
@@ -65,6 +69,12 @@ class Value {
   const std::optional<double>& as_float() const { return float_; }
   const std::optional<std::string>& as_str() const { return str_; }
   const Shape& shape() const { return shape_; }
+  // Tensors: known to be laid out contiguously (the default for a tensor a
+  // rule computes from contiguous operands); the actual strides, when known.
+  bool contiguous() const { return contiguous_; }
+  const std::vector<int64_t>* strides() const { return strides_.get(); }
+  // The same tensor value with another layout.
+  Value with_contiguous(bool contiguous) const;
   SequenceKind sequence_kind() const { return seq_kind_; }
   // Items of a sequence of known length; nullptr when the length is unknown.
   const std::vector<Value>* items() const { return items_.get(); }
@@ -83,6 +93,8 @@ class Value {
   std::optional<double> float_;
   std::optional<std::string> str_;
   Shape shape_;
+  bool contiguous_ = true;
+  std::shared_ptr<const std::vector<int64_t>> strides_;
   std::shared_ptr<const std::vector<Value>> items_;
   std::shared_ptr<const Value> element_;
   std::shared_ptr<ObjectValue> object_;

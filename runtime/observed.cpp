@@ -68,6 +68,9 @@ void Observed::append_key(std::string& key) const {
     case ObservedKind::Tensor:
       put_int(key, static_cast<int64_t>(dims.size()));
       for (int64_t d : dims) put_int(key, d);
+      key += contiguous ? 'c' : 's';
+      if (!contiguous)
+        for (int64_t s : strides) put_int(key, s);
       break;
     case ObservedKind::Int:
     case ObservedKind::Bool: put_int(key, value); break;

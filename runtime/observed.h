@@ -15,7 +15,7 @@ namespace gshape::runtime {
 
 enum class ObservedKind : uint8_t {
   Unset,   // nothing recorded for this slot in the current evaluation
-  Tensor,  // `dims` holds the sizes
+  Tensor,  // `dims` holds the sizes, `strides` the strides
   Int,     // `value`
   Bool,    // `value` is 0 or 1
   Float,   // `real`
@@ -43,6 +43,8 @@ struct Observed {
   int64_t length = 0;               // sequences: len(), even when items were not kept
   bool items_kept = true;           // false: longer than kMaxObservedItems
   std::vector<int64_t> dims;
+  std::vector<int64_t> strides;     // tensors
+  bool contiguous = true;           // tensors: is_contiguous()
   std::string text;
   std::vector<std::string> names;
   std::vector<Observed> items;
@@ -58,6 +60,8 @@ struct Observed {
   void reset(ObservedKind k) {
     kind = k;
     dims.clear();
+    strides.clear();
+    contiguous = true;
     text.clear();
     names.clear();
     items.clear();

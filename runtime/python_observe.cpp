@@ -27,9 +27,15 @@ bool is_tensor(PyObject* v) { return THPVariable_Check(v); }
 
 void observe_tensor(Observed& o, PyObject* v) {
   try {
-    c10::IntArrayRef sizes = THPVariable_Unpack(v).sizes();
+    const at::Tensor& t = THPVariable_Unpack(v);
+    c10::IntArrayRef sizes = t.sizes();
     o.reset(ObservedKind::Tensor);
     o.dims.assign(sizes.begin(), sizes.end());
+    o.contiguous = t.is_contiguous();
+    if (!o.contiguous) {
+      c10::IntArrayRef strides = t.strides();
+      o.strides.assign(strides.begin(), strides.end());
+    }
   } catch (const std::exception&) {  // symbolic or nested sizes: not readable
     o.reset(ObservedKind::Other);
     if (PyErr_Occurred()) PyErr_Clear();

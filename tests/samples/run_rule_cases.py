@@ -6,7 +6,7 @@ Usage: run_rule_cases.py RULES_DIR
 The sample runner checks gshape's diagnostics against the samples' marks;
 this checks the marks against PyTorch: every case_ of a `*_ok.py` sample
 runs without error, and every case_ of any other sample (`*_bad.py`,
-training_mode_deferred.py) fails with PyTorch's own error at its last line,
+training_mode_deferred.py, layout_deferred.py) fails with PyTorch's own error at its last line,
 the line its `# expect-error@+1` mark points at. Prints a line per file;
 exit status 1 if any case disagrees.
 """
