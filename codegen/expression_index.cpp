@@ -117,10 +117,15 @@ class IndexBuilder {
       case Kind::Attribute:
         expr(cast<Attribute>(e)->value, inner);
         break;
-      case Kind::Subscript:
+      case Kind::Subscript: {
+        const Expr* index = cast<Subscript>(e)->index;
         expr(cast<Subscript>(e)->value, inner);
-        expr(cast<Subscript>(e)->index, inner);
+        expr(index, inner);
+        // an index holding a slice is no value the runtime could read
+        bool sliced = index && (index->kind == Kind::Slice || (index->kind == Kind::Tuple && holds_slice(cast<Tuple>(index))));
+        if (!sliced) site(e, ctx);
         break;
+      }
       case Kind::Slice: {
         const auto* s = cast<Slice>(e);
         expr(s->lower, inner);

@@ -58,8 +58,9 @@ class ExpressionIndex {
   // Start offsets of every call, sorted (code that may run user functions).
   const std::vector<uint32_t>& call_begins() const { return call_begins_; }
   // Every call, binary and unary operator (not `not`), single comparison of
-  // values and augmented assignment statement, in evaluation order: the
-  // places a run-time check may go (codegen/plan.h).
+  // values, subscript read without a slice in its index, and augmented
+  // assignment statement, in evaluation order: the places a run-time check
+  // may go (codegen/plan.h).
   const std::vector<const ir::Node*>& sites() const { return sites_; }
 
  private:

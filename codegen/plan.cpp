@@ -72,6 +72,13 @@ std::optional<SitePlan> site_of(const ir::Node* node) {
       add(u->operand, "arg");
       break;
     }
+    case ir::Kind::Subscript: {
+      const auto* x = ir::cast<ir::Subscript>(node);
+      s.rule = "operator.getitem";
+      add(x->value, "arg");
+      add(x->index, "arg");
+      break;
+    }
     case ir::Kind::Compare: {
       const auto* c = ir::cast<ir::Compare>(node);
       if (c->ops.size() != 1 || c->comparators.size() != 1) return std::nullopt;

@@ -483,9 +483,12 @@ std::optional<Value> Interpreter::apply_named_rule(const std::string& name, cons
   std::optional<CallSite> call = make_call_site(name, receiver, args, site);
   if (!call) {
     note_unmodelled(site, name);
+    if (rule->checks_only) return std::nullopt;
     return Value::unknown();
   }
-  return apply_rule_at(*rule, *call, site);
+  Value result = apply_rule_at(*rule, *call, site);
+  if (rule->checks_only) return std::nullopt;  // the caller models the value
+  return result;
 }
 
 Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const Node* site) {

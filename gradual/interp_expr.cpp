@@ -209,6 +209,7 @@ Value Interpreter::eval(const Expr* e) {
     }
     case Kind::Subscript: {
       const auto* s = cast<Subscript>(e);
+      SiteOutcome outcome(*this, e);  // indexing a tensor is checked (operator.getitem)
       // `x.shape[1]` of a tensor of unknown rank: the same symbol each time
       if (const auto* a = dyn_cast<Attribute>(s->value); a && a->attr == "shape" && isa<Name>(a->value)) {
         const auto* c = dyn_cast<Constant>(s->index);

@@ -119,6 +119,21 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
     }
     return true;
   };
+  if (obj.is_unknown() && site) note_unresolved(site, "the indexed value is not known (it may be a tensor)");
+  if (obj.is_tensor() && site) {
+    // PyTorch's index checks (rules_python.cpp); the shape is computed below
+    auto marker = [](const char* cls) { return Value::object(std::make_shared<ObjectValue>(cls)); };
+    std::vector<Value> parts;
+    for (const Item& it : items) {
+      parts.push_back(it.kind == Item::Kind::Slice      ? marker("builtins.slice")
+                      : it.kind == Item::Kind::Ellipsis ? marker("builtins.ellipsis")
+                                                        : it.value);
+    }
+    Value index = multi ? Value::tuple(parts) : parts.front();
+    std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, obj, site->value, {}},
+                               ArgValue{Argument::Type::Positional, {}, index, index_expr, {}}};
+    apply_named_rule("operator.getitem", std::nullopt, args, site);
+  }
   if (obj.is_tensor()) {
     const Shape& s = obj.shape();
     if (!s.rank_known()) return Value::tensor(Shape::unknown(), false);

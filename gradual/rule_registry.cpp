@@ -12,6 +12,10 @@ void RuleRegistry::add(const std::string& name, std::string_view signature, Rule
   rules_[name] = Rule{name, Signature::parse(signature), fn};
 }
 
+void RuleRegistry::add_check(const std::string& name, std::string_view signature, RuleFn fn) {
+  rules_[name] = Rule{name, Signature::parse(signature), fn, true};
+}
+
 const Rule* RuleRegistry::find(std::string_view name) const {
   auto it = rules_.find(name);
   return it == rules_.end() ? nullptr : &it->second;
@@ -44,6 +48,7 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_nn_recurrent_rules(r);
     register_nn_attention_rules(r);
     register_nn_loss_rules(r);
+    register_python_rules(r);
     return r;
   }();
   return registry;

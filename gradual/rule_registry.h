@@ -29,6 +29,9 @@ struct Rule {
   std::string name;
   Signature signature;
   RuleFn fn = nullptr;
+  // Checks only: the interpreter applies it for its obligations and models
+  // the value itself (indexing, size queries, datasets); its result is unknown.
+  bool checks_only = false;
 };
 
 class RuleRegistry {
@@ -36,6 +39,8 @@ class RuleRegistry {
   // Registers `fn` under `name` with a Python-style signature. Re-adding a
   // name replaces the earlier entry (tests may override a rule).
   void add(const std::string& name, std::string_view signature, RuleFn fn);
+  // A check-only rule (Rule::checks_only).
+  void add_check(const std::string& name, std::string_view signature, RuleFn fn);
   const Rule* find(std::string_view name) const;
   std::vector<const Rule*> all() const;
   std::size_t size() const { return rules_.size(); }

@@ -100,9 +100,9 @@ void Observed::append_key(std::string& key) const {
         items[i].append_key(key);
       }
       break;
+    case ObservedKind::Other: put_text(key, text); break;
     case ObservedKind::Unset:
-    case ObservedKind::None:
-    case ObservedKind::Other: break;
+    case ObservedKind::None: break;
   }
 }
 

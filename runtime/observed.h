@@ -27,7 +27,8 @@ enum class ObservedKind : uint8_t {
   Dict,    // str keys in `names`, values in `items`
   Module,  // an nn.Module with a rule: `module` holds its snapshot, `value`
            // the snapshot's id (python_observe.cpp)
-  Other,   // anything else: unknown to the rules
+  Other,   // anything else: unknown to the rules (`text` "slice" or
+           // "ellipsis" for those items of an index)
 };
 
 // Sequences longer than this keep only their length: no rule reads that many

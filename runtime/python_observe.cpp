@@ -111,6 +111,9 @@ void observe_at(Observed& o, PyObject* v, int depth) {
     }
   } else if (v == Py_None) {
     o.reset(ObservedKind::None);
+  } else if (v == Py_Ellipsis || PySlice_Check(v)) {  // items of an index
+    o.reset(ObservedKind::Other);
+    o.text = v == Py_Ellipsis ? "ellipsis" : "slice";
   } else if (PyTuple_Check(v)) {
     o.reset(THPSize_Check(v) ? ObservedKind::Size : ObservedKind::Tuple);
     observe_items(o, &PyTuple_GET_ITEM(v, 0), PyTuple_GET_SIZE(v), depth);

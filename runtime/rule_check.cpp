@@ -39,9 +39,12 @@ Value to_value(const Observed& o) {
         obj->attributes[m.names[i]] = to_value(m.items[i]);
       return Value::object(std::move(obj));
     }
+    case ObservedKind::Other:
+      if (o.text == "slice" || o.text == "ellipsis")
+        return Value::object(std::make_shared<gradual::ObjectValue>("builtins." + o.text));
+      return Value::unknown();
     case ObservedKind::Dict:
-    case ObservedKind::Unset:
-    case ObservedKind::Other: return Value::unknown();
+    case ObservedKind::Unset: return Value::unknown();
   }
   return Value::unknown();
 }

@@ -1,0 +1,84 @@
+"""The check-only rules of rules_python.cpp at run time against PyTorch:
+indexing a tensor (getitem_c1, getitem_c2), x.size(dim) (size_c1) and
+TensorDataset (tensordataset_c1, c2) raise exactly when PyTorch raises,
+and decide every case of the forms they model."""
+
+import random
+import unittest
+
+import torch
+from torch.utils.data import TensorDataset
+
+import gshape_runtime
+from runtime_helpers import FAIL, PASS, SKIP, call_outcome, op_outcome
+
+
+def random_index(rng, rank):
+    items = []
+    ellipsis = False
+    for _ in range(rng.randint(1, rank + 2)):
+        kind = rng.choice(["int", "int", "int", "slice", "none", "ellipsis"])
+        if kind == "int":
+            items.append(rng.randint(-4, 4))
+        elif kind == "slice":
+            items.append(slice(None, rng.randint(0, 3)))
+        elif kind == "none":
+            items.append(None)
+        elif not ellipsis:
+            items.append(Ellipsis)
+            ellipsis = True
+    return items[0] if len(items) == 1 and rng.random() < 0.5 else tuple(items)
+
+
+class IndexingAgainstPyTorch(unittest.TestCase):
+    def test_random_basic_indexing(self):
+        rng = random.Random(11)
+        errors = 0
+        for _ in range(800):
+            shape = [rng.randint(0, 3) for _ in range(rng.randint(0, 3))]
+            x = torch.zeros(shape)
+            index = random_index(rng, len(shape))
+            try:
+                x[index]
+                torch_fails = False
+            except IndexError:
+                torch_fails = True
+            with self.subTest(shape=shape, index=index):
+                self.assertEqual(op_outcome("operator.getitem", x, index), FAIL if torch_fails else PASS)
+            errors += torch_fails
+        self.assertGreater(errors, 100)
+
+    def test_advanced_indexing_is_not_concluded(self):
+        x = torch.zeros(3, 4)
+        self.assertEqual(op_outcome("operator.getitem", x, torch.tensor([0, 2])), SKIP)
+        self.assertEqual(op_outcome("operator.getitem", x, [0, 5]), SKIP)
+        self.assertEqual(op_outcome("operator.getitem", [1, 2], 0), SKIP)  # a list: Python's own indexing
+
+
+class SizeAndDatasetAgainstPyTorch(unittest.TestCase):
+    def test_size_dims(self):
+        for shape in ([], [2], [2, 3], [1, 2, 3]):
+            x = torch.zeros(shape)
+            for dim in range(-4, 4):
+                try:
+                    x.size(dim)
+                    torch_fails = False
+                except IndexError:
+                    torch_fails = True
+                with self.subTest(shape=shape, dim=dim):
+                    self.assertEqual(call_outcome(x.size, dim), FAIL if torch_fails else PASS)
+
+    def test_tensor_dataset(self):
+        for shapes in ([[3], [3, 2]], [[3], [4]], [[], [3]], [[5, 1], [5], [5, 2, 2]], [[5, 1], [5], [6]]):
+            tensors = [torch.zeros(s) for s in shapes]
+            try:
+                TensorDataset(*tensors)
+                torch_fails = False
+            except (AssertionError, IndexError):
+                torch_fails = True
+            with self.subTest(shapes=shapes):
+                self.assertEqual(call_outcome(TensorDataset, *tensors), FAIL if torch_fails else PASS)
+
+
+if __name__ == "__main__":
+    unittest.main()
