@@ -143,17 +143,24 @@ Value conv_forward(RuleContext& ctx, const ConvSpec& s, const Arg& input, const 
       if (req.size() != s.n && req.size() != s.n + 1 && req.size() != s.n + 2)
         throw NotModelled("output_size of another length");
       std::vector<BoolTerm> reachable;
+      std::vector<IntTerm> wanted, most;
       extra.clear();
       for (std::size_t a = 0; a < s.n; ++a) {
         IntTerm want = ctx.int_term(req[req.size() - s.n + a]);
-        reachable.push_back(ge(want, least[a]) && le(want, least[a] + s.stride[a] - 1));
+        most.push_back(least[a] + s.stride[a] - 1);
+        reachable.push_back(ge(want, least[a]) && le(want, most[a]));
         extra.push_back(want - least[a]);
+        wanted.push_back(want);
       }
-      Message m9;
+      Message m9;  // the numbers PyTorch's ValueError names: the request and both ends of the range
       s.name(m9);
-      m9 << ": the requested output size is not reachable: valid sizes per axis range from (";
+      m9 << ": the requested output size (";
+      append_by(m9, wanted);
+      m9 << ") is not reachable: valid sizes range from (";
       append_by(m9, least);
-      m9 << ") to that plus stride - 1";
+      m9 << ") to (";
+      append_by(m9, most);
+      m9 << ")";
       if (ctx.require(p + "_c9", all_of(reachable), m9) == Status::Refuted) return unknown_tensor();  // <p>_c9
     }
     std::vector<BoolTerm> small;

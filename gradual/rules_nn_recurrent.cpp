@@ -48,7 +48,9 @@ Value rule_rnn_init(RuleContext& ctx) {
   if (ctx.require(p + "_c2", ge(proj, 0) && lt(proj, hidden), m2) == Status::Refuted) return Value::unknown();  // nn_<rnn>_c2
   Message m3;
   describe(m3);
-  m3 << ": trying to create a weight with a negative dimension (input_size " << input_size << ")";
+  const int64_t gates = C == Cell::LSTM ? 4 : C == Cell::GRU ? 3 : 1;  // the weight PyTorch fails to create
+  m3 << ": trying to create a weight with a negative dimension: weight_ih_l0 of shape [" << hidden * gates << ", "
+     << input_size << "] (input_size " << input_size << ")";
   ctx.require(p + "_c3", ge(input_size, 0), m3);  // nn_<rnn>_c3
   Message m4;
   describe(m4);

@@ -122,6 +122,12 @@ Value interpolate(RuleContext& ctx, const Arg& input, const InterpolateArgs& a) 
     Message m2;
     m2 << "interpolate: input and output must have the same number of spatial dimensions, but got input of shape "
        << ctx.shape_hole(input) << " and " << std::to_string(items.size()) << " output sizes or scale factors";
+    if (!a.size.is_none()) {  // name the requested sizes, as PyTorch does
+      std::vector<IntTerm> requested;
+      for (const Arg& item : items) requested.push_back(ctx.int_term(item));
+      m2 << " ";
+      append_tuple(m2, requested);
+    }
     if (ctx.require("interpolate_c2", BoolTerm(static_cast<int64_t>(items.size()) == n), m2) == Status::Refuted)  // interpolate_c2
       return unknown_tensor();
     (a.size.is_none() ? scales : sizes) = items;
@@ -238,7 +244,7 @@ Value rule_f_pad(RuleContext& ctx) {
   std::vector<IntTerm> pad;
   for (const Arg& p : ctx.elements(ctx.arg("pad"))) pad.push_back(ctx.int_term(p));
   Message m1;
-  m1 << "pad: the length of pad must be even but instead it equals " << std::to_string(pad.size());
+  m1 << "pad: the length of pad must be divisible by 2 but instead it equals " << std::to_string(pad.size());
   if (ctx.require("pad_c1", BoolTerm(pad.size() % 2 == 0), m1) == Status::Refuted) return unknown_tensor();  // pad_c1
   const int64_t k = static_cast<int64_t>(pad.size() / 2);
   Message m2;

@@ -22,6 +22,7 @@ PyTorch raises, or cannot decide a case PyTorch accepts.
 """
 import json
 import os
+import re
 import sys
 import warnings
 
@@ -77,16 +78,32 @@ def _arguments(*args, **kwargs):
 
 
 def runtime_check(runtime, callee, args, kwargs):
-    """Runs gshape's run-time check of `callee(*args, **kwargs)`: 'failed',
-    'passed', or 'skipped' (the rule could not decide, or found none)."""
+    """Runs gshape's run-time check of `callee(*args, **kwargs)`: ('failed',
+    its message), ('passed', None), or ('skipped', None) (the rule could not
+    decide, or found none)."""
     kinds = ["callee"] + ["arg"] * len(args) + [k + "=" for k in kwargs]
     table = runtime.CheckTable("<oracle>", [(1, 1, None, kinds)], enabled=True)
     try:
         table.check_values(0, callee, *args, *kwargs.values())
-    except runtime.ShapeCheckError:
-        return "failed"
+    except runtime.ShapeCheckError as error:  # every requirement that failed, not only the first
+        return "failed", " ".join((str(error),) + tuple(error.also_failed))
     stats = table.stats()[0]
-    return "skipped" if stats["skipped"] or stats["no_rule"] else "passed"
+    return ("skipped" if stats["skipped"] or stats["no_rule"] else "passed"), None
+
+
+def sizes_missing(torch_message, message):
+    """The sizes PyTorch's error names that gshape's message does not.
+    Numbers below 2 are flags more than sizes, negative ones and those after
+    "dimension" are axis indices; a rank counts as named when gshape prints a shape of that rank."""
+    number = r"(?<![\w.])-?\d+(?![\w.])"
+    if "Dimension out of range" in torch_message:
+        return []  # its numbers are axis indices, not sizes
+    torch_message = re.sub(r"dimension \d+", "", torch_message)  # an axis index, too
+    theirs = {int(n) for n in re.findall(number, torch_message)}
+    ours = {int(n) for n in re.findall(number, message)}
+    for listed in re.findall(r"[\[(]([-\d, ]*)[\])]", message):
+        ours.add(len([item for item in listed.split(",") if item.strip()]))
+    return sorted(n for n in theirs if n >= 2 and n not in ours)
 
 
 def runtime_verdict(runtime, line):
@@ -101,7 +118,7 @@ def runtime_verdict(runtime, line):
     except Exception:  # noqa: BLE001 - the arguments themselves cannot be built: no call to check
         return "agree"
     for i, (what, callee, (args, kwargs)) in enumerate(steps):
-        verdict = runtime_check(runtime, callee, args, kwargs)
+        verdict, message = runtime_check(runtime, callee, args, kwargs)
         try:
             result = callee(*args, **kwargs)
             error = None
@@ -114,6 +131,9 @@ def runtime_verdict(runtime, line):
         if not error and verdict == "skipped":
             return "disagree: %s skipped by the check, PyTorch accepts it" % what
         if error:
+            missing = sizes_missing(error, message)
+            if missing:  # the sizes a user reads should be the ones PyTorch names
+                return "agree; sizes %s missing: PyTorch: %s | gshape: %s" % (missing, error, message)
             return "agree"
         if what == "construction":  # then the forward, on the module PyTorch built
             try:
