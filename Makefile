@@ -26,7 +26,7 @@ test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # Every benchmark that exists, in this order; one failing does not stop the others.
-BENCHES = frontend check runtime instrument train mutation
+BENCHES = frontend check runtime instrument train precision mutation
 
 bench: build
 	@status=0; for b in $(BENCHES); do \

@@ -68,6 +68,9 @@ void write_coverage_json(JsonWriter& w, const AnalysisResult& result) {
   for (const auto& [name, n] : c.no_rule) w.field(name, n);
   w.end_object();
   w.field("unresolved_calls", c.unresolved_calls);
+  w.key("unresolved_callees").begin_object();
+  for (const auto& [text, n] : c.unresolved_callees) w.field(text, n);
+  w.end_object();
   w.field("unknown_operands", c.unknown_operands);
   w.field("unmodelled", c.unmodelled);
   w.field("unknown_ranks", c.unknown_ranks);

@@ -118,6 +118,7 @@ struct AnalysisResult {
   struct Coverage {
     std::map<std::string, int> no_rule;  // op → sites calling it: no rule, so never checked
     int unresolved_calls = 0;            // sites whose callee was not known: checked at run time only
+    std::map<std::string, int> unresolved_callees;  // their callee's source text ("self.layers[i]") → sites
     int unknown_operands = 0;            // operators on values not known to be tensors: run time only
     int unmodelled = 0;                  // sites whose rule could not be applied: run time only
     int unknown_ranks = 0;               // sites with an operand of unknown rank: run time only
