@@ -35,6 +35,20 @@ Arg RuleContext::arg(std::string_view param) const {
   return a;
 }
 
+std::vector<Arg> RuleContext::extra_keywords() const {
+  std::vector<Arg> out;
+  for (const auto& [name, operand] : call_.keywords) {
+    if (binding_.params.count(name)) continue;
+    Arg a;
+    a.value = operand.value;
+    a.slot = operand.slot;
+    a.role = name;
+    a.operand = &operand;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
 bool RuleContext::provided(std::string_view param) const {
   auto it = binding_.params.find(param);
   return it != binding_.params.end() && it->second.provided;

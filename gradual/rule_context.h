@@ -75,6 +75,9 @@ class RuleContext final : public OperandEnv {
   // A bool argument that must be a constant (keepdim=True); NotModelled otherwise.
   bool bool_constant(std::string_view param) const;
   bool is_int(const Arg& a) const { return a.value.is_int() || a.value.is_bool(); }
+  // The keyword arguments a `**name` parameter absorbed (einops' axis
+  // lengths), in call order, each named after its keyword.
+  std::vector<Arg> extra_keywords() const;
 
   // ---- terms over arguments
   IntTerm int_term(const Arg& a);                 // an int argument (unknown → fresh symbol)

@@ -49,6 +49,7 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_nn_attention_rules(r);
     register_nn_loss_rules(r);
     register_python_rules(r);
+    register_einops_rules(r);
     return r;
   }();
   return registry;

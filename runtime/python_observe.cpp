@@ -168,6 +168,24 @@ PyObject* resolve(PyObject* torch, std::string_view dotted) {
   return obj;
 }
 
+// A name of a library other than torch ("einops.layers.torch.Rearrange"):
+// the longest prefix that imports, then attributes. nullptr (no error set)
+// when the library is not installed.
+PyObject* resolve_external(std::string_view dotted) {
+  for (std::size_t end = dotted.rfind('.'); end != std::string_view::npos && end > 0; end = dotted.rfind('.', end - 1)) {
+    std::string module_name(dotted.substr(0, end));
+    PyObject* module = PyImport_ImportModule(module_name.c_str());
+    if (module == nullptr) {
+      PyErr_Clear();
+      continue;
+    }
+    PyObject* obj = resolve(module, std::string("_") + std::string(dotted.substr(end)));
+    Py_DECREF(module);
+    return obj;
+  }
+  return nullptr;
+}
+
 void append_entries(Observed& o, PyObject* dict, bool plain_only) {
   if (dict == nullptr || !PyDict_Check(dict)) return;
   Py_ssize_t pos = 0;
@@ -214,7 +232,8 @@ bool init_observe() {
   for (const gradual::Rule* rule : rules().all()) {
     const std::string& name = rule->name;
     if (name.size() > forward.size() && name.compare(name.size() - forward.size(), forward.size(), forward) == 0) {
-      PyObject* cls = resolve(torch, std::string_view(name).substr(0, name.size() - forward.size()));
+      std::string_view class_name = std::string_view(name).substr(0, name.size() - forward.size());
+      PyObject* cls = name.rfind("torch.", 0) == 0 ? resolve(torch, class_name) : resolve_external(class_name);
       if (cls == nullptr) continue;
       if (PyType_Check(cls) && g_module_classes.emplace(cls, rule).second) continue;  // keeps the reference
       Py_DECREF(cls);
@@ -235,6 +254,8 @@ bool init_observe() {
       }
     } else if (name.rfind("torch.", 0) == 0) {
       obj = resolve(torch, name);
+    } else if (name.rfind("einops.", 0) == 0) {  // checked when einops is installed
+      obj = resolve_external(name);
     }
     if (obj == nullptr) continue;
     if (!g_objects.emplace(obj, rule).second) Py_DECREF(obj);  // aliases: the first name wins
