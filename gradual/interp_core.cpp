@@ -125,6 +125,24 @@ std::shared_ptr<ClassObject> class_of_def(ModuleState* m, const ir::ClassDef* de
   return nullptr;
 }
 
+// Arguments for a function no analysed caller calls: every parameter (but
+// *args and **kwargs, and the first `skip`) unknown, with an int hint named
+// after it, so that its uses as a size relate to each other. Defaults are
+// not assumed: a caller the analysis does not see may pass anything.
+std::vector<ArgValue> generic_arguments(const std::vector<ir::Parameter>& params, std::size_t skip) {
+  std::vector<ArgValue> args;
+  for (std::size_t i = skip; i < params.size(); ++i) {
+    const ir::Parameter& p = params[i];
+    Value hinted = Value::unknown_int(Dim::symbol(p.name, false));
+    if (p.type == ir::Parameter::Type::Regular || p.type == ir::Parameter::Type::PositionalOnly) {
+      args.push_back(ArgValue{ir::Argument::Type::Positional, {}, hinted, nullptr, {}});
+    } else if (p.type == ir::Parameter::Type::KeywordOnly) {
+      args.push_back(ArgValue{ir::Argument::Type::Keyword, p.name, hinted, nullptr, {}});
+    }
+  }
+  return args;
+}
+
 }  // namespace
 
 void Interpreter::analyse_uncalled() {
@@ -132,6 +150,17 @@ void Interpreter::analyse_uncalled() {
   for (auto& m : modules_) {
     if (m->project_module && m->project_module->ir) collect_defs(m->project_module->ir->body, m.get(), nullptr, defs);
   }
+  // Module-level functions without parameters first (`test()`, `main()`,
+  // `ResNet18()`): every call of them is that call, so what they reach is
+  // analysed with the sizes they spell out, and the classes they use need
+  // no generic visit with unknown hyperparameters.
+  std::stable_partition(defs.begin(), defs.end(), [](const auto& d) {
+    const auto& [def, m, cls_def] = d;
+    if (cls_def || !def->params.empty()) return false;
+    auto it = m->globals.find(def->name);
+    auto fn = it == m->globals.end() ? nullptr : shared_as<FunctionObject>(it->second.value);
+    return fn && fn->def == def;
+  });
   for (const auto& [def, m, cls_def] : defs) {
     // analysed in every context that can reach it: no generic pass needed
     auto complete = [&] { return analysed_defs_.count(def) && !incomplete_defs_.count(def); };
@@ -176,13 +205,7 @@ void Interpreter::analyse_uncalled() {
           if (it == dyn_instances_.end()) {
             std::vector<ArgValue> init_args;
             if (const Value* init = cls->lookup("__init__")) {
-              if (auto init_fn = shared_as<FunctionObject>(*init)) {
-                for (std::size_t i = 1; i < init_fn->params().size(); ++i) {
-                  const ir::Parameter& p = init_fn->params()[i];
-                  if (p.type == ir::Parameter::Type::Regular || p.type == ir::Parameter::Type::PositionalOnly)
-                    init_args.push_back(ArgValue{});
-                }
-              }
+              if (auto init_fn = shared_as<FunctionObject>(*init)) init_args = generic_arguments(init_fn->params(), 1);
             }
             it = dyn_instances_.emplace(cls.get(), instantiate(cls, init_args, def)).first;
           }
@@ -195,13 +218,7 @@ void Interpreter::analyse_uncalled() {
       }
       if (complete()) continue;  // the instantiation analysed it
       generic_done_.insert(def);
-      std::vector<ArgValue> args;
-      std::size_t skip = method ? 1 : 0;
-      for (std::size_t i = skip; i < def->params.size(); ++i) {
-        const ir::Parameter& p = def->params[i];
-        if (p.type == ir::Parameter::Type::Regular || p.type == ir::Parameter::Type::PositionalOnly)
-          args.push_back(ArgValue{});
-      }
+      std::vector<ArgValue> args = generic_arguments(def->params, method ? 1 : 0);
       // Dyn parameters: no memo entry may answer for them later (unknown args
       // would not collide anyway, but keep the pass independent).
       call_function(fn, args, self, def);

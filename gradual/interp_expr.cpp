@@ -525,6 +525,15 @@ Value Interpreter::binary(BinOpKind op, const Value& a, const Value& b, const No
   }
   if (a.is_unknown() || b.is_unknown()) {
     note_unresolved(site, "an operand is not known (it may be a tensor)");
+    auto ha = a.int_view(), hb = b.int_view();
+    bool integral = op == BinOpKind::Add || op == BinOpKind::Sub || op == BinOpKind::Mult ||
+                    op == BinOpKind::FloorDiv || op == BinOpKind::Mod;
+    if (ha && hb && integral && !a.is_bool() && !b.is_bool()) {
+      // still unknown (an operand may be a tensor), but if both are ints the
+      // result is this int
+      Value r = int_arith(op, *ha, *hb);
+      if (r.is_int()) return Value::unknown_int(r.as_int());
+    }
     return Value::unknown();
   }
   auto da = as_dim(a), db = as_dim(b);

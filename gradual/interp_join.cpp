@@ -28,7 +28,7 @@ Value join_values(const Value& a, const Value& b, const JoinOptions& options, co
     return Value::unknown();
   }
   switch (a.kind()) {
-    case ValueKind::Unknown:
+    case ValueKind::Unknown: return Value::unknown();  // hints that differ: no relation left
     case ValueKind::None: return a;
     case ValueKind::Bool:
       if (!options.widen && options.condition && !options.condition->is_constant()) {
@@ -110,7 +110,7 @@ Vars join_vars(const Vars& a, const Vars& b, const JoinOptions& options) {
 bool same_value(const Value& a, const Value& b) {
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
-    case ValueKind::Unknown:
+    case ValueKind::Unknown: return a.int_view() == b.int_view();  // the same hint, or none
     case ValueKind::None: return true;
     case ValueKind::Bool: return a.as_bool() == b.as_bool();
     case ValueKind::Int: return a.as_int() == b.as_int();
@@ -150,7 +150,7 @@ bool same_vars(const Vars& a, const Vars& b) {
 
 std::string value_key(const Value& v) {
   switch (v.kind()) {
-    case ValueKind::Unknown: return "?";
+    case ValueKind::Unknown: return v.int_view() ? "?" + std::to_string(v.int_view()->node()->id) : "?";
     case ValueKind::None: return "N";
     case ValueKind::Bool: return "b" + std::to_string(v.as_bool().node()->id);
     case ValueKind::Int: return "i" + std::to_string(v.as_int().node()->id);

@@ -178,6 +178,7 @@ Dim RuleContext::static_numel(const Value& v, const std::string& key, const std:
 Dim RuleContext::static_int(const Value& v, const std::string& key, const std::string& role) {
   if (v.is_int()) return v.as_int();
   if (v.is_bool() && v.as_bool().is_constant()) return Dim(v.as_bool().is_true() ? 1 : 0);
+  if (auto hint = v.int_view()) return *hint;  // an unknown that is this if it is an int
   return cached_fresh(key + ":int", role, false);
 }
 

@@ -25,6 +25,18 @@ Value Value::integer(const Dim& d) {
   return v;
 }
 
+Value Value::unknown_int(const Dim& d) {
+  Value v;
+  v.dim_ = d;
+  v.int_hint_ = true;
+  return v;
+}
+
+std::optional<Dim> Value::int_view() const {
+  if (kind_ == ValueKind::Int || (kind_ == ValueKind::Unknown && int_hint_)) return dim_;
+  return std::nullopt;
+}
+
 Value Value::floating(std::optional<double> f) {
   Value v;
   v.kind_ = ValueKind::Float;

@@ -34,6 +34,10 @@ class Value {
  public:
   Value() = default;  // Unknown
   static Value unknown() { return Value(); }
+  // Nothing known, but if it is an int it is `d`: a parameter of a function
+  // analysed without callers, so that its uses as a size stay related
+  // (`nn.Linear(dim, 4 * dim)` then `nn.Linear(4 * dim, dim)`).
+  static Value unknown_int(const Dim& d);
   static Value none();
   static Value boolean(const Pred& p);
   static Value integer(const Dim& d);
@@ -64,6 +68,9 @@ class Value {
   bool is_tensor() const { return kind_ == ValueKind::Tensor; }
   bool is_object() const { return kind_ == ValueKind::Object; }
 
+  // The int this value is (an Int), or is if it is an int at all (an
+  // unknown's hint); nullopt otherwise.
+  std::optional<Dim> int_view() const;
   const Pred& as_bool() const { return pred_; }
   const Dim& as_int() const { return dim_; }
   const std::optional<double>& as_float() const { return float_; }
@@ -94,6 +101,7 @@ class Value {
   std::optional<std::string> str_;
   Shape shape_;
   bool contiguous_ = true;
+  bool int_hint_ = false;  // Unknown: dim_ is its value if it is an int
   std::shared_ptr<const std::vector<int64_t>> strides_;
   std::shared_ptr<const std::vector<Value>> items_;
   std::shared_ptr<const Value> element_;

@@ -291,5 +291,69 @@ TEST(Calls, ClosuresGlobalsAndDictConfigs) {
   EXPECT_EQ(a.shape(line_of(src, "# z"), "z"), "[7]");
 }
 
+// A library with no driver: a zero-argument function (a `test()`) is analysed
+// before the generic pass, so what it reaches is checked with its sizes and
+// needs no visit with unknown hyperparameters.
+TEST(Calls, ZeroArgumentFunctionsAreAnalysedBeforeTheGenericPass) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "class Head(nn.Module):\n"
+      "    def __init__(self, dim, classes):\n"
+      "        super().__init__()\n"
+      "        self.fc = nn.Linear(dim, classes)  # init\n"
+      "    def forward(self, x):\n"
+      "        return self.fc(x)  # fc\n"
+      "def test():\n"
+      "    head = Head(64, 10)\n"
+      "    y = head(torch.randn(2, 64))\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# fc"), "linear_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# init"), "nn_linear_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.count(Outcome::Deferred), 0u) << a.dump();
+}
+
+// A class nobody constructs is analysed with its parameters as symbols named
+// after them: sizes computed from the same parameter stay related, and
+// messages read in the user's names.
+TEST(Calls, ParametersOfUncalledFunctionsAreNamedIntSymbols) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "class FeedForward(nn.Module):\n"
+      "    def __init__(self, dim, *, mult=4):\n"
+      "        super().__init__()\n"
+      "        self.up = nn.Linear(dim, dim * mult)\n"
+      "        self.down = nn.Linear(dim * mult, dim)\n"
+      "    def forward(self, x):\n"
+      "        h = self.up(x)  # up\n"
+      "        return self.down(h)  # down\n";
+  Analysed a(src);
+  int down = line_of(src, "# down");
+  EXPECT_EQ(a.outcome(down, "linear_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.shape(down, "h"), "[*, dim*mult]");
+  // the first layer's input is only known to a caller: deferred, in the user's names
+  auto up = a.at(line_of(src, "# up"), "linear_c1");
+  ASSERT_EQ(up.size(), 1u);
+  EXPECT_EQ(up.front()->outcome, Outcome::Deferred);
+  EXPECT_NE(up.front()->ob.render_message().find("nn.Linear(dim, dim*mult)"), std::string::npos)
+      << up.front()->ob.render_message();
+}
+
+// Two unknowns with different hints join to a plain unknown: no relation is
+// kept that one of the paths does not have.
+TEST(Calls, HintsThatDifferJoinToNothing) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "def make(a, b, flag):\n"
+      "    n = a if flag else b\n"
+      "    first = nn.Linear(4, a)\n"
+      "    second = nn.Linear(n, 2)\n"
+      "    return second(first(torch.randn(3, 4)))  # chain\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# chain"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
