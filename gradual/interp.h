@@ -345,6 +345,10 @@ class Interpreter {
   int visit_counter_ = 0;
   std::vector<const ir::Expr*> slot_exprs_;  // the last call site's operand expressions, by slot
   std::map<const ClassObject*, Value> dyn_instances_;
+  // `config.n_embd` read off a hinted unknown (a generic parameter): the same
+  // symbol on every read, until the object is written or escapes.
+  std::map<std::pair<const TermNode*, std::string>, Dim> attribute_hints_;
+  void forget_attribute_hints(const Value& obj);
   std::unordered_map<const ObjectValue*, SourceLoc> created_at_;
   std::vector<AttrWrite> write_log_;
   std::vector<OpenSite> open_sites_;

@@ -88,6 +88,7 @@ Value Interpreter::eval_call(const Call* c) {
   if (const auto* a = dyn_cast<Attribute>(c->func)) {
     Value receiver = eval(a->value);
     Value callee = get_attribute(receiver, a->attr, a->value, a);
+    forget_attribute_hints(receiver);  // a method of an unknown object may change its attributes
     if (receiver.is_unknown() && is_tensor_method(a->attr)) {
       // an opaque value used as a tensor is a tensor of unknown shape
       std::vector<ArgValue> args = eval_args(c->args);

@@ -657,6 +657,17 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
   }
   if (obj.is_str()) return Value::object(std::make_shared<BoundBuiltin>(obj, "str." + attr));
   if (obj.is_int() || obj.is_float() || obj.is_bool()) return Value::object(std::make_shared<BoundBuiltin>(obj, "int." + attr));
+  if (obj.is_unknown() && obj.int_view() && !attr.empty() && attr[0] != '_') {
+    // an attribute of a parameter nobody passed (`config.block_size`): unknown,
+    // but the same int symbol on each read, named as the user wrote it
+    auto key = std::make_pair(obj.int_view()->node(), attr);
+    auto it = attribute_hints_.find(key);
+    if (it == attribute_hints_.end()) {
+      std::string name = site ? source_text(site->loc, 40) : std::string();
+      it = attribute_hints_.emplace(key, Dim::symbol(name.empty() ? attr : name, false)).first;
+    }
+    return Value::unknown_int(it->second);
+  }
   if (!obj.is_object() || !obj.as_object()) return Value::unknown();
 
   if (auto inst = shared_as<InstanceObject>(obj)) {

@@ -101,7 +101,17 @@ void Interpreter::note_escape(const Value& v, int depth) {
 }
 
 void Interpreter::note_escapes(const std::vector<ArgValue>& args) {
-  for (const ArgValue& a : args) note_escape(a.value);
+  for (const ArgValue& a : args) {
+    note_escape(a.value);
+    forget_attribute_hints(a.value);  // code the analysis does not follow may change it
+  }
+}
+
+void Interpreter::forget_attribute_hints(const Value& obj) {
+  auto hint = obj.int_view();
+  if (!obj.is_unknown() || !hint) return;
+  auto it = attribute_hints_.lower_bound({hint->node(), std::string()});
+  while (it != attribute_hints_.end() && it->first.first == hint->node()) it = attribute_hints_.erase(it);
 }
 
 }  // namespace gshape::gradual::interp

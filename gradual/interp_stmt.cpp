@@ -427,6 +427,7 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
     case Kind::Attribute: {
       const auto* a = cast<Attribute>(target);
       Value obj = eval(a->value);
+      forget_attribute_hints(obj);
       set_attribute(obj, a->attr, v, origin);
       return;
     }

@@ -355,5 +355,33 @@ TEST(Calls, HintsThatDifferJoinToNothing) {
   EXPECT_EQ(a.worst(line_of(src, "# chain"), "linear_c1"), Outcome::Deferred) << a.dump();
 }
 
+// `config.n_embd` of a config nobody passed is one symbol on every read, so
+// layers built from it relate; a write to the config forgets it.
+TEST(Calls, AttributesOfAGenericParameterAreTheSameSymbolUntilWritten) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "class Block(nn.Module):\n"
+      "    def __init__(self, config):\n"
+      "        super().__init__()\n"
+      "        self.up = nn.Linear(config.n_embd, 4 * config.n_embd)\n"
+      "        self.down = nn.Linear(4 * config.n_embd, config.n_embd)\n"
+      "        config.n_embd = 2 * config.n_embd\n"
+      "        self.other = nn.Linear(config.n_embd, 3)\n"
+      "    def forward(self, x):\n"
+      "        h = self.down(self.up(x))  # chain\n"
+      "        return self.other(h)  # other\n";
+  Analysed a(src);
+  int chain = line_of(src, "# chain");
+  EXPECT_EQ(a.worst(chain, "linear_c1"), Outcome::Deferred) << a.dump();  // self.up's input: a caller's
+  auto down = a.at(chain, "linear_c1");
+  ASSERT_EQ(down.size(), 2u) << a.dump();
+  int proven = 0;
+  for (const auto* ob : down) proven += ob->outcome == Outcome::Proven;
+  EXPECT_EQ(proven, 1) << a.dump();  // self.down takes what self.up gives
+  // after the write, config.n_embd is another value: no proof from the old one
+  EXPECT_EQ(a.outcome(line_of(src, "# other"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
