@@ -349,6 +349,8 @@ class Interpreter {
   // symbol on every read, until the object is written or escapes.
   std::map<std::pair<const TermNode*, std::string>, Dim> attribute_hints_;
   void forget_attribute_hints(const Value& obj);
+  // isinstance(v, classes) when the value's kind decides it.
+  std::optional<bool> isinstance_of(const Value& v, const Value& classes);
   std::unordered_map<const ObjectValue*, SourceLoc> created_at_;
   std::vector<AttrWrite> write_log_;
   std::vector<OpenSite> open_sites_;

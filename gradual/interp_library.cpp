@@ -154,6 +154,49 @@ Value Interpreter::library_attribute(const std::string& raw) {
   return Value::object(std::make_shared<LibraryName>(path));
 }
 
+namespace {
+
+// isinstance(v, cls) for one class given by its library path, when the
+// value's kind decides it: an int is no tuple, a torch.Size is a tuple.
+std::optional<bool> instance_of_class(const Value& v, const std::string& cls) {
+  static const std::set<std::string> decidable = {"builtins.int",  "builtins.float", "builtins.str",
+                                                   "builtins.tuple", "builtins.list", "builtins.dict",
+                                                   "builtins.bool", "torch.Tensor",   "torch.Size"};
+  if (!decidable.count(cls)) return std::nullopt;
+  switch (v.kind()) {
+    case ValueKind::Int: return cls == "builtins.int";
+    case ValueKind::Bool: return cls == "builtins.bool" || cls == "builtins.int";
+    case ValueKind::Float: return cls == "builtins.float";
+    case ValueKind::Str: return cls == "builtins.str";
+    case ValueKind::None: return false;
+    case ValueKind::Tensor: return cls == "torch.Tensor";
+    case ValueKind::Sequence:
+      switch (v.sequence_kind()) {
+        case SequenceKind::Tuple: return cls == "builtins.tuple";
+        case SequenceKind::List: return cls == "builtins.list";
+        case SequenceKind::Size: return cls == "builtins.tuple" || cls == "torch.Size";
+      }
+      return std::nullopt;
+    default: return std::nullopt;  // unknown values, objects (a dict subclass, a Tensor subclass ...)
+  }
+}
+
+}  // namespace
+
+std::optional<bool> Interpreter::isinstance_of(const Value& v, const Value& classes) {
+  if (const auto* lib = object_as<LibraryName>(classes)) return instance_of_class(v, lib->path);
+  if (classes.is_sequence() && classes.items()) {
+    bool undecided = false;
+    for (const Value& c : *classes.items()) {
+      std::optional<bool> one = isinstance_of(v, c);
+      if (one && *one) return true;
+      if (!one) undecided = true;
+    }
+    if (!undecided) return false;
+  }
+  return std::nullopt;
+}
+
 Value Interpreter::call_library(const std::string& path, const std::vector<ArgValue>& args, const Node* site) {
   Args a(args);
   const SourceLoc& loc = site->loc;
@@ -162,6 +205,10 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   // ---- Python builtins whose meaning on ints and sequences is ours
   if (starts_with(path, "builtins.")) {
     std::string name = path.substr(9);
+    if (name == "isinstance" && a.positional.size() == 2) {
+      std::optional<bool> is = isinstance_of(a.positional[0]->value, a.positional[1]->value);
+      return is ? Value::boolean(Pred(*is)) : Value::unknown();
+    }
     if (name == "len" && arg0()) {
       const Value& v = *arg0();
       if (v.is_sequence() && v.items()) return Value::integer(static_cast<int64_t>(v.items()->size()));

@@ -352,5 +352,23 @@ TEST(Values, AnOperandOfUnknownRankKeepsTheRunTimeCheck) {
   EXPECT_GE(a.result().coverage.unknown_ranks + a.result().coverage.unknown_operands, 1);
 }
 
+// isinstance is decided for values of known kind (vit-pytorch's pair()):
+// the sizes survive the helper instead of becoming fresh symbols.
+TEST(Values, IsinstanceOfAKnownKindIsDecided) {
+  const std::string src =
+      "import torch\n"
+      "def pair(t):\n"
+      "    return t if isinstance(t, tuple) else (t, t)\n"
+      "h, w = pair(32)\n"
+      "ph, pw = pair((8, 4))\n"
+      "s = torch.zeros(2).shape\n"
+      "a = isinstance(s, (list, tuple))\n"
+      "b = isinstance(3, (list, str))\n"
+      "y = torch.zeros(h // ph, w // pw)  # y\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# y"), "y"), "[4, 8]");
+  EXPECT_EQ(a.shape(line_of(src, "# y"), "torch.zeros(h // ph, w // pw)"), "[4, 8]");
+}
+
 }  // namespace
 }  // namespace gshape::testing
