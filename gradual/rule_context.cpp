@@ -123,6 +123,14 @@ bool RuleContext::bool_constant(std::string_view param) const {
   throw NotModelled("'" + a.role + "' is not a constant bool");
 }
 
+std::optional<bool> RuleContext::bool_flag(std::string_view param) const {
+  try {
+    return bool_constant(param);
+  } catch (const NotModelled&) {
+    return std::nullopt;
+  }
+}
+
 // ------------------------------------------------------------------ static values
 
 std::string RuleContext::key_of(const Arg& a) const {

@@ -74,6 +74,9 @@ class RuleContext final : public OperandEnv {
   std::vector<Arg> int_or_list(const Arg& a) const;
   // A bool argument that must be a constant (keepdim=True); NotModelled otherwise.
   bool bool_constant(std::string_view param) const;
+  // A flag that changes no shape rule (bias=, elementwise_affine=): its
+  // constant value, or nullopt when it is not known (the module is kept).
+  std::optional<bool> bool_flag(std::string_view param) const;
   bool is_int(const Arg& a) const { return a.value.is_int() || a.value.is_bool(); }
   // The keyword arguments a `**name` parameter absorbed (einops' axis
   // lengths), in call order, each named after its keyword.

@@ -35,7 +35,7 @@ IntTerm linear_size(RuleContext& ctx, const Arg& module, const std::string& name
 Value rule_linear_init(RuleContext& ctx) {
   IntTerm in = ctx.int_term(ctx.arg("in_features"));
   IntTerm out = ctx.int_term(ctx.arg("out_features"));
-  bool has_bias = ctx.bool_constant("bias");
+  std::optional<bool> has_bias = ctx.bool_flag("bias");  // unknown: the module is kept, its bias unknown
   Message m;
   m << "trying to create tensor with negative dimension: nn.Linear(" << in << ", " << out << ")";
   ctx.require("nn_linear_c1", ge(in, 0) && ge(out, 0), m);  // nn_linear_c1
@@ -43,7 +43,7 @@ Value rule_linear_init(RuleContext& ctx) {
   obj->attributes["in_features"] = Value::integer(in.dim());
   obj->attributes["out_features"] = Value::integer(out.dim());
   obj->attributes["weight"] = Value::tensor(Shape{out.dim(), in.dim()});
-  obj->attributes["bias"] = has_bias ? Value::tensor(Shape{out.dim()}) : Value::none();
+  obj->attributes["bias"] = !has_bias ? Value::unknown() : *has_bias ? Value::tensor(Shape{out.dim()}) : Value::none();
   return Value::object(obj);
 }
 

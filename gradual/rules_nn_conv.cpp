@@ -216,7 +216,7 @@ Value rule_conv_init(RuleContext& ctx) {
   std::vector<IntTerm> stride = int_tuple(ctx, ctx.arg("stride"), N);
   std::vector<IntTerm> dilation = int_tuple(ctx, ctx.arg("dilation"), N);
   IntTerm groups = ctx.int_term(ctx.arg("groups"));
-  bool has_bias = ctx.bool_constant("bias");
+  std::optional<bool> has_bias = ctx.bool_flag("bias");  // unknown: the module is kept, its bias unknown
   Arg padding_arg = ctx.arg("padding");
   std::optional<std::string> padding_str = str_constant(padding_arg);
   if (padding_arg.value.is_str() && !padding_str) throw NotModelled("padding is a string that is not a constant");
@@ -283,7 +283,7 @@ Value rule_conv_init(RuleContext& ctx) {
   std::vector<Dim> w{w0.dim(), w1.dim()};
   for (const IntTerm& k : kernel) w.push_back(k.dim());
   obj->attributes["weight"] = Value::tensor(Shape(std::move(w)));
-  obj->attributes["bias"] = has_bias ? Value::tensor(Shape{out.dim()}) : Value::none();
+  obj->attributes["bias"] = !has_bias ? Value::unknown() : *has_bias ? Value::tensor(Shape{out.dim()}) : Value::none();
   return Value::object(obj);
 }
 

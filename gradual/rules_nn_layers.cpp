@@ -129,7 +129,7 @@ Value rule_bilinear_init(RuleContext& ctx) {
   IntTerm in1 = ctx.int_term(ctx.arg("in1_features"));
   IntTerm in2 = ctx.int_term(ctx.arg("in2_features"));
   IntTerm out = ctx.int_term(ctx.arg("out_features"));
-  bool has_bias = ctx.bool_constant("bias");
+  std::optional<bool> has_bias = ctx.bool_flag("bias");  // unknown: the module is kept, its bias unknown
   auto describe = [&](Message& m) { m << "nn.Bilinear(" << in1 << ", " << in2 << ", " << out << ")"; };
   Message m1;
   describe(m1);
@@ -145,7 +145,7 @@ Value rule_bilinear_init(RuleContext& ctx) {
   obj->attributes["in2_features"] = Value::integer(in2.dim());
   obj->attributes["out_features"] = Value::integer(out.dim());
   obj->attributes["weight"] = Value::tensor(Shape{out.dim(), in1.dim(), in2.dim()});
-  obj->attributes["bias"] = has_bias ? Value::tensor(Shape{out.dim()}) : Value::none();
+  obj->attributes["bias"] = !has_bias ? Value::unknown() : *has_bias ? Value::tensor(Shape{out.dim()}) : Value::none();
   return Value::object(obj);
 }
 

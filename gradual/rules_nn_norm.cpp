@@ -173,22 +173,25 @@ Value rule_f_layer_norm(RuleContext& ctx) {
 
 Value rule_layer_norm_init(RuleContext& ctx) {
   std::vector<IntTerm> shape = shape_terms(ctx, ctx.arg("normalized_shape"));
-  bool affine = ctx.bool_constant("elementwise_affine");
+  std::optional<bool> affine = ctx.bool_flag("elementwise_affine");
+  if (!affine && ctx.arg("elementwise_affine").value.is_bool()) throw NotModelled("a symbolic elementwise_affine");
   std::vector<BoolTerm> nonneg;
   for (const IntTerm& d : shape) nonneg.push_back(ge(d, 0));
-  if (affine) {
+  if (!affine || *affine) {
     Message m;
     m << "trying to create tensor with negative dimension: nn.LayerNorm(";
     append_list(m, shape);
     m << ")";
-    ctx.require("nn_layer_norm_c1", all_of(nonneg), m);  // nn_layer_norm_c1
+    // a flag not known statically is read at run time: the weights exist when it is true
+    BoolTerm needed = affine ? all_of(nonneg) : implies(ne(ctx.int_term(ctx.arg("elementwise_affine")), 0), all_of(nonneg));
+    ctx.require("nn_layer_norm_c1", needed, m);  // nn_layer_norm_c1
   }
   auto obj = new_module("torch.nn.LayerNorm");
   obj->attributes["normalized_shape"] = tuple_value(shape);
-  obj->attributes["elementwise_affine"] = Value::boolean(Pred(affine));
+  obj->attributes["elementwise_affine"] = affine ? Value::boolean(Pred(*affine)) : Value::unknown();
   Shape param = shape_of_terms(shape);
-  obj->attributes["weight"] = affine ? Value::tensor(param) : Value::none();
-  obj->attributes["bias"] = affine ? Value::tensor(param) : Value::none();
+  obj->attributes["weight"] = !affine ? Value::unknown() : *affine ? Value::tensor(param) : Value::none();
+  obj->attributes["bias"] = !affine ? Value::unknown() : *affine ? Value::tensor(param) : Value::none();
   return Value::object(obj);
 }
 

@@ -370,5 +370,22 @@ TEST(Values, IsinstanceOfAKnownKindIsDecided) {
   EXPECT_EQ(a.shape(line_of(src, "# y"), "torch.zeros(h // ph, w // pw)"), "[4, 8]");
 }
 
+// A flag that changes no shape (bias=) keeps the module when it is unknown.
+TEST(Values, AModuleWithAnUnknownBiasFlagIsKept) {
+  const std::string src =
+      "import sys\n"
+      "import torch\n"
+      "from torch import nn\n"
+      "flag = len(sys.argv) > 3\n"
+      "m = nn.Linear(4, 5, bias=flag)\n"
+      "c = nn.Conv2d(3, 8, 3, bias=flag)\n"
+      "y = m(torch.randn(2, 4))  # y\n"
+      "z = c(torch.randn(1, 3, 8, 8))  # z\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# y"), "y"), "[2, 5]");
+  EXPECT_EQ(a.shape(line_of(src, "# z"), "z"), "[1, 8, 6, 6]");
+  EXPECT_EQ(a.count(Outcome::Deferred), 0u) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
