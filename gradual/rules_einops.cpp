@@ -214,9 +214,158 @@ Value rule_einops_layer_forward(RuleContext& ctx) {
   return apply_einops(ctx, Op, ctx.tensor("input"), pattern, lengths);
 }
 
+// pack / unpack patterns: names and exactly one `*` ("b * d").
+struct PackPattern {
+  std::size_t before = 0, after = 0;  // names before and after the `*`
+};
+
+PackPattern pack_pattern(RuleContext& ctx, const std::string& head, const std::optional<std::string>& text) {
+  if (!text) throw NotModelled("the einops pattern is not a constant string");
+  PackPattern p;
+  int stars = 0;
+  std::string error;
+  std::set<std::string> names;
+  std::size_t i = 0;
+  while (i < text->size()) {
+    char c = (*text)[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (c == '*') {
+      ++stars;
+      ++i;
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      std::size_t j = i;
+      while (j < text->size() && (std::isalnum(static_cast<unsigned char>((*text)[j])) || (*text)[j] == '_')) ++j;
+      if (!names.insert(text->substr(i, j - i)).second) error = "an axis appears twice";
+      ++(stars ? p.after : p.before);
+      i = j;
+    } else {
+      error = std::string("unexpected character '") + c + "' (pack takes names and one '*')";
+      break;
+    }
+  }
+  if (stars != 1 && error.empty()) error = "the pattern needs exactly one '*'";
+  if (!error.empty()) {
+    ctx.require("einops_c1", BoolTerm(false), Message(head + ": " + error));  // einops_c1
+    throw NotModelled("invalid pack pattern");
+  }
+  return p;
+}
+
+// einops.pack(tensors, pattern) -> (packed, packed_shapes): each tensor's
+// axes matched by `*` are flattened and the tensors concatenated there;
+// `einops_pack_c1` every tensor has the named axes, `einops_pack_c2` their
+// sizes are the first tensor's (torch.cat's requirement).
+Value rule_einops_pack(RuleContext& ctx) {
+  Arg list = ctx.arg("tensors");
+  std::optional<std::string> text = str_constant(ctx.arg("pattern"));
+  const std::string head = "einops.pack('" + text.value_or("?") + "')";
+  PackPattern p = pack_pattern(ctx, head, text);
+  std::vector<Arg> tensors = ctx.elements(list);
+  if (tensors.empty()) throw NotModelled("pack of no tensors");
+  const IntTerm named(static_cast<int64_t>(p.before + p.after));
+  std::vector<IntTerm> first;  // the named axes of the first tensor
+  std::vector<Value> shapes;
+  IntTerm total(0);
+  bool known = true;
+  for (std::size_t k = 0; k < tensors.size(); ++k) {
+    Arg t = ctx.as_tensor(tensors[k]);
+    Message m1;
+    m1 << head << ": " << t.role << " has " << ctx.rank(t) << " dimensions, fewer than the pattern names ("
+       << std::to_string(p.before + p.after) << "); its shape is " << ctx.shape_hole(t);
+    if (ctx.require("einops_pack_c1", ge(ctx.rank(t), named), m1) == Status::Refuted) return Value::unknown();  // einops_pack_c1
+    std::vector<IntTerm> axes;
+    for (std::size_t i = 0; i < p.before; ++i) axes.push_back(ctx.size(t, static_cast<int64_t>(i)));
+    for (std::size_t i = 0; i < p.after; ++i) axes.push_back(ctx.size(t, -static_cast<int64_t>(p.after - i)));
+    if (k == 0) {
+      first = axes;
+    } else {
+      std::vector<BoolTerm> same;
+      for (std::size_t i = 0; i < axes.size(); ++i) same.push_back(eq(axes[i], first[i]));
+      Message m2;
+      m2 << head << ": the named axes of " << t.role << " (shape " << ctx.shape_hole(t)
+         << ") must be those of the first tensor (shape " << ctx.shape_hole(ctx.as_tensor(tensors[0])) << ")";
+      if (ctx.require("einops_pack_c2", all_of(same), m2) == Status::Refuted) return Value::unknown();  // einops_pack_c2
+    }
+    const Shape& shape = t.shape();
+    if (!shape.rank_known()) {
+      known = false;
+      continue;
+    }
+    std::vector<Value> star;
+    Dim count(1);
+    for (std::size_t i = p.before; i + p.after < shape.rank(); ++i) {
+      star.push_back(Value::integer(shape[i]));
+      count = count * shape[i];
+    }
+    shapes.push_back(Value::tuple(std::move(star)));
+    total = total + IntTerm::opaque(count, t.role + " packed");
+  }
+  if (!known) return Value::tuple({unknown_tensor(), Value::unknown()});
+  std::vector<Dim> out;
+  for (const IntTerm& a : std::vector<IntTerm>(first.begin(), first.begin() + static_cast<std::ptrdiff_t>(p.before)))
+    out.push_back(a.dim());
+  out.push_back(total.dim());
+  for (std::size_t i = p.before; i < first.size(); ++i) out.push_back(first[i].dim());
+  return Value::tuple({Value::tensor(Shape(std::move(out))), Value::list(std::move(shapes))});
+}
+
+// einops.unpack(tensor, packed_shapes, pattern) -> the tensors pack joined:
+// `einops_unpack_c1` the tensor has the named axes and one more,
+// `einops_unpack_c2` its `*` axis is the sum of the packed shapes' sizes.
+Value rule_einops_unpack(RuleContext& ctx) {
+  Arg tensor = ctx.tensor("tensor");
+  std::optional<std::string> text = str_constant(ctx.arg("pattern"));
+  const std::string head = "einops.unpack('" + text.value_or("?") + "')";
+  PackPattern p = pack_pattern(ctx, head, text);
+  const int64_t rank = static_cast<int64_t>(p.before + p.after + 1);
+  Message m1;
+  m1 << head << ": the pattern expects " << std::to_string(rank) << " dimensions, got shape " << ctx.shape_hole(tensor);
+  if (ctx.require("einops_unpack_c1", eq(ctx.rank(tensor), rank), m1) == Status::Refuted) return Value::unknown();  // einops_unpack_c1
+  const Value& ps = ctx.arg("packed_shapes").value;
+  if (!ps.is_sequence() || !ps.items()) throw NotModelled("the packed shapes are not known");
+  std::vector<Dim> sizes;  // each packed tensor's `*` size
+  std::vector<std::vector<Dim>> stars;
+  for (const Value& item : *ps.items()) {
+    if (!item.is_sequence() || !item.items()) throw NotModelled("a packed shape is not known");
+    std::vector<Dim> dims;
+    Dim count(1);
+    for (const Value& d : *item.items()) {
+      if (!d.is_int()) throw NotModelled("a packed size is not an int");
+      dims.push_back(d.as_int());
+      count = count * d.as_int();
+    }
+    sizes.push_back(count);
+    stars.push_back(std::move(dims));
+  }
+  Dim total(0);
+  for (const Dim& d : sizes) total = total + d;
+  // the sizes come from pack, statically: this requirement is checked only
+  // where the analysis followed the pack (no run-time operand holds them)
+  Message m2;
+  m2 << head << ": the packed axis has length " << ctx.size(tensor, static_cast<int64_t>(p.before))
+     << " but the packed shapes add up to " << IntTerm::opaque(total, "the packed shapes' sizes");
+  if (ctx.require("einops_unpack_c2", eq(ctx.size(tensor, static_cast<int64_t>(p.before)),
+                                       IntTerm::opaque(total, "the packed shapes' sizes")),
+                  m2) == Status::Refuted)  // einops_unpack_c2
+    return Value::unknown();
+  const Shape& in = tensor.shape();
+  if (!in.rank_known() || static_cast<int64_t>(in.rank()) != rank) return Value::unknown();
+  std::vector<Value> out;
+  for (const std::vector<Dim>& star : stars) {
+    std::vector<Dim> dims(in.dims().begin(), in.dims().begin() + static_cast<std::ptrdiff_t>(p.before));
+    dims.insert(dims.end(), star.begin(), star.end());
+    dims.insert(dims.end(), in.dims().end() - static_cast<std::ptrdiff_t>(p.after), in.dims().end());
+    out.push_back(Value::tensor(Shape(std::move(dims))));
+  }
+  return Value::list(std::move(out));
+}
+
 }  // namespace
 
 void register_einops_rules(RuleRegistry& r) {
+  r.add("einops.pack", "tensors, pattern", rule_einops_pack);
+  r.add("einops.unpack", "tensor, packed_shapes, pattern", rule_einops_unpack);
   r.add("einops.rearrange", "tensor, pattern, **axes_lengths", rule_einops<EinopsOp::Rearrange>);
   r.add("einops.repeat", "tensor, pattern, **axes_lengths", rule_einops<EinopsOp::Repeat>);
   r.add("einops.reduce", "tensor, pattern, reduction, **axes_lengths", rule_einops<EinopsOp::Reduce>);

@@ -155,3 +155,37 @@ def repeat(tensor, pattern, **lengths):
 
 def reduce(tensor, pattern, reduction, **lengths):
     return apply("reduce", tensor, pattern, reduction, **lengths)
+
+
+def _pack_pattern(pattern):
+    names = pattern.split()
+    if names.count("*") != 1:
+        raise EinopsError("pack/unpack pattern needs exactly one '*'")
+    star = names.index("*")
+    return star, len(names) - 1 - star  # names before and after the `*`
+
+
+def pack(tensors, pattern):
+    """einops.pack: flatten each tensor's `*` axes, concatenate there."""
+    before, after = _pack_pattern(pattern)
+    shapes, flat = [], []
+    for t in tensors:
+        if t.dim() < before + after:
+            raise EinopsError("packed tensor has %d dims, pattern needs %d" % (t.dim(), before + after))
+        end = t.dim() - after
+        shapes.append(tuple(t.shape[before:end]))
+        flat.append(t.reshape(list(t.shape[:before]) + [-1] + list(t.shape[end:])))
+    return torch.cat(flat, dim=before), shapes
+
+
+def unpack(tensor, packed_shapes, pattern):
+    """einops.unpack: split the `*` axis by the packed shapes' sizes."""
+    before, after = _pack_pattern(pattern)
+    if tensor.dim() != before + after + 1:
+        raise EinopsError("unpack expects %d dims, got %d" % (before + after + 1, tensor.dim()))
+    lengths = [_product(s) for s in packed_shapes]
+    if sum(lengths) != tensor.shape[before]:
+        raise EinopsError("the packed shapes do not add up to the packed axis")
+    parts = torch.split(tensor, lengths, dim=before)
+    return [p.reshape(list(tensor.shape[:before]) + list(s) + list(tensor.shape[before + 1:]))
+            for p, s in zip(parts, packed_shapes)]

@@ -170,6 +170,99 @@ class EinopsRulesAgainstTheReference(unittest.TestCase):
         self.assertEqual(disagreements, [], run.stderr[-2000:])
 
 
+def random_pack(rng):
+    """(shapes, pattern) of a pack call."""
+    before, after = rng.randint(0, 2), rng.randint(0, 2)
+    names = rng.sample(NAMES, before + after)
+    pattern = " ".join(names[:before] + ["*"] + names[before:])
+    named = [rng.randint(1, 3) for _ in names]
+    shapes = []
+    for _ in range(rng.randint(1, 3)):
+        star = [rng.randint(1, 3) for _ in range(rng.randint(0, 2))]
+        shape = named[:before] + star + named[before:]
+        roll = rng.random()
+        if roll < 0.15 and named:
+            k = rng.randrange(len(named))
+            shape[k if k < before else len(shape) - (len(named) - k)] += 1
+        elif roll < 0.22 and len(shape) > 0:
+            shape = shape[:-1]
+        shapes.append(shape)
+    return shapes, pattern
+
+
+def pack_outcome(shapes, pattern):
+    try:
+        packed, ps = ref.pack([torch.zeros(s) for s in shapes], pattern)
+    except (ref.EinopsError, RuntimeError):
+        return None
+    return list(packed.shape)
+
+
+class EinopsPackAgainstTheReference(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        rng = random.Random(7)
+        cls.cases = [random_pack(rng) for _ in range(150)]
+        cls.outcomes = [pack_outcome(*c) for c in cls.cases]
+
+    def test_both_outcomes_occur(self):
+        self.assertGreater(sum(o is None for o in self.outcomes), 10)
+        self.assertGreater(sum(o is not None for o in self.outcomes), 50)
+
+    def test_run_time_check_fails_exactly_when_the_reference_does(self):
+        disagreements = []
+        for (shapes, pattern), expected in zip(self.cases, self.outcomes):
+            table = gshape_runtime.CheckTable("m.py", [(1, 1, "einops.pack", ["arg", "arg"])], enabled=True)
+            try:
+                table.check_values(0, [torch.zeros(s) for s in shapes], pattern)
+                got = "skip" if table.stats()[0]["skipped"] else "pass"
+            except gshape_runtime.ShapeCheckError:
+                got = "fail"
+            if got != ("fail" if expected is None else "pass"):
+                disagreements.append("pack(%s, %r): check %s, reference %s" % (shapes, pattern, got, expected))
+        self.assertEqual(disagreements, [])
+
+    def test_static_verdicts_shapes_and_unpack_match_the_reference(self):
+        binary = os.environ.get("GSHAPE_BINARY")
+        if not binary:
+            self.skipTest("GSHAPE_BINARY is not set")
+        lines = ["import torch", "from einops import pack, unpack"]
+        first = len(lines) + 1
+        for i, (shapes, pattern) in enumerate(self.cases):
+            tensors = ", ".join("torch.zeros(%s)" % ", ".join(map(str, s)) if s else "torch.zeros(())" for s in shapes)
+            names = ", ".join("u%d_%d" % (i, k) for k in range(len(shapes)))
+            # the pack, and an unpack of its result back into as many tensors
+            lines.append("p%d, ps%d = pack([%s], %r); %s, = unpack(p%d, ps%d, %r)" %
+                         (i, i, tensors, pattern, names, i, i, pattern))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cases.py")
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            run = subprocess.run([binary, "check", "--show-shapes", "--color=never", path],
+                                 capture_output=True, text=True, timeout=300)
+        errors = {int(m.group(1)) for m in re.finditer(r"cases\.py:(\d+):\d+: error: ", run.stderr)}
+        shapes_at = {}
+        for m in re.finditer(r"cases\.py:(\d+):\d+: (p\d+|u\d+_\d+) : (.*)", run.stdout):
+            shapes_at[(int(m.group(1)), m.group(2))] = m.group(3)
+        disagreements = []
+        for i, ((shapes, pattern), expected) in enumerate(zip(self.cases, self.outcomes)):
+            line = first + i
+            if expected is None:
+                if line not in errors:
+                    disagreements.append("pack(%s, %r): no static error, the reference raises" % (shapes, pattern))
+                continue
+            if line in errors:
+                disagreements.append("pack(%s, %r): static error, the reference gives %s" % (shapes, pattern, expected))
+            elif shapes_at.get((line, "p%d" % i)) != str(expected):
+                disagreements.append("pack(%s, %r): inferred %s, the reference %s" %
+                                     (shapes, pattern, shapes_at.get((line, "p%d" % i)), expected))
+            for k, s in enumerate(shapes):  # unpack gives back each tensor's shape
+                if shapes_at.get((line, "u%d_%d" % (i, k))) != str(s):
+                    disagreements.append("unpack of pack(%s, %r): tensor %d inferred %s" %
+                                         (shapes, pattern, k, shapes_at.get((line, "u%d_%d" % (i, k)))))
+        self.assertEqual(disagreements, [], run.stderr[-2000:])
+
+
 class EinopsCallsAreResolvedAtRunTime(unittest.TestCase):
     def test_an_installed_einops_function_is_checked_by_its_rule(self):
         here = os.path.dirname(os.path.abspath(__file__))
