@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "gradual/rules.h"
+#include "gradual/rules_nn.h"
 
 namespace gshape::gradual {
 namespace {
@@ -136,6 +137,68 @@ Value rule_eye(RuleContext& ctx) {
   return Value::tensor(Shape{n.dim(), m.dim()});
 }
 
+// torch.linspace / torch.logspace(start, end, steps): `linspace_c1` /
+// `logspace_c1` steps >= 0; the result has `steps` elements.
+template <bool Log>
+Value rule_linspace(RuleContext& ctx) {
+  IntTerm steps = ctx.int_term(ctx.arg("steps"));
+  Message m;
+  m << "number of steps must be non-negative, got " << steps;
+  if (ctx.require(Log ? "logspace_c1" : "linspace_c1", ge(steps, 0), m) == Status::Refuted)  // linspace_c1, logspace_c1
+    return unknown_tensor();
+  return Value::tensor(Shape{steps.dim()});
+}
+
+// torch.randperm(n): `randperm_c1` n >= 0; a permutation of n indices.
+Value rule_randperm(RuleContext& ctx) {
+  IntTerm n = ctx.int_term(ctx.arg("n"));
+  Message m;
+  m << "n must be non-negative, got " << n;
+  if (ctx.require("randperm_c1", ge(n, 0), m) == Status::Refuted) return unknown_tensor();  // randperm_c1
+  return Value::tensor(Shape{n.dim()});
+}
+
+// torch.meshgrid(*tensors, indexing=None): `meshgrid_c1` at least one
+// tensor, `meshgrid_c2` each is 0-D or 1-D, `meshgrid_c3` indexing is 'ij'
+// or 'xy'. Every result has one axis per input (its number of elements);
+// 'xy' swaps the first two.
+Value rule_meshgrid(RuleContext& ctx) {
+  std::vector<Arg> given = ctx.elements(ctx.arg("tensors"));
+  if (given.size() == 1 && given[0].value.is_sequence()) given = ctx.elements(given[0]);  // meshgrid([a, b])
+  Message m1;
+  m1 << "torch.meshgrid expects a non-empty TensorList";
+  if (ctx.require("meshgrid_c1", BoolTerm(!given.empty()), m1) == Status::Refuted) return Value::unknown();  // meshgrid_c1
+  std::string indexing = "ij";
+  if (!ctx.is_none("indexing")) {
+    std::optional<std::string> text = str_constant(ctx.arg("indexing"));
+    if (!text) throw NotModelled("indexing is not a constant string");
+    indexing = *text;
+  }
+  Message m3;
+  m3 << "torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: " << indexing;
+  if (ctx.require("meshgrid_c3", BoolTerm(indexing == "ij" || indexing == "xy"), m3) == Status::Refuted)  // meshgrid_c3
+    return Value::unknown();
+  std::vector<Dim> axes;
+  bool known = true;
+  for (const Arg& g : given) {
+    Arg t = ctx.as_tensor(g);
+    Message m2;
+    m2 << "torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got " << t.role << " of shape "
+       << ctx.shape_hole(t);
+    if (ctx.require("meshgrid_c2", le(ctx.rank(t), 1), m2) == Status::Refuted) return Value::unknown();  // meshgrid_c2
+    const Shape& shape = t.shape();
+    if (!shape.rank_known()) {
+      known = false;
+      continue;
+    }
+    axes.push_back(shape.rank() == 0 ? Dim(1) : shape[0]);
+  }
+  if (!known) return Value::unknown_length(SequenceKind::Tuple, unknown_tensor());
+  if (indexing == "xy" && axes.size() >= 2) std::swap(axes[0], axes[1]);
+  std::vector<Value> out(given.size(), Value::tensor(Shape(axes), false));  // expanded views
+  return Value::tuple(std::move(out));
+}
+
 // torch.randint(high, size) / (low, high, size): `randint_c1` low < high,
 // `randint_c2` sizes non-negative.
 Value rule_randint(RuleContext& ctx) {
@@ -201,6 +264,10 @@ void register_creation_rules(RuleRegistry& r) {
   r.add("builtins.range", "start, stop=None, step=1", rule_builtin_range);
   r.add("torch.eye", "n, m=None, **options", rule_eye);
   r.add("torch.randint", "low, high, size=None, **options", rule_randint);
+  r.add("torch.linspace", "start, end, steps, **options", rule_linspace<false>);
+  r.add("torch.logspace", "start, end, steps, base=10.0, **options", rule_linspace<true>);
+  r.add("torch.randperm", "n, **options", rule_randperm);
+  r.add("torch.meshgrid", "*tensors, indexing=None", rule_meshgrid);
   for (const char* name : {"torch.tensor", "torch.as_tensor"}) r.add(name, "data, **options", rule_tensor);
   for (const char* name : {"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
     r.add(name, "data=None, requires_grad=True", rule_parameter);

@@ -408,6 +408,20 @@ std::vector<Suite> suites() {
                    return C({I(r.range(-4, 6)), I(r.range(-4, 8)), I(r.range(-3, 3))});
                  }});
   out.push_back({"ones", "torch.ones", sizes_gen()});
+  for (const char* op : {"linspace", "logspace"}) {
+    out.push_back({op, std::string("torch.") + op, [](Rng& r) {
+                     return C({F(r.real(-3, 3)), F(r.real(-3, 3)), I(r.range(-2, 9))});
+                   }});
+  }
+  out.push_back({"randperm", "torch.randperm", [](Rng& r) { return C({I(r.range(-3, 9))}); }});
+  out.push_back({"meshgrid", "torch.meshgrid", [](Rng& r) {
+                   std::vector<Sizes> ts;
+                   int64_t n = r.chance(0.05) ? 0 : r.range(1, 3);
+                   for (int64_t i = 0; i < n; ++i) ts.push_back(r.shape(0, r.chance(0.15) ? 2 : 1));
+                   OCase c = C({OArg::tensors(ts)});
+                   if (r.chance(0.6)) c.kwargs.emplace_back("indexing", OArg::string(r.chance(0.1) ? "ji" : r.chance(0.5) ? "ij" : "xy"));
+                   return c;
+                 }});
   out.push_back({"max", "torch.max", [](Rng& r) {
                    if (r.chance(0.25)) {
                      Sizes a = r.shape(0, 3);

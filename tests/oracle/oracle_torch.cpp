@@ -265,6 +265,13 @@ const std::map<std::string, Runner>& runners() {
       if (c.args.size() == 2) return of(at::arange(S(c.args[0]), S(c.args[1])));
       return of(at::arange(S(c.args[0]), S(c.args[1]), S(c.args[2])));
     };
+    m["linspace"] = [](const OCase& c) { return of(at::linspace(S(c.args[0]), S(c.args[1]), c.args[2].i)); };
+    m["logspace"] = [](const OCase& c) { return of(at::logspace(S(c.args[0]), S(c.args[1]), c.args[2].i)); };
+    m["randperm"] = [](const OCase& c) { return of(at::randperm(c.args[0].i)); };
+    m["meshgrid"] = [](const OCase& c) {
+      const OArg& indexing = c.kw("indexing");
+      return of(at::meshgrid(TL(c.args[0]), indexing.kind == OArg::Kind::Str ? indexing.s : std::string("ij")));
+    };
     m["range"] = [](const OCase& c) { return of(at::range(S(c.args[0]), S(c.args[1]), S(c.args[2]))); };
     // ---- indexing, ordering and other ops added with rules_index.cpp (index
     // tensors are int64 zeros: every index is 0)
