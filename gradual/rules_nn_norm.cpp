@@ -172,7 +172,13 @@ Value rule_f_layer_norm(RuleContext& ctx) {
 }
 
 Value rule_layer_norm_init(RuleContext& ctx) {
-  std::vector<IntTerm> shape = shape_terms(ctx, ctx.arg("normalized_shape"));
+  Arg normalized = ctx.arg("normalized_shape");
+  // nn.LayerNorm(dim) with `dim` a parameter nobody passed: read as the int
+  // its hint names (a tuple there would fail the int uses of `dim` that
+  // relate it to the input first); the site itself is checked at run time
+  std::vector<IntTerm> shape = normalized.value.is_unknown() && normalized.value.int_view()
+                                   ? std::vector<IntTerm>{ctx.int_term(normalized)}
+                                   : shape_terms(ctx, normalized);
   std::optional<bool> affine = ctx.bool_flag("elementwise_affine");
   if (!affine && ctx.arg("elementwise_affine").value.is_bool()) throw NotModelled("a symbolic elementwise_affine");
   std::vector<BoolTerm> nonneg;

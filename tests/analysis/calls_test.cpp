@@ -383,5 +383,23 @@ TEST(Calls, AttributesOfAGenericParameterAreTheSameSymbolUntilWritten) {
   EXPECT_EQ(a.outcome(line_of(src, "# other"), "linear_c1"), Outcome::Deferred) << a.dump();
 }
 
+// nn.LayerNorm(dim) of a generic `dim` is kept: its output has the input's shape.
+TEST(Calls, LayerNormOfAGenericSizeIsKept) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "class Block(nn.Module):\n"
+      "    def __init__(self, dim):\n"
+      "        super().__init__()\n"
+      "        self.norm = nn.LayerNorm(dim)\n"
+      "        self.fc = nn.Linear(dim, 2 * dim)\n"
+      "    def forward(self, x):\n"
+      "        b, n, _ = x.shape\n"
+      "        y = self.fc(self.norm(x))  # y\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# y"), "self.norm(x)"), "[b, n, x.size(2)]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# y"), "y"), "[b, n, 2*dim]") << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
