@@ -496,7 +496,14 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
     items = known_items(v, 4096);
   }
   if (!items) {
-    for (std::size_t i = 0; i < n; ++i) assign(elts[i], Value::unknown(), origin);
+    // `h, w = pair(size)` of an unknown: each name is unknown, with an int
+    // hint of its own (a fresh symbol, so nothing is assumed) that its uses
+    // share: `h` in a Rearrange and in `c * h * w` stays the same size
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto* tn = dyn_cast<Name>(elts[i]);
+      bool hint = v.is_unknown() && star == n && tn && tn->id != "_";
+      assign(elts[i], hint ? Value::unknown_int(Dim::symbol(tn->id, false)) : Value::unknown(), origin);
+    }
     return;
   }
   if (star == n) {

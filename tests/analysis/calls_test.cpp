@@ -401,5 +401,32 @@ TEST(Calls, LayerNormOfAGenericSizeIsKept) {
   EXPECT_EQ(a.shape(line_of(src, "# y"), "y"), "[b, n, 2*dim]") << a.dump();
 }
 
+// `h, w = pair(size)` of an unknown: each name gets a hint of its own, so a
+// size built from them relates to the Rearrange that uses them (ViT's patch
+// embedding: the Linear after it is proven once the LayerNorm's check passes).
+TEST(Calls, NamesUnpackedFromAnUnknownKeepTheirOwnSymbols) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "from einops.layers.torch import Rearrange\n"
+      "def pair(t):\n"
+      "    return t if isinstance(t, tuple) else (t, t)\n"
+      "class Embed(nn.Module):\n"
+      "    def __init__(self, patch_size, dim, channels=3):\n"
+      "        super().__init__()\n"
+      "        ph, pw = pair(patch_size)\n"
+      "        self.to_patches = Rearrange('b c (h p1) (w p2) -> b (h w) (p1 p2 c)', p1=ph, p2=pw)\n"
+      "        self.proj = nn.Linear(channels * ph * pw, dim)\n"
+      "    def forward(self, img):\n"
+      "        x = self.to_patches(img)\n"
+      "        return self.proj(x)  # proj\n";
+  Analysed a(src);
+  auto proj = a.at(line_of(src, "# proj"), "linear_c1");
+  ASSERT_EQ(proj.size(), 1u) << a.dump();
+  // the input's channels are a caller's: deferred, but stated in the user's names
+  EXPECT_NE(proj.front()->ob.render_message().find("ph*pw*input.size(1)"), std::string::npos)
+      << proj.front()->ob.render_message();
+}
+
 }  // namespace
 }  // namespace gshape::testing
