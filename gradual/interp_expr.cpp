@@ -657,6 +657,10 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
   }
   if (obj.is_str()) return Value::object(std::make_shared<BoundBuiltin>(obj, "str." + attr));
   if (obj.is_int() || obj.is_float() || obj.is_bool()) return Value::object(std::make_shared<BoundBuiltin>(obj, "int." + attr));
+  if (obj.is_unknown() && obj.int_view() && !attr.empty() && attr[0] == '_') {
+    forget_attribute_hints(obj);  // `config.__dict__.update(...)` may change any attribute
+    return Value::unknown();
+  }
   if (obj.is_unknown() && obj.int_view() && !attr.empty() && attr[0] != '_') {
     // an attribute of a parameter nobody passed (`config.block_size`): unknown,
     // but the same int symbol on each read, named as the user wrote it

@@ -310,6 +310,7 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
       if (auto items = known_items(*arg0(), 4096)) return Value::sequence(kind, *items);
       return Value::unknown_length(kind, any_element(*arg0(), "item"));
     }
+    if ((name == "setattr" || name == "delattr" || name == "vars") && arg0()) forget_attribute_hints(*arg0());
     if (name == "print" || name == "setattr" || name == "delattr" || name == "exit" || name == "quit") {
       if (name == "setattr" && a.positional.size() == 3 && a.positional[1]->value.is_str() && a.positional[1]->value.as_str())
         set_attribute(a.positional[0]->value, *a.positional[1]->value.as_str(), a.positional[2]->value, loc);

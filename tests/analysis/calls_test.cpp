@@ -428,5 +428,25 @@ TEST(Calls, NamesUnpackedFromAnUnknownKeepTheirOwnSymbols) {
       << proj.front()->ob.render_message();
 }
 
+// setattr and __dict__ on a config nobody passed forget what was read from it.
+TEST(Calls, SetattrAndDictUpdatesForgetAttributeSymbols) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "def with_setattr(config, k):\n"
+      "    first = nn.Linear(4, config.n)\n"
+      "    setattr(config, k, 8)\n"
+      "    second = nn.Linear(config.n, 2)\n"
+      "    return second(first(torch.randn(3, 4)))  # setattr\n"
+      "def with_dict(config):\n"
+      "    first = nn.Linear(4, config.n)\n"
+      "    config.__dict__.update(n=5)\n"
+      "    third = nn.Linear(config.n, 2)\n"
+      "    return third(first(torch.randn(3, 4)))  # dict\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# setattr"), "linear_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# dict"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
