@@ -86,12 +86,12 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   });
   for (const SiteSummary& s : result.sites) {
     for (const std::string& name : s.no_rule) ++result.coverage.no_rule[name];
-    if (s.unresolved) ++(s.unknown_operand ? result.coverage.unknown_operands : result.coverage.unresolved_calls);
-    if (s.unresolved && !s.unknown_operand && s.what.size() > 2 && s.what[0] == '`') {
+    if (s.unresolved) {
+      ++(s.unknown_operand ? result.coverage.unknown_operands : result.coverage.unresolved_calls);
       std::size_t close = s.what.find('`', 1);  // "`text` is not known": the callee as the user wrote it
-      if (close != std::string::npos) ++result.coverage.unresolved_callees[s.what.substr(1, close - 1)];
-    }
-    else if (s.unmodelled) ++result.coverage.unmodelled;
+      if (!s.unknown_operand && !s.what.empty() && s.what[0] == '`' && close != std::string::npos)
+        ++result.coverage.unresolved_callees[s.what.substr(1, close - 1)];
+    } else if (s.unmodelled) ++result.coverage.unmodelled;
     else if (s.unknown_rank && !s.not_proven) ++result.coverage.unknown_ranks;
   }
 

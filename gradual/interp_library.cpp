@@ -172,7 +172,9 @@ std::optional<bool> instance_of_class(const Value& v, const std::string& cls) {
     case ValueKind::Tensor: return cls == "torch.Tensor";
     case ValueKind::Sequence:
       switch (v.sequence_kind()) {
-        case SequenceKind::Tuple: return cls == "builtins.tuple";
+        case SequenceKind::Tuple:  // a slice of a torch.Size may be a Size: not decided
+          if (cls == "torch.Size") return std::nullopt;
+          return cls == "builtins.tuple";
         case SequenceKind::List: return cls == "builtins.list";
         case SequenceKind::Size: return cls == "builtins.tuple" || cls == "torch.Size";
       }

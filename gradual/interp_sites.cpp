@@ -111,7 +111,11 @@ void Interpreter::forget_attribute_hints(const Value& obj) {
   auto hint = obj.int_view();
   if (!obj.is_unknown() || !hint) return;
   auto it = attribute_hints_.lower_bound({hint->node(), std::string()});
-  while (it != attribute_hints_.end() && it->first.first == hint->node()) it = attribute_hints_.erase(it);
+  bool forgot = false;
+  for (; it != attribute_hints_.end() && it->first.first == hint->node(); forgot = true) it = attribute_hints_.erase(it);
+  // a memoised call keyed by this object may have read the old attributes:
+  // its result no longer answers for a call with the same (changed) object
+  if (forgot) memo_.clear();
 }
 
 }  // namespace gshape::gradual::interp

@@ -104,6 +104,37 @@ def case_randint_size():
     torch.randint(0, 3, (2, -1))
 
 
+
+def case_linspace():
+    # expect-error@+1: linspace_c1
+    torch.linspace(0, 1, -2)
+
+
+def case_logspace():
+    # expect-error@+1: logspace_c1
+    torch.logspace(0, 1, -1)
+
+
+def case_randperm():
+    # expect-error@+1: randperm_c1
+    torch.randperm(-3)
+
+
+def case_meshgrid_empty():
+    # expect-error@+1: meshgrid_c1
+    torch.meshgrid([])
+
+
+def case_meshgrid_rank():
+    # expect-error@+1: meshgrid_c2
+    torch.meshgrid(torch.zeros(2, 2), torch.arange(3), indexing="ij")
+
+
+def case_meshgrid_indexing():
+    # expect-error@+1: meshgrid_c3
+    torch.meshgrid(torch.arange(2), torch.arange(3), indexing="ji")
+
+
 if __name__ == "__main__":
     # Each case_ function must fail at its last line, with PyTorch's own error.
     import sys

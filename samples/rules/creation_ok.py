@@ -13,6 +13,15 @@ def case_ranges():
             torch.randint(0, 5, (2, 3)))
 
 
+def case_grids_and_permutations():
+    ys, xs = torch.meshgrid(torch.arange(4), torch.arange(6), indexing="ij")
+    a, b = torch.meshgrid([torch.arange(4), torch.tensor(2)], indexing="xy")
+    grid = torch.stack((ys, xs), dim=-1) + torch.zeros(4, 6, 2)
+    steps = torch.linspace(0, 1, 10) + torch.logspace(0, 2, 10) + torch.zeros(10)
+    order = torch.randperm(7) + torch.zeros(7, dtype=torch.long)
+    return grid, a + torch.zeros(1, 4), b, steps, order
+
+
 if __name__ == "__main__":
     for name, case in list(globals().items()):
         if name.startswith("case_"):

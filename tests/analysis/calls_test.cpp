@@ -448,5 +448,22 @@ TEST(Calls, SetattrAndDictUpdatesForgetAttributeSymbols) {
   EXPECT_EQ(a.worst(line_of(src, "# dict"), "linear_c1"), Outcome::Deferred) << a.dump();
 }
 
+// A memoised call that read a generic config's attributes does not answer for
+// a call after the config was written: the two results are not the same size.
+TEST(Calls, AWrittenConfigIsNotAnsweredByTheMemo) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "def features(config):\n"
+      "    return torch.zeros(2, config.n)\n"
+      "def build(config):\n"
+      "    a = features(config)\n"
+      "    config.n = 8\n"
+      "    b = features(config)\n"
+      "    return a + b  # sum\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# sum"), "broadcast_c1"), Outcome::Deferred) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

@@ -111,6 +111,34 @@ def call_text(case, name):
     return "%s = %s(%s)" % (name, op, ", ".join(args))
 
 
+def run_time_verdict(rule, kinds, values):
+    """'fail', 'pass' or 'skip' (undecided, or no rule found) for the
+    run-time check of `rule` on `values`."""
+    table = gshape_runtime.CheckTable("m.py", [(1, 1, rule, kinds)], enabled=True)
+    try:
+        table.check_values(0, *values)
+    except gshape_runtime.ShapeCheckError:
+        return "fail"
+    counters = table.stats()[0]
+    return "skip" if counters["skipped"] or counters["no_rule"] else "pass"
+
+
+def check_lines(test, lines):
+    """`gshape check --show-shapes` of a file holding `lines`: (lines with an
+    error, stdout, stderr); skips the test when GSHAPE_BINARY is not set."""
+    binary = os.environ.get("GSHAPE_BINARY")
+    if not binary:
+        test.skipTest("GSHAPE_BINARY is not set")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "cases.py")
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        run = subprocess.run([binary, "check", "--show-shapes", "--color=never", path],
+                             capture_output=True, text=True, timeout=300)
+    errors = {int(m.group(1)) for m in re.finditer(r"cases\.py:(\d+):\d+: error: ", run.stderr)}
+    return errors, run.stdout, run.stderr
+
+
 class EinopsRulesAgainstTheReference(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -129,33 +157,19 @@ class EinopsRulesAgainstTheReference(unittest.TestCase):
             op, shape, pattern, reduction, lengths = case
             values = [torch.zeros(shape), pattern] + ([reduction] if op == "reduce" else []) + list(lengths.values())
             kinds = ["arg"] * (3 if op == "reduce" else 2) + [n + "=" for n in lengths]
-            table = gshape_runtime.CheckTable("m.py", [(1, 1, "einops." + op, kinds)], enabled=True)
-            try:
-                table.check_values(0, *values)
-                got = "skip" if table.stats()[0]["skipped"] or table.stats()[0]["no_rule"] else "pass"
-            except gshape_runtime.ShapeCheckError:
-                got = "fail"
+            got = run_time_verdict("einops." + op, kinds, values)
             want = "fail" if expected is None else "pass"
             if got != want:
                 disagreements.append("%s: check %s, reference %s" % (call_text(case, "y"), got, expected))
         self.assertEqual(disagreements, [])
 
     def test_static_verdicts_and_shapes_match_the_reference(self):
-        binary = os.environ.get("GSHAPE_BINARY")
-        if not binary:
-            self.skipTest("GSHAPE_BINARY is not set")
         lines = ["import torch", "from einops import rearrange, repeat, reduce"]
         first = len(lines) + 1
         lines += [call_text(c, "y%d" % i) for i, c in enumerate(self.cases)]
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "cases.py")
-            with open(path, "w") as f:
-                f.write("\n".join(lines) + "\n")
-            run = subprocess.run([binary, "check", "--show-shapes", "--color=never", path],
-                                 capture_output=True, text=True, timeout=300)
-        errors = {int(m.group(1)) for m in re.finditer(r"cases\.py:(\d+):\d+: error: ", run.stderr)}
+        errors, stdout, stderr = check_lines(self, lines)
         shapes = {}
-        for m in re.finditer(r"cases\.py:(\d+):\d+: y\d+ : (.*)", run.stdout):
+        for m in re.finditer(r"cases\.py:(\d+):\d+: y\d+ : (.*)", stdout):
             shapes[int(m.group(1))] = m.group(2)
         disagreements = []
         for i, (case, expected) in enumerate(zip(self.cases, self.outcomes)):
@@ -167,7 +181,7 @@ class EinopsRulesAgainstTheReference(unittest.TestCase):
                 disagreements.append("%s: static error, the reference gives %s" % (call_text(case, "y"), expected))
             elif shapes.get(line) != str(expected).replace("'", ""):
                 disagreements.append("%s: inferred %s, the reference gives %s" % (call_text(case, "y"), shapes.get(line), expected))
-        self.assertEqual(disagreements, [], run.stderr[-2000:])
+        self.assertEqual(disagreements, [], stderr[-2000:])
 
 
 def random_pack(rng):
@@ -212,20 +226,12 @@ class EinopsPackAgainstTheReference(unittest.TestCase):
     def test_run_time_check_fails_exactly_when_the_reference_does(self):
         disagreements = []
         for (shapes, pattern), expected in zip(self.cases, self.outcomes):
-            table = gshape_runtime.CheckTable("m.py", [(1, 1, "einops.pack", ["arg", "arg"])], enabled=True)
-            try:
-                table.check_values(0, [torch.zeros(s) for s in shapes], pattern)
-                got = "skip" if table.stats()[0]["skipped"] else "pass"
-            except gshape_runtime.ShapeCheckError:
-                got = "fail"
+            got = run_time_verdict("einops.pack", ["arg", "arg"], [[torch.zeros(s) for s in shapes], pattern])
             if got != ("fail" if expected is None else "pass"):
                 disagreements.append("pack(%s, %r): check %s, reference %s" % (shapes, pattern, got, expected))
         self.assertEqual(disagreements, [])
 
     def test_static_verdicts_shapes_and_unpack_match_the_reference(self):
-        binary = os.environ.get("GSHAPE_BINARY")
-        if not binary:
-            self.skipTest("GSHAPE_BINARY is not set")
         lines = ["import torch", "from einops import pack, unpack"]
         first = len(lines) + 1
         for i, (shapes, pattern) in enumerate(self.cases):
@@ -234,15 +240,9 @@ class EinopsPackAgainstTheReference(unittest.TestCase):
             # the pack, and an unpack of its result back into as many tensors
             lines.append("p%d, ps%d = pack([%s], %r); %s, = unpack(p%d, ps%d, %r)" %
                          (i, i, tensors, pattern, names, i, i, pattern))
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "cases.py")
-            with open(path, "w") as f:
-                f.write("\n".join(lines) + "\n")
-            run = subprocess.run([binary, "check", "--show-shapes", "--color=never", path],
-                                 capture_output=True, text=True, timeout=300)
-        errors = {int(m.group(1)) for m in re.finditer(r"cases\.py:(\d+):\d+: error: ", run.stderr)}
+        errors, stdout, stderr = check_lines(self, lines)
         shapes_at = {}
-        for m in re.finditer(r"cases\.py:(\d+):\d+: (p\d+|u\d+_\d+) : (.*)", run.stdout):
+        for m in re.finditer(r"cases\.py:(\d+):\d+: (p\d+|u\d+_\d+) : (.*)", stdout):
             shapes_at[(int(m.group(1)), m.group(2))] = m.group(3)
         disagreements = []
         for i, ((shapes, pattern), expected) in enumerate(zip(self.cases, self.outcomes)):
@@ -260,7 +260,7 @@ class EinopsPackAgainstTheReference(unittest.TestCase):
                 if shapes_at.get((line, "u%d_%d" % (i, k))) != str(s):
                     disagreements.append("unpack of pack(%s, %r): tensor %d inferred %s" %
                                          (shapes, pattern, k, shapes_at.get((line, "u%d_%d" % (i, k)))))
-        self.assertEqual(disagreements, [], run.stderr[-2000:])
+        self.assertEqual(disagreements, [], stderr[-2000:])
 
 
 class EinopsCallsAreResolvedAtRunTime(unittest.TestCase):
