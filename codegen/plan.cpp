@@ -130,8 +130,19 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
   for (const gradual::SiteSummary& s : sites)
     if (s.loc.valid()) summaries[s.loc.file->path()][{s.loc.begin, s.loc.end}] = &s;
   std::map<std::string, std::map<Range, std::vector<const gradual::Obligation*>>> at;
-  for (const gradual::Obligation& ob : obligations)
-    if (ob.loc.valid()) at[ob.loc.file->path()][{ob.loc.begin, ob.loc.end}].push_back(&ob);
+  // A parameter annotation's obligations are stated at each call site but
+  // checked at the function's entry, whoever calls: by rule name.
+  std::map<std::string, std::vector<const gradual::Obligation*>> entry_obligations;
+  std::set<std::string> entry_rules;
+  for (const ProjectModule& m : project.modules) {
+    if (!m.ir) continue;
+    gradual::AnnotatedStatements annotated = gradual::annotated_statements(*m.ir);
+    for (const auto& e : annotated.entries) entry_rules.insert(e.annotations.entry_rule());
+  }
+  for (const gradual::Obligation& ob : obligations) {
+    if (entry_rules.count(ob.rule)) entry_obligations[ob.rule].push_back(&ob);
+    else if (ob.loc.valid()) at[ob.loc.file->path()][{ob.loc.begin, ob.loc.end}].push_back(&ob);
+  }
 
   std::vector<FilePlan> plans;
   for (const ProjectModule& m : project.modules) {
@@ -164,6 +175,79 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
       s->reason = reason_of(summary, not_proven, options);
       planned.insert(range);
       plan.sites.push_back(std::move(*s));
+    }
+    // shape annotations: entry checks, always (they cover callers the analysis
+    // does not see); returns and annotated assignments, unless proven
+    gradual::AnnotatedStatements annotated = gradual::annotated_statements(*m.ir);
+    for (const auto& e : annotated.entries) {
+      SitePlan site;
+      site.begin = e.def->loc.begin;
+      site.end = e.def->loc.end;
+      site.line = e.def->name_loc.line;
+      site.col = e.def->name_loc.column;
+      site.rule = e.annotations.entry_rule();
+      for (const gradual::AnnotatedParam& p : e.annotations.params) {
+        OperandPlan o;
+        o.slot = static_cast<int>(site.operands.size());
+        o.name = p.name;
+        site.operands.push_back(std::move(o));
+      }
+      bool refuted = false;
+      for (const gradual::Obligation* ob : entry_obligations[site.rule]) {
+        site.obligations.push_back(ob->id);
+        refuted = refuted || ob->status == gradual::Status::Refuted;
+      }
+      site.status = refuted ? CheckStatus::Refuted : CheckStatus::Deferred;
+      site.reason = "the parameter annotations of " + e.def->name + ", checked on entry whoever calls";
+      site.entry_form = e.annotations.entry.form;
+      if (site.entry_form == gradual::EntryPlacement::Form::Statement) {
+        site.entry_begin = site.entry_end = e.annotations.entry.offset;
+      } else {
+        site.entry_begin = e.annotations.entry.expr->loc.begin;
+        site.entry_end = e.annotations.entry.expr->loc.end;
+      }
+      site.entry_key = e.def->loc.begin;
+      plan.sites.push_back(std::move(site));
+    }
+    for (const auto& c : annotated.checked) {
+      Range range{c.stmt->loc.begin, c.stmt->loc.end};
+      auto found = file_summaries.find(range);
+      const gradual::SiteSummary* summary = found == file_summaries.end() ? nullptr : found->second;
+      auto obs = file_obligations.find(range);
+      bool not_proven = false, refuted = false;
+      if (obs != file_obligations.end()) {
+        for (const gradual::Obligation* ob : obs->second) {
+          not_proven = not_proven || ob->status != gradual::Status::Proven;
+          refuted = refuted || ob->status == gradual::Status::Refuted;
+        }
+      }
+      planned.insert(range);
+      if (!(options.check_proven || not_proven || !summary || summary->needs_check())) continue;
+      SitePlan site;
+      site.begin = c.stmt->loc.begin;
+      site.end = c.stmt->loc.end;
+      site.line = c.stmt->loc.line;
+      site.col = c.stmt->loc.column;
+      site.rule = c.rule;
+      std::optional<gradual::AnnotationCheck> check = gradual::parse_annotation_rule_name(c.rule);
+      std::size_t count = check ? check->operands.size() : 1;
+      for (std::size_t k = 0; k < count; ++k) {
+        OperandPlan o;
+        o.slot = static_cast<int>(k);
+        if (k == 0) {
+          o.begin = c.value->loc.begin;
+          o.end = c.value->loc.end;
+        } else {
+          o.from_entry = true;
+        }
+        site.operands.push_back(std::move(o));
+      }
+      if (obs != file_obligations.end())
+        for (const gradual::Obligation* ob : obs->second) site.obligations.push_back(ob->id);
+      site.status = refuted ? CheckStatus::Refuted : CheckStatus::Deferred;
+      site.reason = reason_of(summary, not_proven, options);
+      site.reads_entry_of = c.reads_entry_of;
+      plan.sites.push_back(std::move(site));
     }
     // a requirement that is not at a call or operator (`x.T`) gets no check
     for (const auto& [range, list] : file_obligations) {

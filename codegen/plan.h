@@ -17,6 +17,7 @@
 
 #include "frontend/project.h"
 #include "gradual/analysis.h"
+#include "gradual/annotation_syntax.h"
 #include "gradual/obligation.h"
 
 namespace gshape::codegen {
@@ -30,6 +31,11 @@ struct OperandPlan {
   // How the call passes it, in the runtime's words: 'callee', 'arg', '*',
   // '**', or 'NAME=' for a keyword argument (docs/runtime.md).
   std::string kind = "arg";
+  // Operands that are no source expression: a parameter the entry check of an
+  // annotated function reads by name, or (from_entry) a parameter's value at
+  // entry that a `return` or annotated assignment reads from `_gshape_entry`.
+  std::string name;
+  bool from_entry = false;
 };
 
 enum class CheckStatus : uint8_t { Deferred, Refuted };
@@ -48,6 +54,18 @@ struct SitePlan {
   std::vector<int> obligations;       // ids of the analysis' obligations at this site
   CheckStatus status = CheckStatus::Deferred;  // Refuted: an obligation here is a static error
   std::string reason;  // why it is checked at run time (for the report)
+
+  // The entry check of an annotated function (gradual/annotation_syntax.h):
+  // its operands are the annotated parameters, read by name, before the
+  // first statement (Statement, at entry_begin) or around the first
+  // expression it evaluates (Expression, [entry_begin, entry_end)).
+  gradual::EntryPlacement::Form entry_form = gradual::EntryPlacement::Form::None;
+  uint32_t entry_begin = 0;
+  uint32_t entry_end = 0;
+  // Links an entry check (its key) with the returns and annotated
+  // assignments of the same function (reads_entry_of): the def's offset.
+  int64_t entry_key = -1;
+  int64_t reads_entry_of = -1;
 };
 
 // An obligation that needs a run-time check but cannot get one, and why

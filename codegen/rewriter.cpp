@@ -122,7 +122,9 @@ struct Wrapper {
   std::string suffix;
 };
 
-Wrapper make_wrapper(std::string_view text, const ResolvedOperand& op, int site, bool is_check, std::size_t sequence) {
+// `extra` is appended to a check's arguments (`, *_gshape_entry`).
+Wrapper make_wrapper(std::string_view text, const ResolvedOperand& op, int site, bool is_check, std::size_t sequence,
+                     const std::string& extra = {}) {
   Wrapper w;
   w.begin = op.begin;
   w.end = op.end;
@@ -149,7 +151,19 @@ Wrapper make_wrapper(std::string_view text, const ResolvedOperand& op, int site,
       w.priority = 0;
       break;
   }
+  if (is_check && !extra.empty() && (op.form == WrapForm::Plain || op.form == WrapForm::Parenthesized))
+    w.suffix = w.suffix.substr(0, w.suffix.size() - 1) + extra + ")";
   return w;
+}
+
+constexpr const char* kEntryName = "_gshape_entry";
+
+// The entry check of an annotated function: `T.check_values(S, x, y)`, or
+// `T.enter(S, x, y)` (which returns the values) when they are kept.
+std::string entry_call(const SitePlan& site, int runtime_site, bool keep) {
+  std::string call = std::string(kTableName) + (keep ? ".enter(" : ".check_values(") + std::to_string(runtime_site);
+  for (const OperandPlan& o : site.operands) call += ", " + o.name;
+  return call + ")";
 }
 
 // `(line, col, 'rule' or None, ['callee', 'arg', 'dim=', ...])`
@@ -210,7 +224,13 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
     o.why = site.reason;
     o.obligations = site.obligations.size();
     std::string unread;
+    if (site.entry_form != gradual::EntryPlacement::Form::None) {  // reads its operands by name
+      o.instrumented = true;
+      work[s].runtime_site = next_site++;
+      continue;
+    }
     for (const OperandPlan& operand : site.operands) {
+      if (operand.from_entry || !operand.name.empty()) continue;  // read from `_gshape_entry`
       ResolvedOperand r = resolve(text, index, operand);
       if (r.problem.empty()) {
         work[s].operands.push_back(std::move(r));
@@ -249,11 +269,50 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
     }
   };
 
+  // Annotated functions: a return or annotated assignment reads the
+  // parameters' values at entry when the entry check keeps them.
+  std::map<int64_t, std::size_t> entry_sites;  // entry key → site
+  for (std::size_t s = 0; s < plan.sites.size(); ++s)
+    if (plan.sites[s].entry_key >= 0 && work[s].runtime_site >= 0) entry_sites[plan.sites[s].entry_key] = s;
+  std::set<std::size_t> kept_entries;
+  std::vector<std::string> extras(plan.sites.size());
+  for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+    auto e = entry_sites.find(plan.sites[s].reads_entry_of);
+    if (plan.sites[s].reads_entry_of < 0 || work[s].runtime_site < 0 || e == entry_sites.end()) continue;
+    kept_entries.insert(e->second);
+    extras[s] = std::string(", *") + kEntryName;
+  }
+
   std::vector<Wrapper> wrappers;
-  for (const SiteWork& w : work) {
+  std::vector<std::string> entry_statements;  // Statement-form entry checks
+  std::vector<uint32_t> entry_offsets;
+  entry_statements.reserve(plan.sites.size());
+  for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+    const SitePlan& site = plan.sites[s];
+    const SiteWork& w = work[s];
+    if (site.entry_form != gradual::EntryPlacement::Form::None) {
+      if (w.runtime_site < 0) continue;
+      bool keep = kept_entries.count(s) > 0;
+      std::string call = entry_call(site, w.runtime_site, keep);
+      if (site.entry_form == gradual::EntryPlacement::Form::Statement) {
+        entry_statements.push_back((keep ? std::string(kEntryName) + " = " : std::string()) + call + "; ");
+        entry_offsets.push_back(site.entry_begin);
+      } else {
+        Wrapper x;
+        x.begin = site.entry_begin;
+        x.end = site.entry_end;
+        x.priority = -1;  // outermost among equal ranges
+        x.sequence = wrappers.size();
+        std::string first = keep ? "(" + std::string(kEntryName) + " := " + call + ")" : call;
+        x.prefix = (needs_separator(text, x.begin) ? " (" : "(") + first + ", (";
+        x.suffix = "))[-1]";
+        wrappers.push_back(std::move(x));
+      }
+      continue;
+    }
     for (std::size_t k = 0; k < w.operands.size(); ++k) {
       bool last = k + 1 == w.operands.size();
-      wrappers.push_back(make_wrapper(text, w.operands[k], w.runtime_site, last, wrappers.size()));
+      wrappers.push_back(make_wrapper(text, w.operands[k], w.runtime_site, last, wrappers.size(), last ? extras[s] : ""));
     }
   }
   std::sort(wrappers.begin(), wrappers.end(), [](const Wrapper& a, const Wrapper& b) {
@@ -273,9 +332,10 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
 
   std::vector<uint32_t> wrapper_offsets;
   for (const Wrapper& w : wrappers) wrapper_offsets.push_back(w.begin);
+  for (uint32_t offset : entry_offsets) wrapper_offsets.push_back(offset);
   std::sort(wrapper_offsets.begin(), wrapper_offsets.end());
   ImportPlacement placement;
-  if (!wrappers.empty() && !crossing) placement = place_runtime_import(module, wrapper_offsets, index.call_begins());
+  if (!wrapper_offsets.empty() && !crossing) placement = place_runtime_import(module, wrapper_offsets, index.call_begins());
 
   auto give_up = [&](const std::string& problem) {
     result.problem = problem;
@@ -291,7 +351,7 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
     add_rejected();
     return result;
   };
-  if (wrappers.empty()) return give_up("");
+  if (wrappers.empty() && entry_offsets.empty()) return give_up("");
   if (crossing) return give_up("the operands of two checks overlap without nesting");
   if (placement.form == ImportPlacement::Form::None) return give_up(placement.problem);
 
@@ -309,6 +369,8 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
   std::vector<Edit> edits;
   edits.reserve(wrappers.size() * 2 + 1);
   edits.push_back({placement.offset, 0, 0, &header});
+  for (std::size_t i = 0; i < entry_offsets.size(); ++i)
+    edits.push_back({entry_offsets[i], 0, 1 + static_cast<int64_t>(i), &entry_statements[i]});
   for (std::size_t i = 0; i < wrappers.size(); ++i) {
     edits.push_back({wrappers[i].end, 1, -static_cast<int64_t>(i), &wrappers[i].suffix});
     edits.push_back({wrappers[i].begin, 2, static_cast<int64_t>(i), &wrappers[i].prefix});

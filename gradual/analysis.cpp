@@ -2,6 +2,7 @@
 // obligations per site and tag, and turns errors and warnings into
 // diagnostics with notes.
 #include "gradual/analysis.h"
+#include "gradual/annotation_syntax.h"
 
 #include <algorithm>
 #include <chrono>
@@ -43,6 +44,12 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     in.run();
   } catch (const std::exception& e) {
     result.internal.push_back({Severity::Note, {}, {}, std::string("shape analysis stopped: ") + e.what(), {}, {}});
+  }
+
+  for (const ProjectModule& m : project.modules) {
+    if (!m.ir) continue;
+    for (auto& [loc, problem] : annotated_statements(*m.ir).problems)
+      result.annotation_problems.push_back({Severity::Warning, loc, {}, problem, {}, {}});
   }
 
   const std::vector<Obligation>& raw = in.raw_obligations();
@@ -134,6 +141,7 @@ std::vector<Diagnostic> diagnostics_of(const AnalysisResult& result) {
     }
     out.push_back(std::move(d));
   }
+  out.insert(out.end(), result.annotation_problems.begin(), result.annotation_problems.end());
   return out;
 }
 

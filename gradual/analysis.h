@@ -124,6 +124,9 @@ struct AnalysisResult {
     int unknown_ranks = 0;               // sites with an operand of unknown rank: run time only
   } coverage;
   std::vector<Diagnostic> internal;             // notes about analysis failures (never errors)
+  // Shape annotations that look like jaxtyping's but cannot be used
+  // (warnings, part of diagnostics_of): unreadable, or no place for an entry check.
+  std::vector<Diagnostic> annotation_problems;
   AnalysisStats stats;
 
   std::size_t count(Outcome o) const;

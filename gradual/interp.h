@@ -26,6 +26,7 @@
 #include "frontend/project.h"
 #include "gradual/analysis.h"
 #include "gradual/analysis_merge.h"
+#include "gradual/annotation_syntax.h"
 #include "gradual/call.h"
 #include "gradual/interp_callgraph.h"
 #include "gradual/interp_join.h"
@@ -107,6 +108,10 @@ struct Frame {
   std::vector<Loop*> loops;
   uint64_t start_steps = 0;
   uint64_t budget = 0;
+  // An annotated function: its annotations, and its annotated parameters'
+  // values at entry (what a `return` or annotated assignment binds names from).
+  const FunctionAnnotations* annotations = nullptr;
+  std::vector<Value> entry_values;
 };
 
 // An evaluated call argument.
@@ -205,6 +210,14 @@ class Interpreter {
   Value fresh_int(const std::string& name, bool nonneg = true) { return Value::integer(Dim::symbol(name, nonneg)); }
   void record_shape(const ir::Expr* e, const Value& v);
   std::string source_text(const SourceLoc& loc, std::size_t max_len = 60) const;
+  // ---- shape annotations (interp_annotations.cpp)
+  const FunctionAnnotations* annotations_of(const ir::FunctionDef* def);
+  // The entry check of an annotated call: obligations at the call site (none
+  // for a visit without a caller), and the parameters' values inside.
+  void check_entry(const FunctionAnnotations& fa, std::vector<Value>& values, const ir::Node* site, const SourceLoc& def_loc);
+  // A `return` or annotated assignment: the value checked against `rule`'s
+  // pattern (slot 0) with the parameters at entry; the value after it.
+  Value check_annotated_value(const std::string& rule, const Value& v, const ir::Expr* value_expr, const ir::Node* site);
   void add_fact(const Pred& p, const SourceLoc& loc, const std::string& description);
   void tick();  // one unit of work; throws BudgetExceeded past the frame's budget
 
@@ -321,6 +334,7 @@ class Interpreter {
   int context_ = 0;
   std::map<const ir::Expr*, std::vector<std::string>> shapes_;
   std::vector<Diagnostic> internal_;
+  std::unordered_map<const ir::FunctionDef*, std::optional<FunctionAnnotations>> annotations_;
   AnalysisStats stats_;
   bool recording_ = true;
 

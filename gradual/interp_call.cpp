@@ -303,6 +303,10 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
     if (!unknown_rest && i < fn->has_default.size() && fn->has_default[i]) values[i] = fn->defaults[i];
   }
 
+  // ---- shape annotations: obligations at this call, facts inside
+  const FunctionAnnotations* annotations = fn->def ? annotations_of(fn->def) : nullptr;
+  if (annotations && annotations->has_entry()) check_entry(*annotations, values, site, fn->def->name_loc);
+
   // ---- memo
   std::string key = memo_key(*fn, values);
   auto hit = memo_.find(key);
@@ -322,6 +326,10 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   SourceLoc def_loc = fn->def ? fn->def->name_loc : fn->lambda->loc;
   for (std::size_t i = 0; i < params.size(); ++i)
     f->locals[params[i].name] = Binding{values[i], origins[i].valid() ? origins[i] : params[i].loc, {}};
+  if (annotations) {
+    f->annotations = annotations;
+    for (const AnnotatedParam& p : annotations->params) f->entry_values.push_back(values[p.index]);
+  }
 
   if (fn->def) analysed_defs_.insert(fn->def);
   ++stats_.functions_analysed;

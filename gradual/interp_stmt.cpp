@@ -230,7 +230,15 @@ void Interpreter::exec(const Stmt* s) {
     }
     case Kind::AnnAssign: {
       const auto* a = cast<AnnAssign>(s);
-      if (a->value) assign(a->target, eval(a->value), a->value->loc, a->value);
+      if (!a->value) return;
+      Value v = eval(a->value);
+      ShapeAnnotation shape = read_shape_annotation(a->annotation);
+      if (shape.is_shape && shape.error.empty()) {
+        static const FunctionAnnotations none;
+        const FunctionAnnotations& fa = frame().annotations ? *frame().annotations : none;
+        v = check_annotated_value(fa.local_rule(annotated_target(a->target), shape.pattern), v, a->value, s);
+      }
+      assign(a->target, v, a->value->loc, a->value);
       return;
     }
     case Kind::ExprStmt: eval(cast<ExprStmt>(s)->value); return;
@@ -282,6 +290,8 @@ void Interpreter::exec(const Stmt* s) {
     case Kind::Return: {
       const auto* r = cast<Return>(s);
       Value v = r->value ? eval(r->value) : Value::none();
+      if (r->value && frame().annotations && frame().annotations->returns)
+        check_annotated_value(frame().annotations->return_rule(), v, r->value, s);
       frame().returns.push_back(v);
       frame().live = false;
       return;

@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "gradual/annotation_pattern.h"
 #include "gradual/rules.h"
 
 namespace gshape::gradual {
@@ -18,7 +19,9 @@ void RuleRegistry::add_check(const std::string& name, std::string_view signature
 
 const Rule* RuleRegistry::find(std::string_view name) const {
   auto it = rules_.find(name);
-  return it == rules_.end() ? nullptr : &it->second;
+  if (it != rules_.end()) return &it->second;
+  // a shape annotation's check: its name spells its patterns
+  return is_annotation_rule(name) ? annotation_rule(name) : nullptr;
 }
 
 std::vector<const Rule*> RuleRegistry::all() const {

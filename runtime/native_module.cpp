@@ -160,15 +160,16 @@ PyObject* table_stash(PyObject* py_self, PyObject* const* args, Py_ssize_t nargs
   return args[2];
 }
 
-// check(site, slot, value) -> value, or raises ShapeCheckError
+// check(site, slot, value, *more) -> value, or raises ShapeCheckError; `more`
+// go to the slots after `slot` (an annotated function's parameters at entry).
 PyObject* table_check(PyObject* py_self, PyObject* const* args, Py_ssize_t nargs) {
   auto* self = reinterpret_cast<TableObject*>(py_self);
-  if (nargs != 3) return wrong_arg_count("check", "3", nargs);
+  if (nargs < 3) return wrong_arg_count("check", "at least 3", nargs);
   if (self->enabled) {
     std::size_t site = 0, slot = 0;
     if (!site_index(self, args[0], site) || !slot_index(args[1], slot)) return nullptr;
     const void* frame = gshape::runtime::caller_frame();
-    record(self, site, slot, args[2], frame);
+    for (Py_ssize_t i = 2; i < nargs; ++i) record(self, site, slot + static_cast<std::size_t>(i - 2), args[i], frame);
     if (!run_site(self, site, frame)) return nullptr;
   }
   Py_INCREF(args[2]);
@@ -187,6 +188,21 @@ PyObject* table_check_values(PyObject* py_self, PyObject* const* args, Py_ssize_
     if (!run_site(self, site, frame)) return nullptr;
   }
   Py_RETURN_NONE;
+}
+
+// enter(site, v0, v1, ...) -> (v0, v1, ...): check_values for an annotated
+// function's entry, returning the values its returns check against.
+PyObject* table_enter(PyObject* py_self, PyObject* const* args, Py_ssize_t nargs) {
+  PyObject* none = table_check_values(py_self, args, nargs);
+  if (none == nullptr) return nullptr;
+  Py_DECREF(none);
+  PyObject* values = PyTuple_New(nargs - 1);
+  if (values == nullptr) return nullptr;
+  for (Py_ssize_t i = 1; i < nargs; ++i) {
+    Py_INCREF(args[i]);
+    PyTuple_SET_ITEM(values, i - 1, args[i]);
+  }
+  return values;
 }
 
 // {"a": 1, ...} from a counter map.
@@ -406,8 +422,10 @@ PyMethodDef table_methods[] = {
     {"stash", as_cfunction(table_stash), METH_FASTCALL,
      "stash(site, slot, value) -> value\n\nRecords a summary of value in operand slot `slot` of `site`."},
     {"check", as_cfunction(table_check), METH_FASTCALL,
-     "check(site, slot, value) -> value\n\nRecords value in `slot`, then runs the site's rule on the recorded\n"
+     "check(site, slot, value, *more) -> value\n\nRecords value in `slot` (and `more` in the slots after it), then runs the site's rule on the recorded\n"
      "operands; raises ShapeCheckError when the operation would fail."},
+    {"enter", as_cfunction(table_enter), METH_FASTCALL,
+     "enter(site, *values) -> values\n\nAn annotated function's entry check: check_values, then the values as a tuple."},
     {"check_values", as_cfunction(table_check_values), METH_FASTCALL,
      "check_values(site, *values) -> None\n\nRecords values in slots 0, 1, ... and evaluates the site."},
     {"stats", as_cfunction(table_stats), METH_NOARGS,

@@ -1,0 +1,86 @@
+// Shape annotations in the analysis (docs/annotations.md): a parameter's
+// annotation is an obligation at each call site and a fact inside the
+// function (the rewriter checks it at the function's entry, whoever calls);
+// a return annotation is an obligation at each `return`; an annotated
+// assignment is an obligation at the assignment and a fact after it. One
+// rule (rules_annotation.cpp) states them all, here and at run time.
+#include "gradual/interp.h"
+
+namespace gshape::gradual::interp {
+
+using namespace gshape::ir;
+
+const FunctionAnnotations* Interpreter::annotations_of(const FunctionDef* def) {
+  if (!def) return nullptr;
+  auto it = annotations_.find(def);
+  if (it == annotations_.end()) {
+    it = annotations_.emplace(def, function_annotations(*def)).first;  // its problems: analysis.cpp
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
+void Interpreter::check_entry(const FunctionAnnotations& fa, std::vector<Value>& values, const Node* site,
+                              const SourceLoc& def_loc) {
+  const Rule* rule = registry_.find(fa.entry_rule());
+  if (!rule) return;
+  // A visit without a caller (a function nobody calls) states nothing: the
+  // parameters are what the annotations say.
+  bool has_caller = site && !isa<FunctionDef>(site);
+  CallSite call;
+  call.name = rule->name;
+  call.loc = has_caller ? site->loc : def_loc;
+  // slot k is the k-th annotated parameter, as in the entry check that
+  // checks these obligations at run time
+  for (const AnnotatedParam& p : fa.params)
+    call.positional.emplace_back(values[p.index], static_cast<int>(call.positional.size()));
+  adapt_solver_limit();
+  std::vector<Obligation> scratch;
+  std::vector<Obligation>& out = has_caller ? raw_ : scratch;
+  std::size_t first = out.size();
+  RuleResult result = apply_rule(*rule, call, *solver_, out);
+  if (has_caller) {
+    // The call site itself needs no check for them: the entry check covers
+    // every caller (codegen/plan.cpp).
+    int evaluation = visit_of(site);
+    raw_info_.resize(raw_.size());
+    for (std::size_t i = first; i < raw_.size(); ++i) {
+      raw_info_[i].context = context_;
+      raw_info_[i].evaluation = evaluation;
+    }
+  }
+  if (result.refuted) {
+    // the call stops at the entry check: inside, the parameters are what the
+    // annotations say (no error downstream of this one)
+    for (Operand& op : call.positional) op.value = Value::unknown();
+    result = apply_rule(*rule, call, *solver_, scratch);
+  }
+  if (!result.modelled || !result.value.is_sequence()) return;
+  std::optional<std::vector<Value>> refined = known_items(result.value, fa.params.size());
+  if (!refined || refined->size() != fa.params.size()) return;
+  for (std::size_t i = 0; i < fa.params.size(); ++i) values[fa.params[i].index] = (*refined)[i];
+}
+
+Value Interpreter::check_annotated_value(const std::string& rule_name, const Value& v, const Expr* value_expr,
+                                         const Node* site) {
+  const Rule* rule = registry_.find(rule_name);
+  if (!rule) return v;
+  SiteVisit visit(*this, site);
+  SiteOutcome outcome(*this, site);
+  CallSite call;
+  call.name = rule->name;
+  call.loc = site->loc;
+  Operand checked(v, 0);
+  if (value_expr) checked.loc = value_expr->loc;
+  call.positional.push_back(std::move(checked));
+  const Frame& f = frame();
+  if (f.annotations && f.annotations->has_entry()) {
+    for (std::size_t i = 0; i < f.entry_values.size(); ++i)
+      call.positional.emplace_back(f.entry_values[i], static_cast<int>(i) + 1);
+  }
+  Value result = apply_rule_at(*rule, call, site);
+  std::optional<std::vector<Value>> items = result.is_sequence() ? known_items(result, call.positional.size()) : std::nullopt;
+  if (!items || items->empty()) return v;
+  return items->front();
+}
+
+}  // namespace gshape::gradual::interp
