@@ -5,8 +5,8 @@
 namespace gshape::cli {
 
 std::vector<const Command*> all_commands() {
-  return {&check_command(),  &instrument_command(), &run_command(),
-          &report_command(), &dump_ir_command(),    &dump_imports_command()};
+  return {&check_command(),   &instrument_command(), &run_command(),          &report_command(),
+          &annotate_command(), &dump_ir_command(),    &dump_imports_command()};
 }
 
 int usage_error(const std::string& command, const std::string& message) {

@@ -30,6 +30,7 @@ const Command& run_command();
 const Command& report_command();
 const Command& dump_ir_command();
 const Command& dump_imports_command();
+const Command& annotate_command();
 
 // Every subcommand, in the order `gshape --help` lists them.
 std::vector<const Command*> all_commands();

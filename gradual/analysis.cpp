@@ -3,6 +3,7 @@
 // diagnostics with notes.
 #include "gradual/analysis.h"
 #include "gradual/annotation_syntax.h"
+#include "gradual/signature_inference.h"
 
 #include <algorithm>
 #include <chrono>
@@ -50,6 +51,21 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     if (!m.ir) continue;
     for (auto& [loc, problem] : annotated_statements(*m.ir).problems)
       result.annotation_problems.push_back({Severity::Warning, loc, {}, problem, {}, {}});
+  }
+
+  if (options.record_signatures) {
+    for (const auto& [def, calls] : in.call_samples()) {
+      if (!in.followed_every_call(def)) continue;
+      std::vector<SignatureSample> samples;
+      for (const auto& c : calls) samples.push_back({c.params, c.result});
+      InferredSignature sig = infer_signature(*def, samples);
+      bool any = sig.returns.has_value();
+      for (const auto& p : sig.params) any = any || p.has_value();
+      if (any) result.signatures.push_back(std::move(sig));
+    }
+    std::sort(result.signatures.begin(), result.signatures.end(), [](const InferredSignature& a, const InferredSignature& b) {
+      return std::make_tuple(a.def->loc.file->path(), a.def->loc.begin) < std::make_tuple(b.def->loc.file->path(), b.def->loc.begin);
+    });
   }
 
   const std::vector<Obligation>& raw = in.raw_obligations();

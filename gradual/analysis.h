@@ -30,6 +30,8 @@ struct AnalysisOptions {
   uint64_t function_budget = 200'000;
   uint64_t module_budget = 2'000'000;
   bool record_shapes = false;  // keep each tensor expression's shape (--show-shapes)
+  // Infer each function's signature as jaxtyping shapes (`gshape annotate`).
+  bool record_signatures = false;
   // Analyse the functions nobody calls once with Dyn parameters.
   bool analyse_uncalled = true;
   // Per-query Z3 resource limit while analysing functions nobody calls (their
@@ -95,6 +97,14 @@ struct ShapeRecord {
   std::vector<std::string> shapes;
 };
 
+// A function's parameters and result as jaxtyping dimension strings, joined
+// over every context the analysis called it in (signature_inference.h).
+struct InferredSignature {
+  const ir::FunctionDef* def = nullptr;  // owned by the project
+  std::vector<std::optional<std::string>> params;  // per def->params: the dims, or nothing to write
+  std::optional<std::string> returns;
+};
+
 struct AnalysisStats {
   uint64_t raw_obligations = 0;      // before merging
   uint64_t decided_without_z3 = 0;   // raw obligations decided by simplification alone
@@ -127,6 +137,7 @@ struct AnalysisResult {
   // Shape annotations that look like jaxtyping's but cannot be used
   // (warnings, part of diagnostics_of): unreadable, or no place for an entry check.
   std::vector<Diagnostic> annotation_problems;
+  std::vector<InferredSignature> signatures;  // with record_signatures, in source order
   AnalysisStats stats;
 
   std::size_t count(Outcome o) const;

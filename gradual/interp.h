@@ -141,6 +141,17 @@ class Interpreter {
   const std::vector<Context>& contexts() const { return contexts_; }
   const std::map<const ir::Expr*, std::vector<std::string>>& shapes() const { return shapes_; }
   std::vector<Diagnostic>& internal() { return internal_; }
+  // With record_signatures: per project function, the parameters and result
+  // of every call analysed with a caller; and the functions some caller of
+  // which the analysis did not follow (their samples do not cover them).
+  struct CallSample {
+    std::vector<Value> params;
+    Value result;
+  };
+  const std::map<const ir::FunctionDef*, std::vector<CallSample>>& call_samples() const { return call_samples_; }
+  bool followed_every_call(const ir::FunctionDef* def) const {
+    return !generic_done_.count(def) && !incomplete_defs_.count(def);
+  }
   AnalysisStats& stats() { return stats_; }
   SolverStats solver_stats() const;
 
@@ -335,6 +346,7 @@ class Interpreter {
   std::map<const ir::Expr*, std::vector<std::string>> shapes_;
   std::vector<Diagnostic> internal_;
   std::unordered_map<const ir::FunctionDef*, std::optional<FunctionAnnotations>> annotations_;
+  std::map<const ir::FunctionDef*, std::vector<CallSample>> call_samples_;
   AnalysisStats stats_;
   bool recording_ = true;
 

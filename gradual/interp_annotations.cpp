@@ -48,7 +48,8 @@ void Interpreter::check_entry(const FunctionAnnotations& fa, std::vector<Value>&
       raw_info_[i].evaluation = evaluation;
     }
   }
-  if (result.refuted) {
+  bool refuted = result.refuted;
+  if (refuted) {
     // the call stops at the entry check: inside, the parameters are what the
     // annotations say (no error downstream of this one)
     for (Operand& op : call.positional) op.value = Value::unknown();
@@ -57,7 +58,12 @@ void Interpreter::check_entry(const FunctionAnnotations& fa, std::vector<Value>&
   if (!result.modelled || !result.value.is_sequence()) return;
   std::optional<std::vector<Value>> refined = known_items(result.value, fa.params.size());
   if (!refined || refined->size() != fa.params.size()) return;
-  for (std::size_t i = 0; i < fa.params.size(); ++i) values[fa.params[i].index] = (*refined)[i];
+  // an argument of known rank stays itself (apply_rule's result would not
+  // keep its layout); one of unknown rank becomes what the annotation says
+  for (std::size_t i = 0; i < fa.params.size(); ++i) {
+    Value& v = values[fa.params[i].index];
+    if (refuted || !v.is_tensor() || !v.shape().rank_known()) v = (*refined)[i];
+  }
 }
 
 Value Interpreter::check_annotated_value(const std::string& rule_name, const Value& v, const Expr* value_expr,
@@ -80,6 +86,7 @@ Value Interpreter::check_annotated_value(const std::string& rule_name, const Val
   Value result = apply_rule_at(*rule, call, site);
   std::optional<std::vector<Value>> items = result.is_sequence() ? known_items(result, call.positional.size()) : std::nullopt;
   if (!items || items->empty()) return v;
+  if (v.is_tensor() && v.shape().rank_known()) return v;  // itself, layout included
   return items->front();
 }
 

@@ -310,8 +310,10 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   // ---- memo
   std::string key = memo_key(*fn, values);
   auto hit = memo_.find(key);
+  bool sampled = options_.record_signatures && recording_ && fn->def && site && !isa<FunctionDef>(site);
   if (hit != memo_.end()) {
     ++stats_.memo_hits;
+    if (sampled) call_samples_[fn->def].push_back({values, hit->second.result});
     return hit->second.result;
   }
 
@@ -388,6 +390,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
     }
     receiver_is_guess_ = saved_guess;
   }
+  if (sampled) call_samples_[fn->def].push_back({values, result});
   // the entry keeps its arguments alive: a key names objects by address, so
   // no other object may reuse one of those addresses while the entry exists
   memo_[key] = MemoEntry{result, std::move(values)};

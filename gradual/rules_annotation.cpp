@@ -229,10 +229,10 @@ class AnnotationChecker {
       std::vector<Dim> all = before;
       all.insert(all.end(), middle.begin(), middle.end());
       all.insert(all.end(), after.begin(), after.end());
-      return Value::tensor(Shape::of(std::move(all)));
+      return Value::tensor(Shape::of(std::move(all)), false);  // any layout: its origin is not known
     }
-    if (before.empty()) return Value::tensor(Shape::unknown_with_suffix(std::move(after)));
-    return Value::tensor(Shape::unknown());
+    if (before.empty()) return Value::tensor(Shape::unknown_with_suffix(std::move(after)), false);
+    return Value::tensor(Shape::unknown(), false);
   }
 
  private:
