@@ -50,7 +50,7 @@ bool is_simple(const Stmt* s) {
   switch (s->kind) {
     case Kind::ExprStmt: case Kind::Assign: case Kind::AugAssign: case Kind::AnnAssign: case Kind::Return:
     case Kind::Raise: case Kind::Assert: case Kind::Pass: case Kind::Break: case Kind::Continue:
-    case Kind::Import: case Kind::ImportFrom: case Kind::Delete:
+    case Kind::Import: case Kind::ImportFrom: case Kind::Delete: case Kind::Global: case Kind::Nonlocal:
       return true;
     default: return false;
   }
@@ -81,9 +81,13 @@ EntryPlacement place_entry(const FunctionDef& def) {
   else if (const auto* w = dyn_cast<With>(s); w && !w->items.empty()) p.expr = w->items.front().context;
   if (!p.expr) {
     p.form = EntryPlacement::Form::None;
-    p.problem = std::string("its first statement is a `") +
-                (s->kind == Kind::While ? "while" : s->kind == Kind::Try ? "try" : s->kind == Kind::FunctionDef ? "def" : s->kind == Kind::ClassDef ? "class" : "compound") +
-                "` statement, before which no check can go on the same line";
+    const char* what = s->kind == Kind::While         ? "a `while` statement"
+                       : s->kind == Kind::Try         ? "a `try` statement"
+                       : s->kind == Kind::FunctionDef ? "a `def`"
+                       : s->kind == Kind::ClassDef    ? "a `class`"
+                                                      : "a compound statement gshape does not read (`match`)";
+    p.problem = std::string("its first statement is ") + what +
+                ", before which no check can go on the same line; put a simple statement first";
   }
   return p;
 }
@@ -105,9 +109,26 @@ ShapeAnnotation read_shape_annotation(const ir::Expr* annotation) {
     if (!std::regex_match(c->str_value, m, form)) return {};
     return from_parts(last_component(m[1].str()), last_component(m[2].str()), m[4].str());
   }
+  // Optional[T], Union[T, None], T | None: T (the check lets None through)
+  auto is_none = [](const Expr* e) {
+    const auto* c = dyn_cast<Constant>(e);
+    return c && c->type == Constant::Type::None;
+  };
+  if (const auto* b = dyn_cast<BinOp>(annotation); b && b->op == BinOpKind::BitOr) {
+    if (is_none(b->right)) return read_shape_annotation(b->left);
+    if (is_none(b->left)) return read_shape_annotation(b->right);
+    return {};
+  }
   const auto* sub = dyn_cast<Subscript>(annotation);
   if (!sub) return {};
   std::optional<std::string> marker = last_name(sub->value);
+  if (marker == "Optional") return read_shape_annotation(sub->index);
+  if (marker == "Union") {
+    const auto* parts = dyn_cast<Tuple>(sub->index);
+    if (parts && parts->elts.size() == 2 && is_none(parts->elts[1])) return read_shape_annotation(parts->elts[0]);
+    if (parts && parts->elts.size() == 2 && is_none(parts->elts[0])) return read_shape_annotation(parts->elts[1]);
+    return {};
+  }
   const auto* index = dyn_cast<Tuple>(sub->index);
   if (!marker || !index || index->elts.size() != 2) return {};
   std::optional<std::string> array = last_name(index->elts[0]);

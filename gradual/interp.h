@@ -225,7 +225,9 @@ class Interpreter {
   const FunctionAnnotations* annotations_of(const ir::FunctionDef* def);
   // The entry check of an annotated call: obligations at the call site (none
   // for a visit without a caller), and the parameters' values inside.
-  void check_entry(const FunctionAnnotations& fa, std::vector<Value>& values, const ir::Node* site, const SourceLoc& def_loc);
+  // `origins`: where each parameter's value came from (for notes).
+  void check_entry(const FunctionAnnotations& fa, std::vector<Value>& values, const std::vector<SourceLoc>& origins,
+                   const ir::Node* site, const SourceLoc& def_loc);
   // A `return` or annotated assignment: the value checked against `rule`'s
   // pattern (slot 0) with the parameters at entry; the value after it.
   Value check_annotated_value(const std::string& rule, const Value& v, const ir::Expr* value_expr, const ir::Node* site);

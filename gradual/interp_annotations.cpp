@@ -4,6 +4,8 @@
 // a return annotation is an obligation at each `return`; an annotated
 // assignment is an obligation at the assignment and a fact after it. One
 // rule (rules_annotation.cpp) states them all, here and at run time.
+#include <set>
+
 #include "gradual/interp.h"
 
 namespace gshape::gradual::interp {
@@ -19,8 +21,8 @@ const FunctionAnnotations* Interpreter::annotations_of(const FunctionDef* def) {
   return it->second ? &*it->second : nullptr;
 }
 
-void Interpreter::check_entry(const FunctionAnnotations& fa, std::vector<Value>& values, const Node* site,
-                              const SourceLoc& def_loc) {
+void Interpreter::check_entry(const FunctionAnnotations& fa, std::vector<Value>& values,
+                              const std::vector<SourceLoc>& origins, const Node* site, const SourceLoc& def_loc) {
   const Rule* rule = registry_.find(fa.entry_rule());
   if (!rule) return;
   // A visit without a caller (a function nobody calls) states nothing: the
@@ -46,6 +48,17 @@ void Interpreter::check_entry(const FunctionAnnotations& fa, std::vector<Value>&
     for (std::size_t i = first; i < raw_.size(); ++i) {
       raw_info_[i].context = context_;
       raw_info_[i].evaluation = evaluation;
+      if (raw_[i].status != Status::Refuted) continue;
+      // where the offending arguments came from
+      std::set<int> read;
+      for (const SlotInfo& s : raw_[i].slots) read.insert(s.slot);
+      for (int k : read) {
+        if (k < 0 || static_cast<std::size_t>(k) >= fa.params.size()) continue;
+        const AnnotatedParam& p = fa.params[static_cast<std::size_t>(k)];
+        const Value& v = values[p.index];
+        if (p.index < origins.size() && origins[p.index].valid() && v.is_tensor())
+          raw_info_[i].notes.push_back({origins[p.index], p.name + " has shape " + v.shape().str() + " from here"});
+      }
     }
   }
   bool refuted = result.refuted;
@@ -83,6 +96,9 @@ Value Interpreter::check_annotated_value(const std::string& rule_name, const Val
     for (std::size_t i = 0; i < f.entry_values.size(); ++i)
       call.positional.emplace_back(f.entry_values[i], static_cast<int>(i) + 1);
   }
+  // notes name the checked value; the parameters at entry have no expression here
+  slot_exprs_.assign(call.positional.size(), nullptr);
+  slot_exprs_[0] = value_expr;
   Value result = apply_rule_at(*rule, call, site);
   std::optional<std::vector<Value>> items = result.is_sequence() ? known_items(result, call.positional.size()) : std::nullopt;
   if (!items || items->empty()) return v;

@@ -10,6 +10,14 @@ using namespace gshape::ir;
 
 namespace {
 
+// Tensor methods that change their receiver's shape in place. (Aliases of
+// the receiver keep the shape they had: docs/instrumentation.md.)
+bool reshapes_in_place(const std::string& method) {
+  static const std::set<std::string> names = {"unsqueeze_", "squeeze_", "t_", "transpose_", "swapaxes_",
+                                              "swapdims_",  "resize_",  "resize_as_", "set_", "as_strided_"};
+  return names.count(method) > 0;
+}
+
 // The display elements of a call argument written as `[a, b]` or `(a, b)`.
 const SequenceExpr* display_of(const Expr* e) {
   if (!e || !(isa<List>(e) || isa<Tuple>(e))) return nullptr;
@@ -106,7 +114,12 @@ Value Interpreter::eval_call(const Call* c) {
     }
     std::vector<ArgValue> args = eval_args(c->args);
     if (const auto* bb = object_as<BoundBuiltin>(callee)) {
-      return call_method(*bb, Receiver{bb->receiver, a->value}, args, c, a->value);
+      Value out = call_method(*bb, Receiver{bb->receiver, a->value}, args, c, a->value);
+      if (bb->receiver.is_tensor() && reshapes_in_place(a->attr) && (isa<Name>(a->value) || isa<Attribute>(a->value))) {
+        // `x.unsqueeze_(0)` returns x with its new shape: x is that now
+        assign(a->value, out.is_tensor() ? out : Value::tensor(Shape::unknown(), false), c->loc);
+      }
+      return out;
     }
     return call_value(callee, c->func, args, c);
   }
@@ -305,7 +318,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
 
   // ---- shape annotations: obligations at this call, facts inside
   const FunctionAnnotations* annotations = fn->def ? annotations_of(fn->def) : nullptr;
-  if (annotations && annotations->has_entry()) check_entry(*annotations, values, site, fn->def->name_loc);
+  if (annotations && annotations->has_entry()) check_entry(*annotations, values, origins, site, fn->def->name_loc);
 
   // ---- memo
   std::string key = memo_key(*fn, values);

@@ -438,6 +438,12 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
       const auto* a = cast<Attribute>(target);
       Value obj = eval(a->value);
       forget_attribute_hints(obj);
+      if (obj.is_tensor() && (a->attr == "data" || a->attr == "shape")) {
+        // `x.data = y` replaces x's storage, shape included
+        if (isa<Name>(a->value) || isa<Attribute>(a->value))
+          assign(a->value, v.is_tensor() ? v : Value::tensor(Shape::unknown(), false), origin);
+        return;
+      }
       set_attribute(obj, a->attr, v, origin);
       return;
     }

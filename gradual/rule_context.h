@@ -100,6 +100,9 @@ class RuleContext final : public OperandEnv {
   // A fresh symbol for something the rule cannot know (a result size).
   Dim fresh(const std::string& name, bool nonneg = true);
   bool any_refuted() const { return refuted_; }
+  // Names slot `slot` in what obligations say about their operands (a rule
+  // whose operands are not its signature's, like an annotation's check).
+  void set_role(int slot, std::string role) { roles_[slot] = std::move(role); }
   const std::vector<int>& obligation_ids() const { return emitted_; }
 
   // ---- OperandEnv: static values of accessors, by slot

@@ -151,8 +151,8 @@ class AnnotationChecker {
           }
           const std::vector<IntTerm>& want = it->second.first;
           Message m = head(o, a);
-          m << "*" << d.name << " has " << std::to_string(sizes.size()) << " dimensions here but "
-            << std::to_string(want.size()) << " in " << it->second.second;
+          m << "*" << d.name << " has " << std::to_string(sizes.size()) << (sizes.size() == 1 ? " dimension" : " dimensions")
+            << " here but " << std::to_string(want.size()) << " in " << it->second.second;
           if (ctx_.require("annotation_c5", BoolTerm(sizes.size() == want.size()), m) == Status::Refuted) break;  // annotation_c5
           for (std::size_t x = 0; x < sizes.size(); ++x) {
             Message mx = head(o, a);
@@ -251,22 +251,45 @@ class AnnotationChecker {
   std::vector<PendingExpr> exprs_;
 };
 
+// "a list", "an int", ... for a value that is not a tensor.
+std::string kind_of(const Value& v) {
+  if (v.is_bool()) return "a bool";
+  if (v.is_int()) return "an int";
+  if (v.is_float()) return "a float";
+  if (v.is_str()) return "a string";
+  if (v.is_sequence()) return "a sequence";
+  if (v.is_object() && v.as_object()) return "an object of type " + v.as_object()->class_name;
+  return "a value that is not a tensor";
+}
+
 Value rule_shape_annotation(RuleContext& ctx) {
   std::optional<AnnotationCheck> check = parse_annotation_rule_name(ctx.rule_name());
   if (!check) throw NotModelled("a malformed shape annotation");
   std::vector<Arg> args = ctx.elements(ctx.arg("operands"));
   if (args.size() != check->operands.size()) throw NotModelled("the annotation check has a different operand count");
-  for (std::size_t i = 0; i < args.size(); ++i) args[i].role = check->operands[i].role;  // for reasons and symbols
+  for (std::size_t i = 0; i < args.size(); ++i) {  // for reasons, symbols and messages
+    args[i].role = check->operands[i].role;
+    if (args[i].slot >= 0) ctx.set_role(args[i].slot, check->operands[i].role);
+  }
   AnnotationChecker checker(ctx);
   std::vector<Value> out(args.size());
   std::vector<bool> is_tensor(args.size(), false);
+  bool ok = true;
   for (std::size_t i = 0; i < args.size(); ++i) {
-    if (args[i].value.is_tensor() || args[i].value.is_unknown()) is_tensor[i] = true;
-    else if (!check->operands[i].given) throw NotModelled("'" + check->operands[i].role + "' is not a tensor");
+    const Value& v = args[i].value;
+    if (v.is_tensor() || v.is_unknown()) {
+      is_tensor[i] = true;
+    } else if (!check->operands[i].given && !v.is_none()) {
+      // jaxtyping's Tensor annotations admit tensors only (None stays
+      // allowed: `mask: Float[Tensor, "b t"] = None` is everywhere)
+      Message m;
+      m << check->operands[i].role << " expects a tensor " << check->operands[i].pattern.display() << " but gets "
+        << kind_of(v);
+      if (ctx.require("annotation_c1", BoolTerm(false), m) == Status::Refuted) ok = false;  // annotation_c1
+    }
     if (check->operands[i].given) checker.bind(check->operands[i], args[i]);
   }
   // operands of known rank bind names before those whose rank is not known
-  bool ok = true;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (check->operands[i].given || !is_tensor[i]) continue;
     Arg t = ctx.as_tensor(args[i]);

@@ -145,6 +145,7 @@ void observe_at(Observed& o, PyObject* v, int depth) {
     }
   } else {
     o.reset(ObservedKind::Other);
+    o.text = Py_TYPE(v)->tp_name;  // named in messages ("numpy.ndarray")
   }
 }
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 
+#include "gradual/annotation_pattern.h"
 #include "gradual/concrete_discharger.h"
 
 namespace gshape::runtime {
@@ -75,6 +76,7 @@ RuleRun run_rule(const gradual::Rule& rule, const Observed* receiver, int receiv
   try {
     gradual::CallSite call;
     call.name = rule.name;
+    bool annotation = gradual::is_annotation_rule(rule.name);
     std::vector<const Observed*> by_slot(std::max<std::size_t>(slots.size(), receiver_slot + 1), nullptr);
     if (receiver) {
       call.positional.emplace_back(to_value(*receiver), receiver_slot);
@@ -86,7 +88,13 @@ RuleRun run_rule(const gradual::Rule& rule, const Observed* receiver, int receiv
       switch (args[k].kind) {
         case ArgSpec::Kind::Callee: break;
         case ArgSpec::Kind::Positional:
-          call.positional.emplace_back(to_value(o), slot);
+          // an annotation admits tensors only: an object no rule knows (a
+          // NumPy array) is that object there, not an unknown value
+          if (annotation && (o.kind == ObservedKind::Other || o.kind == ObservedKind::Dict))
+            call.positional.emplace_back(
+                Value::object(std::make_shared<gradual::ObjectValue>(o.kind == ObservedKind::Dict ? "dict" : o.text.empty() ? "object" : o.text)), slot);
+          else
+            call.positional.emplace_back(to_value(o), slot);
           by_slot[k] = &o;
           break;
         case ArgSpec::Kind::Keyword:

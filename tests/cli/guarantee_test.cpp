@@ -229,5 +229,23 @@ TEST_F(Guarantee, AViewAfterATransposeIsChecked) {
   EXPECT_EQ(m[3], "view_c6");
 }
 
+// A tensor reshaped in place (`x.t_()`) used to keep its old shape, so the
+// layer after it was proven for the shape it no longer had.
+TEST_F(Guarantee, ATensorReshapedInPlaceIsCheckedWithItsNewShape) {
+  std::smatch m = failure(stopped("inplace.py",
+                                  "import sys\n"
+                                  "import torch\n"
+                                  "import torch.nn as nn\n"
+                                  "x = torch.zeros(2, 5)\n"
+                                  "for _ in range(int(sys.argv[1])):\n"
+                                  "    x.t_()\n"
+                                  "y = nn.Linear(5, 3)(x)\n"
+                                  "print('ok')\n",
+                                  "2", "1"));
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(m[1], "7");
+  EXPECT_EQ(m[3], "linear_c1");
+}
+
 }  // namespace
 }  // namespace gshape::testing

@@ -127,10 +127,12 @@ TEST_F(AnnotationRule, SymbolicSizesAreDeferredAndUnknownRanksTakeThePattern) {
   EXPECT_EQ((*items)[0].shape(), Shape({b, Dim::constant(784)}));
 }
 
-TEST_F(AnnotationRule, AValueThatIsNoTensorIsNotModelled) {
-  RuleResult r = check("gshape.annotation:x=b", {I(3, 0)});
-  EXPECT_FALSE(r.modelled);
-  EXPECT_TRUE(refuted(r).empty());
+TEST_F(AnnotationRule, AValueThatIsNoTensorFailsButNonePasses) {
+  // jaxtyping admits tensors only; None stays allowed (`mask: ... = None`)
+  std::vector<std::string> bad = refuted(check("gshape.annotation:argument x of f=b", {I(3, 0)}));
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_EQ(bad[0], "annotation_c1: argument x of f expects a tensor [b] but gets an int");
+  EXPECT_TRUE(refuted(check("gshape.annotation:argument x of f=b", {Operand(Value::none(), 0)})).empty());
 }
 
 }  // namespace
