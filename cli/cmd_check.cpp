@@ -27,6 +27,12 @@ int run_check(const ParsedArgs& args) {
   }
   gradual::AnalysisOptions options;
   options.record_shapes = show_shapes;
+  if (args.double_dash) {
+    // a launch: `gshape check train.py -- --heads 6`
+    if (args.positional.size() != 1) return usage_error("check", "'check SCRIPT -- ARGS' takes exactly one SCRIPT");
+    options.launch_args = args.after_double_dash;
+    options.launch_script = args.positional.front();
+  }
   options.witnesses = !args.has("no-witnesses");
   gradual::AnalysisResult result = gradual::analyse_project(project, options);
   for (Diagnostic& d : gradual::diagnostics_of(result)) diags.report(std::move(d));
@@ -58,6 +64,7 @@ const Command& check_command() {
       "check",
       "report shape errors in a project",
       R"(usage: gshape check [options] PATH...
+       gshape check [options] SCRIPT -- ARGS...
 
 Loads every .py file under each PATH (a file or a directory, walked
 recursively; hidden folders, virtual environments, __pycache__, build/,
@@ -69,6 +76,13 @@ partial batch), and decides each shape obligation of each operator with Z3:
 proven, refuted (an error: no input avoids it), or deferred to a run-time
 check. A check that fails only on the last partial batch of a DataLoader is
 a warning.
+
+With "-- ARGS", SCRIPT is checked for one launch: every argparse parser
+that calls parse_args() parses ARGS as argparse would (options, flags,
+nargs, positionals, type=int/float, choices) instead of giving its
+defaults, a command line argparse would reject is an error, and a shape
+error that the launch's values cause is reported with the argument it comes
+from ("from the command line: --heads 6"). docs/hyperparameters.md.
 
 Diagnostics go to stderr in compiler form (path:line:col: severity: message
 [tag], the source line, a caret, and notes saying where the shapes came
@@ -104,10 +118,11 @@ example:
   gshape check --format=json model.py train.py
   gshape check --emit=obligations train.py
   gshape check --show-shapes model.py
+  gshape check train.py -- --hidden 96 --heads 8
 )",
       {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"no-witnesses", '\0', false},
        {"verbose", '\0', false}},
-      false,
+      true,  // the words after "--" are the launch's command line
       run_check};
   return command;
 }

@@ -25,6 +25,7 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, cons
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--") {
+      out.double_dash = true;
       for (++i; i < args.size(); ++i) {
         (keep_after_double_dash ? out.after_double_dash : out.positional).push_back(args[i]);
       }

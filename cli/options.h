@@ -19,6 +19,7 @@ struct ParsedArgs {
   std::vector<std::string> positional;
   std::map<std::string, std::string> values;  // option name → value ("" for flags)
   std::vector<std::string> after_double_dash;  // with keep_after_double_dash: what follows "--"
+  bool double_dash = false;                    // "--" was given
   bool help = false;                           // -h / --help
 
   bool has(const std::string& name) const { return values.count(name) != 0; }

@@ -4,6 +4,7 @@
 #include "gradual/analysis.h"
 #include "gradual/annotation_syntax.h"
 #include "gradual/signature_inference.h"
+#include "gradual/witness.h"
 
 #include <algorithm>
 #include <chrono>
@@ -119,6 +120,8 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   }
 
   for (Diagnostic& d : in.internal()) result.internal.push_back(std::move(d));
+  for (Diagnostic& d : in.launch_errors()) result.launch_errors.push_back(std::move(d));
+  result.launch_values = in.launch_values();
   AnalysisStats& st = result.stats;
   const AnalysisStats& is = in.stats();
   st.raw_obligations = raw.size();
@@ -148,6 +151,14 @@ std::vector<Diagnostic> diagnostics_of(const AnalysisResult& result) {
     d.severity = severity;
     d.loc = a.ob.loc;
     d.message = a.message();
+    if (!result.launch_values.empty() && a.message_text.empty()) {
+      Assignment values;
+      for (const auto& [sym, v] : result.launch_values) values.push_back({sym.node(), v});
+      d.message = a.ob.message.render_static([&](const Dim& dim) {
+        std::optional<int64_t> v = evaluate(dim.node(), values);
+        return v ? std::to_string(*v) : dim.str();
+      });
+    }
     if (!a.context_note.empty()) d.message += "; " + a.context_note;
     d.tag = a.ob.tag;
     std::set<std::tuple<const SourceFile*, uint32_t, std::string>> note_seen;
@@ -158,6 +169,7 @@ std::vector<Diagnostic> diagnostics_of(const AnalysisResult& result) {
     out.push_back(std::move(d));
   }
   out.insert(out.end(), result.annotation_problems.begin(), result.annotation_problems.end());
+  out.insert(out.end(), result.launch_errors.begin(), result.launch_errors.end());
   return out;
 }
 

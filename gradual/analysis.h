@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ struct AnalysisOptions {
   bool record_shapes = false;  // keep each tensor expression's shape (--show-shapes)
   // Infer each function's signature as jaxtyping shapes (`gshape annotate`).
   bool record_signatures = false;
+  // A launch's command line (`gshape check SCRIPT -- ARGS`): argparse parsers
+  // parse these words instead of giving their defaults; `sys.argv` is
+  // [launch_script] + these.
+  std::optional<std::vector<std::string>> launch_args;
+  std::string launch_script;
   // Analyse the functions nobody calls once with Dyn parameters.
   bool analyse_uncalled = true;
   // Per-query Z3 resource limit while analysing functions nobody calls (their
@@ -137,7 +143,10 @@ struct AnalysisResult {
   // Shape annotations that look like jaxtyping's but cannot be used
   // (warnings, part of diagnostics_of): unreadable, or no place for an entry check.
   std::vector<Diagnostic> annotation_problems;
-  std::vector<InferredSignature> signatures;  // with record_signatures, in source order
+  std::vector<InferredSignature> signatures;
+  std::vector<Diagnostic> launch_errors;  // errors of the launch's command line (part of diagnostics_of)
+  // A launch's int arguments: their symbols and values (messages print the values).
+  std::vector<std::pair<Dim, int64_t>> launch_values;  // with record_signatures, in source order
   AnalysisStats stats;
 
   std::size_t count(Outcome o) const;

@@ -141,6 +141,8 @@ class Interpreter {
   const std::vector<Context>& contexts() const { return contexts_; }
   const std::map<const ir::Expr*, std::vector<std::string>>& shapes() const { return shapes_; }
   std::vector<Diagnostic>& internal() { return internal_; }
+  std::vector<Diagnostic>& launch_errors() { return launch_errors_; }
+  const std::vector<std::pair<Dim, int64_t>>& launch_values() const { return launch_values_; }
   // With record_signatures: per project function, the parameters and result
   // of every call analysed with a caller; and the functions some caller of
   // which the analysis did not follow (their samples do not cover them).
@@ -221,6 +223,10 @@ class Interpreter {
   Value fresh_int(const std::string& name, bool nonneg = true) { return Value::integer(Dim::symbol(name, nonneg)); }
   void record_shape(const ir::Expr* e, const Value& v);
   std::string source_text(const SourceLoc& loc, std::size_t max_len = 60) const;
+  // ---- a launch's command line (interp_argparse.cpp): the Namespace
+  // `parser.parse_args()` gives for AnalysisOptions::launch_args; each int
+  // is a symbol held to its value by a fact naming the argument.
+  Value parse_command_line(ArgParserObject& parser, const ir::Node* site, bool known_only);
   // ---- shape annotations (interp_annotations.cpp)
   const FunctionAnnotations* annotations_of(const ir::FunctionDef* def);
   // The entry check of an annotated call: obligations at the call site (none
@@ -347,6 +353,8 @@ class Interpreter {
   int context_ = 0;
   std::map<const ir::Expr*, std::vector<std::string>> shapes_;
   std::vector<Diagnostic> internal_;
+  std::vector<Diagnostic> launch_errors_;  // command lines argparse would reject
+  std::vector<std::pair<Dim, int64_t>> launch_values_;  // a launch's int arguments: symbol, value
   std::unordered_map<const ir::FunctionDef*, std::optional<FunctionAnnotations>> annotations_;
   std::map<const ir::FunctionDef*, std::vector<CallSample>> call_samples_;
   AnalysisStats stats_;

@@ -149,6 +149,11 @@ Value Interpreter::library_attribute(const std::string& raw) {
   if (starts_with(path, "torch.functional.")) path = "torch." + path.substr(std::string("torch.functional.").size());
   if (starts_with(path, "torch.Tensor.")) path = "Tensor." + path.substr(std::string("torch.Tensor.").size());
   if (path == "math.pi") return Value::floating(M_PI);
+  if (path == "sys.argv" && options_.launch_args) {  // a launch's command line
+    std::vector<Value> words{Value::string(options_.launch_script)};
+    for (const std::string& w : *options_.launch_args) words.push_back(Value::string(w));
+    return Value::list(std::move(words));
+  }
   if (path == "math.e") return Value::floating(M_E);
   if (path == "math.inf") return Value::floating(INFINITY);
   return Value::object(std::make_shared<LibraryName>(path));
@@ -773,6 +778,29 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
         }
       }
       if (!replaced) parser->defaults.emplace_back(dest, value);
+      // what a launch's command line is parsed with
+      ArgParserObject::Argument spec;
+      for (const ArgValue* p : a.positional)
+        if (p->value.is_str() && p->value.as_str() && starts_with(*p->value.as_str(), "-")) spec.flags.push_back(*p->value.as_str());
+      spec.dest = dest;
+      spec.action = act.empty() ? "store" : act;
+      if (const ArgValue* type = a.kw("type")) {
+        const auto* lib = object_as<LibraryName>(type->value);
+        std::string t = lib ? lib->path : "";
+        spec.type = t == "builtins.int" ? "int" : t == "builtins.float" ? "float" : t == "builtins.str" ? "str" : "?";
+      }
+      if (const ArgValue* n = a.kw("nargs")) {
+        if (n->value.is_str() && n->value.as_str()) spec.nargs = *n->value.as_str();
+        else if (n->value.is_int() && n->value.as_int().constant_value()) spec.nargs = std::to_string(*n->value.as_int().constant_value());
+        else spec.nargs = "?unknown";
+      }
+      if (const ArgValue* c = a.kw("const")) spec.constant = c->value;
+      if (const ArgValue* c = a.kw("choices")) {
+        if (auto items = known_items(c->value, 4096)) spec.choices = *items;
+        else spec.choices_known = false;
+      }
+      spec.loc = site->loc;
+      parser->arguments.push_back(std::move(spec));
       return Value::unknown();
     }
     if (m == "add_argument_group" || m == "add_mutually_exclusive_group") return self;
@@ -789,6 +817,11 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
         if (!replaced) parser->defaults.emplace_back(x.name, x.value);
       }
       return Value::none();
+    }
+    if ((m == "parse_args" || m == "parse_known_args") && options_.launch_args && !arg0() && !a.kw("args")) {
+      Value nsv = parse_command_line(*parser, site, m == "parse_known_args");
+      if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
+      return nsv;
     }
     if (m == "parse_args" || m == "parse_known_args") {
       auto ns = std::make_shared<ObjectValue>("argparse.Namespace");

@@ -123,6 +123,20 @@ struct ContainerModule : ObjectValue {
 struct ArgParserObject : ObjectValue {
   ArgParserObject() : ObjectValue("argparse.ArgumentParser") {}
   std::vector<std::pair<std::string, Value>> defaults;
+  // What each add_argument declared, for parsing a launch's command line
+  // (interp_argparse.cpp).
+  struct Argument {
+    std::vector<std::string> flags;  // "--heads", "-n"; empty: a positional
+    std::string dest;
+    std::string type;    // "int", "float", "str" or "" (strings, no conversion)
+    std::string action;  // "store", "store_true", "store_false", "store_const", "count", "append"
+    std::string nargs;   // "", "?", "*", "+" or a count
+    Value constant;      // const=
+    std::vector<Value> choices;
+    bool choices_known = true;
+    SourceLoc loc;       // the add_argument call
+  };
+  std::vector<Argument> arguments;
 };
 
 // torch.utils.data.TensorDataset of known tensors.

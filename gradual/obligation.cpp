@@ -78,6 +78,25 @@ std::string Message::render_static() const {
   return out;
 }
 
+std::string Message::render_static(const std::function<std::string(const Dim&)>& dim_text) const {
+  std::string out;
+  for (const Piece& p : pieces_) {
+    if (p.term) {
+      out += dim_text(p.term->dim());
+    } else if (p.shape && p.shape->shape.rank_known()) {
+      out += "[";
+      const std::vector<Dim>& dims = p.shape->shape.dims();
+      for (std::size_t i = 0; i < dims.size(); ++i) out += (i ? ", " : "") + dim_text(dims[i]);
+      out += "]";
+    } else if (p.shape) {
+      out += p.shape->shape.str();
+    } else {
+      out += p.text;
+    }
+  }
+  return out;
+}
+
 std::vector<int> Message::slots() const {
   std::set<int> slots;
   for (const Piece& p : pieces_) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +45,9 @@ class Message {
   std::string runtime_template() const;
   // Holes filled with their static values (constants or symbolic terms).
   std::string render_static() const;
+  // The same with each value hole and shape axis written by `dim_text` (a
+  // launch's arguments by their values: gshape check SCRIPT -- ARGS).
+  std::string render_static(const std::function<std::string(const Dim&)>& dim_text) const;
   // Slots read by the holes.
   std::vector<int> slots() const;
   // Slots whose whole shape the message prints (`{shape K}` holes).
