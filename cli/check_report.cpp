@@ -162,6 +162,24 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
     JsonWriter w(out);
     write_coverage_json(w, result);
   }
+  if (!result.argument_symbols.empty()) {  // --args=symbolic
+    out << ",\"preconditions\":";
+    JsonWriter w(out);
+    w.begin_array();
+    for (const AnalysisResult::Precondition& p : result.preconditions) {
+      w.begin_object();
+      w.field("condition", p.condition);
+      w.field("refuted", p.refuted);
+      w.field("file", p.loc.valid() ? p.loc.file->path() : std::string());
+      w.field("line", static_cast<int64_t>(p.loc.line));
+      w.field("tag", p.tag);
+      w.field("rule", p.rule);
+      w.field("message", p.message);
+      w.field("counterexample", p.counterexample);
+      w.end_object();
+    }
+    w.end_array();
+  }
   const gradual::AnalysisStats& st = result.stats;
   out << ",\"analysis\":{";
   out << "\"raw_obligations\":" << st.raw_obligations << ",\"decided_without_z3\":" << st.decided_without_z3
@@ -199,6 +217,28 @@ void print_obligations_text(std::ostream& out, const AnalysisResult& result) {
     for (const gradual::FactRef& f : ob.core) out << "    by:         " << f.description << " (" << f.loc.str() << ")\n";
   }
   out << obligation_summary_line(result) << "\n";
+}
+
+void print_preconditions_text(std::ostream& out, const AnalysisResult& result) {
+  std::string names;
+  for (const AnalysisResult::ArgumentSymbol& s : result.argument_symbols)
+    names += (names.empty() ? "" : ", ") + (s.flag.empty() ? s.dest : s.flag);
+  if (result.argument_symbols.empty()) {
+    out << "no int argument of an argparse parser: no precondition to state\n";
+    return;
+  }
+  out << "arguments as symbols: " << names << "\n";
+  if (result.preconditions.empty()) {
+    out << "no precondition: every shape requirement holds for all values of these arguments\n";
+    return;
+  }
+  out << "preconditions on them (" << result.preconditions.size() << "):\n";
+  for (const AnalysisResult::Precondition& p : result.preconditions) {
+    out << "  " << (p.refuted ? "never holds: " : "requires ") << p.condition << "\n";
+    out << "      " << (p.loc.valid() ? p.loc.file->path() + ":" + std::to_string(p.loc.line) + ": " : "") << p.tag
+        << " (" << p.rule << ")\n";
+    if (!p.counterexample.empty()) out << "      fails for: " << p.counterexample << "\n";
+  }
 }
 
 void print_shapes_text(std::ostream& out, const AnalysisResult& result) {

@@ -39,5 +39,7 @@ void print_obligations_text(std::ostream& out, const gradual::AnalysisResult& re
 
 // `--show-shapes`: each tensor-valued expression with its inferred shape.
 void print_shapes_text(std::ostream& out, const gradual::AnalysisResult& result);
+// --args=symbolic: the arguments taken as symbols and the preconditions on them.
+void print_preconditions_text(std::ostream& out, const gradual::AnalysisResult& result);
 
 }  // namespace gshape::cli

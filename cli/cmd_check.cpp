@@ -27,6 +27,12 @@ int run_check(const ParsedArgs& args) {
   }
   gradual::AnalysisOptions options;
   options.record_shapes = show_shapes;
+  if (args.has("args")) {
+    if (args.get("args") != "symbolic") return usage_error("check", "unknown --args '" + args.get("args") + "' (expected symbolic)");
+    if (args.double_dash) return usage_error("check", "--args=symbolic takes no command line after '--'");
+    if (args.positional.size() != 1) return usage_error("check", "--args=symbolic takes exactly one SCRIPT");
+    options.symbolic_args = true;
+  }
   if (args.double_dash) {
     // a launch: `gshape check train.py -- --heads 6`
     if (args.positional.size() != 1) return usage_error("check", "'check SCRIPT -- ARGS' takes exactly one SCRIPT");
@@ -47,6 +53,7 @@ int run_check(const ParsedArgs& args) {
     print_check_json(std::cout, diags, summary, result, exit_code);
     return exit_code;
   }
+  if (options.symbolic_args) print_preconditions_text(std::cout, result);
   if (emit == "obligations") print_obligations_text(std::cout, result);
   if (show_shapes) print_shapes_text(std::cout, result);
   print_diagnostics_text(std::cerr, diags, output->color);
@@ -103,6 +110,12 @@ options:
                            constant, instead of first looking for concrete
                            sizes that satisfy it and sizes that violate it
                            (same verdicts, slower; for measuring)
+  --args=symbolic          (one SCRIPT) every int argument of its argparse
+                           parsers is a symbol (held to its choices); print on
+                           stdout the preconditions the script puts on them:
+                           each requirement over the arguments alone that is
+                           not proven, with where it comes from and a command
+                           line that breaks it (docs/hyperparameters.md)
   --verbose                also report where the analysis gave up (work
                            budgets, internal errors) as notes
   --color=auto|always|never
@@ -119,9 +132,10 @@ example:
   gshape check --emit=obligations train.py
   gshape check --show-shapes model.py
   gshape check train.py -- --hidden 96 --heads 8
+  gshape check --args=symbolic train.py
 )",
       {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"no-witnesses", '\0', false},
-       {"verbose", '\0', false}},
+       {"verbose", '\0', false}, {"args", '\0', true}},
       true,  // the words after "--" are the launch's command line
       run_check};
   return command;

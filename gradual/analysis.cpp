@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -37,6 +38,48 @@ std::vector<Obligation> AnalysisResult::plain_obligations() const {
   for (const AnalysedObligation& a : obligations) out.push_back(a.ob);
   return out;
 }
+
+namespace {
+
+// The requirements over the arguments alone: each an obligation not proven
+// whose condition reads only argument symbols (--args=symbolic).
+// Read from the obligations of each context (before merging: a site reached
+// with several layers has one requirement per layer).
+std::vector<AnalysisResult::Precondition> preconditions_of(const std::vector<Obligation>& obligations,
+                                                           const std::vector<AnalysisResult::ArgumentSymbol>& args) {
+  std::map<const TermNode*, const AnalysisResult::ArgumentSymbol*> by_node;
+  for (const auto& a : args) by_node[a.symbol.node()] = &a;
+  std::vector<AnalysisResult::Precondition> out;
+  std::set<std::pair<std::string, std::string>> seen;  // (condition, place)
+  for (const Obligation& ob : obligations) {
+    if (ob.status == Status::Proven) continue;
+    const Pred& p = ob.constraint.pred();
+    std::vector<Dim> symbols = symbols_of(p.node());
+    if (symbols.empty()) continue;
+    bool only_args = true;
+    for (const Dim& s : symbols) only_args = only_args && by_node.count(s.node());
+    if (!only_args) continue;
+    std::string place = ob.loc.valid() ? ob.loc.file->path() + ":" + std::to_string(ob.loc.line) : "";
+    if (!seen.insert({p.str(), place}).second) continue;
+    AnalysisResult::Precondition pre;
+    pre.condition = p.str();
+    pre.loc = ob.loc;
+    pre.tag = ob.tag;
+    pre.rule = ob.rule;
+    pre.message = ob.render_message();
+    pre.refuted = ob.status == Status::Refuted;
+    for (const auto& [name, value] : ob.example) {
+      std::string word = std::to_string(value);
+      for (const auto& s : args)
+        if (s.dest == name && !s.flag.empty()) word = s.flag + " " + word;
+      pre.counterexample += (pre.counterexample.empty() ? "" : " ") + word;
+    }
+    out.push_back(std::move(pre));
+  }
+  return out;
+}
+
+}  // namespace
 
 AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options) {
   auto start = std::chrono::steady_clock::now();
@@ -93,6 +136,10 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     merged_input.push_back(r);
   }
   result.obligations = merge_obligations(merged_input);
+  if (options.symbolic_args) {
+    result.argument_symbols = in.argument_symbols();
+    result.preconditions = preconditions_of(raw, result.argument_symbols);
+  }
 
   for (const auto& [expr, shapes] : in.shapes()) result.shapes.push_back({expr->loc, shapes});
   std::stable_sort(result.shapes.begin(), result.shapes.end(), [](const ShapeRecord& a, const ShapeRecord& b) {

@@ -38,6 +38,10 @@ struct AnalysisOptions {
   // [launch_script] + these.
   std::optional<std::vector<std::string>> launch_args;
   std::string launch_script;
+  // `gshape check --args=symbolic`: every int argument of an argparse parser
+  // is a symbol (constrained by its `choices`), and the result lists the
+  // preconditions the script puts on them.
+  bool symbolic_args = false;
   // Analyse the functions nobody calls once with Dyn parameters.
   bool analyse_uncalled = true;
   // Per-query Z3 resource limit while analysing functions nobody calls (their
@@ -146,7 +150,27 @@ struct AnalysisResult {
   std::vector<InferredSignature> signatures;
   std::vector<Diagnostic> launch_errors;  // errors of the launch's command line (part of diagnostics_of)
   // A launch's int arguments: their symbols and values (messages print the values).
-  std::vector<std::pair<Dim, int64_t>> launch_values;  // with record_signatures, in source order
+  std::vector<std::pair<Dim, int64_t>> launch_values;
+  // With symbolic_args: the arguments that are symbols, and each requirement
+  // over them alone that the analysis could not prove (a precondition the
+  // script puts on its command line) or refuted (no command line passes).
+  struct ArgumentSymbol {
+    Dim symbol;
+    std::string dest;  // also the symbol's name
+    std::string flag;  // "--hidden", or the dest of a positional
+    SourceLoc loc;     // its add_argument call
+  };
+  std::vector<ArgumentSymbol> argument_symbols;
+  struct Precondition {
+    std::string condition;  // Python: `hidden % heads == 0`
+    SourceLoc loc;          // the call or operator that requires it
+    std::string tag;
+    std::string rule;
+    std::string message;
+    bool refuted = false;   // no value of the arguments satisfies it
+    std::string counterexample;  // arguments that break it: `--hidden 1 --heads 2`
+  };
+  std::vector<Precondition> preconditions;  // with record_signatures, in source order
   AnalysisStats stats;
 
   std::size_t count(Outcome o) const;

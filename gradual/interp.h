@@ -143,6 +143,7 @@ class Interpreter {
   std::vector<Diagnostic>& internal() { return internal_; }
   std::vector<Diagnostic>& launch_errors() { return launch_errors_; }
   const std::vector<std::pair<Dim, int64_t>>& launch_values() const { return launch_values_; }
+  const std::vector<AnalysisResult::ArgumentSymbol>& argument_symbols() const { return argument_symbols_; }
   // With record_signatures: per project function, the parameters and result
   // of every call analysed with a caller; and the functions some caller of
   // which the analysis did not follow (their samples do not cover them).
@@ -227,6 +228,8 @@ class Interpreter {
   // `parser.parse_args()` gives for AnalysisOptions::launch_args; each int
   // is a symbol held to its value by a fact naming the argument.
   Value parse_command_line(ArgParserObject& parser, const ir::Node* site, bool known_only);
+  // --args=symbolic: every int argument a symbol named after its dest.
+  Value symbolic_arguments(ArgParserObject& parser, const ir::Node* site);
   // ---- shape annotations (interp_annotations.cpp)
   const FunctionAnnotations* annotations_of(const ir::FunctionDef* def);
   // The entry check of an annotated call: obligations at the call site (none
@@ -355,6 +358,7 @@ class Interpreter {
   std::vector<Diagnostic> internal_;
   std::vector<Diagnostic> launch_errors_;  // command lines argparse would reject
   std::vector<std::pair<Dim, int64_t>> launch_values_;  // a launch's int arguments: symbol, value
+  std::vector<AnalysisResult::ArgumentSymbol> argument_symbols_;  // --args=symbolic
   std::unordered_map<const ir::FunctionDef*, std::optional<FunctionAnnotations>> annotations_;
   std::map<const ir::FunctionDef*, std::vector<CallSample>> call_samples_;
   AnalysisStats stats_;

@@ -85,6 +85,7 @@ std::string python_repr(const Value& v) {
 }  // namespace
 
 Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site, bool known_only) {
+  if (options_.symbolic_args) return symbolic_arguments(parser, site);
   const std::vector<std::string>& words = *options_.launch_args;
   auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
   for (const auto& [k, v] : parser.defaults) ns->attributes[k] = v;
@@ -263,6 +264,30 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
     add_fact(eq(s, Dim(*value)), a.loc, why);
     launch_values_.push_back({s, *value});
     it->second = Value::integer(s);
+  }
+  return Value::object(ns);
+}
+
+Value Interpreter::symbolic_arguments(ArgParserObject& parser, const Node* site) {
+  auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
+  for (const auto& [k, v] : parser.defaults) ns->attributes[k] = v;
+  note_created(ns.get(), site->loc);
+  for (const Argument& a : parser.arguments) {
+    if (a.action != "store" || !a.nargs.empty()) continue;
+    const Value* def = ns->attribute(a.dest);
+    bool is_int = a.type == "int" || (a.type.empty() && def && def->is_int());
+    if (!is_int) continue;
+    Dim s = Dim::symbol(a.dest, false);
+    if (!a.choices.empty() && a.choices_known) {
+      std::vector<Pred> options;
+      for (const Value& c : a.choices)
+        if (c.is_int()) options.push_back(eq(s, c.as_int()));
+      std::string list;
+      for (const Value& c : a.choices) list += (list.empty() ? "" : ", ") + c.str();
+      add_fact(any_of(options), a.loc, short_name(a) + " is one of " + list);
+    }
+    ns->attributes[a.dest] = Value::integer(s);
+    argument_symbols_.push_back({s, a.dest, a.flags.empty() ? "" : short_name(a), a.loc});
   }
   return Value::object(ns);
 }

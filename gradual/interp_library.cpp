@@ -818,7 +818,8 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
       }
       return Value::none();
     }
-    if ((m == "parse_args" || m == "parse_known_args") && options_.launch_args && !arg0() && !a.kw("args")) {
+    if ((m == "parse_args" || m == "parse_known_args") && (options_.launch_args || options_.symbolic_args) && !arg0() &&
+        !a.kw("args")) {
       Value nsv = parse_command_line(*parser, site, m == "parse_known_args");
       if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
       return nsv;
