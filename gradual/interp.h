@@ -228,6 +228,10 @@ class Interpreter {
   // `parser.parse_args()` gives for AnalysisOptions::launch_args; each int
   // is a symbol held to its value by a fact naming the argument.
   Value parse_command_line(ArgParserObject& parser, const ir::Node* site, bool known_only);
+  // json.load of a file a launch names (or json.loads of a constant): its
+  // values, each top-level int a symbol held by a fact naming its key;
+  // nullopt when the file cannot be read (the value is then unknown).
+  std::optional<Value> read_launch_json(const Value& source, bool is_text, const ir::Node* site);
   // --args=symbolic: every int argument a symbol named after its dest.
   Value symbolic_arguments(ArgParserObject& parser, const ir::Node* site);
   // ---- shape annotations (interp_annotations.cpp)

@@ -8,7 +8,12 @@
 // requirement it breaks is reported with the argument that caused it (the
 // fact is in the refutation's core: docs/hyperparameters.md).
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
+
+#include "frontend/json_reader.h"
 
 #include "gradual/interp.h"
 
@@ -290,6 +295,75 @@ Value Interpreter::symbolic_arguments(ArgParserObject& parser, const Node* site)
     argument_symbols_.push_back({s, a.dest, a.flags.empty() ? "" : short_name(a), a.loc});
   }
   return Value::object(ns);
+}
+
+namespace {
+
+Value from_json(const Json& j) {
+  switch (j.type) {
+    case Json::Type::Null: return Value::none();
+    case Json::Type::Bool: return Value::boolean(Pred(j.boolean));
+    case Json::Type::Number:
+      if (static_cast<double>(j.integer) == j.number) return Value::integer(Dim(j.integer));
+      return Value::floating(j.number);
+    case Json::Type::String: return Value::string(j.string);
+    case Json::Type::Array: {
+      std::vector<Value> items;
+      for (const Json& x : j.array) items.push_back(from_json(x));
+      return Value::list(std::move(items));
+    }
+    case Json::Type::Object: {
+      auto d = std::make_shared<DictObject>();
+      for (const auto& [k, v] : j.object) d->set("s:" + k, from_json(v));
+      return Value::object(d);
+    }
+  }
+  return Value::unknown();
+}
+
+}  // namespace
+
+std::optional<Value> Interpreter::read_launch_json(const Value& source, bool is_text, const Node* site) {
+  constexpr std::uintmax_t kMaxConfigBytes = 1u << 20;  // a config, not a dataset
+  std::string text, name;
+  if (is_text) {
+    if (!source.is_str() || !source.as_str()) return std::nullopt;
+    text = *source.as_str();
+    name = "the JSON text";
+  } else {
+    const auto* file = object_as<FileObject>(source);
+    if (!file) return std::nullopt;
+    std::error_code ec;
+    std::uintmax_t size = std::filesystem::file_size(file->path, ec);
+    if (ec || size > kMaxConfigBytes) return std::nullopt;
+    std::ifstream in(file->path, std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (!in && !in.eof()) return std::nullopt;
+    text = buf.str();
+    name = file->path;
+  }
+  std::string error;
+  std::optional<Json> doc = parse_json_text(text, error);
+  if (!doc) {
+    launch_errors_.push_back({Severity::Error, site->loc, {},
+                              "json.load fails on " + name + " for this launch: " + error, {}, {}});
+    return Value::unknown();
+  }
+  Value v = from_json(*doc);
+  // its top-level ints: symbols held to their values by facts naming the key
+  if (auto* d = object_as<DictObject>(v)) {
+    for (auto& [key, value] : d->entries) {
+      if (!value.is_int() || !value.as_int().constant_value()) continue;
+      int64_t n = *value.as_int().constant_value();
+      std::string k = key.substr(2);
+      Dim s = Dim::symbol(k + "=" + std::to_string(n), false);
+      add_fact(eq(s, Dim(n)), site->loc, "from " + name + ": \"" + k + "\": " + std::to_string(n));
+      launch_values_.push_back({s, n});
+      value = Value::integer(s);
+    }
+  }
+  return v;
 }
 
 }  // namespace gshape::gradual::interp

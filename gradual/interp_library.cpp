@@ -209,9 +209,18 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   const SourceLoc& loc = site->loc;
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
 
+  if ((path == "json.load" || path == "json.loads") && options_.launch_args && arg0()) {
+    if (std::optional<Value> v = read_launch_json(*arg0(), path == "json.loads", site)) return *v;
+  }
   // ---- Python builtins whose meaning on ints and sequences is ours
   if (starts_with(path, "builtins.")) {
     std::string name = path.substr(9);
+    if (name == "open" && options_.launch_args && arg0() && arg0()->is_str() && arg0()->as_str()) {
+      // a launch's config file: json.load may read it
+      const ArgValue* mode = a.positional.size() > 1 ? a.positional[1] : a.kw("mode");
+      bool reading = !mode || (mode->value.is_str() && mode->value.as_str() && *mode->value.as_str() == "r");
+      if (reading) return Value::object(std::make_shared<FileObject>(*arg0()->as_str()));
+    }
     if (name == "isinstance" && a.positional.size() == 2) {
       std::optional<bool> is = isinstance_of(a.positional[0]->value, a.positional[1]->value);
       return is ? Value::boolean(Pred(*is)) : Value::unknown();

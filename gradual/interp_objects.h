@@ -173,6 +173,13 @@ struct ZipObject : ObjectValue {
 };
 
 // A dict whose keys are constants (strings or ints), as written: `{"hidden": 64}`.
+// A file `open(path)` gave, in a launch (`check SCRIPT -- ARGS`): json.load
+// reads it (interp_argparse.cpp).
+struct FileObject : ObjectValue {
+  explicit FileObject(std::string p) : ObjectValue("builtins.file"), path(std::move(p)) {}
+  std::string path;
+};
+
 struct DictObject : ObjectValue {
   DictObject() : ObjectValue("builtins.dict") {}
   std::vector<std::pair<std::string, Value>> entries;  // key text → value, in insertion order

@@ -254,7 +254,8 @@ void Interpreter::exec(const Stmt* s) {
       for (const WithItem& item : w->items) {
         Value ctx = eval(item.context);
         // `as` binds __enter__()'s result: the object itself for files, locks, ...
-        if (item.target) assign(item.target, object_as<InstanceObject>(ctx) ? ctx : Value::unknown(), item.context->loc);
+        bool itself = object_as<InstanceObject>(ctx) || object_as<FileObject>(ctx);
+        if (item.target) assign(item.target, itself ? ctx : Value::unknown(), item.context->loc);
       }
       exec_body(w->body);
       return;

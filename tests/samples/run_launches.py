@@ -6,8 +6,9 @@ usage: run_launches.py GSHAPE HYPER_DIR
 Each sample names launches in its header:
   # launch-ok: ARGS             gshape reports no error; the script runs
   # launch-error: TAG: ARGS     gshape reports an error TAG whose notes name
-                                an argument from the command line; the script
-                                crashes under /usr/bin/python3
+                                the argument (or config file entry) it comes
+                                from; the script crashes under /usr/bin/python3
+Both run from the sample's folder (config files are named relative to it).
 and every sample's command line `--no-such-option` is an argparse error.
 Exits 1 when any expectation fails.
 """
@@ -21,8 +22,10 @@ import sys
 PYTHON = "/usr/bin/python3"
 
 
-def check(gshape, script, args):
-    out = subprocess.run([gshape, "check", "--format=json", script, "--"] + args, capture_output=True, text=True)
+def check(gshape, folder, name, args):
+    # from the sample's folder, as the script runs: config files are named relative to it
+    out = subprocess.run([os.path.abspath(gshape), "check", "--format=json", name, "--"] + args, capture_output=True,
+                         text=True, cwd=folder)
     return out.returncode, json.loads(out.stdout)
 
 
@@ -41,9 +44,9 @@ def main():
         for kind, tag, words in launches:
             count += 1
             args = shlex.split(words)
-            code, doc = check(gshape, script, args)
+            code, doc = check(gshape, folder, name, args)
             errors = [d for d in doc["diagnostics"] if d["severity"] == "error"]
-            ran = subprocess.run([PYTHON, script] + args, capture_output=True, text=True, timeout=300)
+            ran = subprocess.run([PYTHON, name] + args, capture_output=True, text=True, timeout=300, cwd=folder)
             if kind == "ok":
                 if code != 0 or errors:
                     problems.append("%s: gshape reports %s" % (words, [e["message"] for e in errors]))
@@ -53,11 +56,11 @@ def main():
                 hit = [e for e in errors if e.get("tag") == tag]
                 if code != 1 or not hit:
                     problems.append("%s: no %s error (got %s)" % (words, tag, [e.get("tag") for e in errors]))
-                elif not any("from the command line" in n["message"] for n in hit[0].get("notes", [])):
+                elif not any(n["message"].startswith("from ") for n in hit[0].get("notes", [])):
                     problems.append("%s: the error does not name the argument it comes from" % words)
                 if ran.returncode == 0:
                     problems.append("%s: the script runs under PyTorch, yet gshape reports an error" % words)
-        code, doc = check(gshape, script, ["--no-such-option"])
+        code, doc = check(gshape, folder, name, ["--no-such-option"])
         if code != 1 or not any("argparse rejects" in d["message"] for d in doc["diagnostics"]):
             problems.append("an unknown option is not reported")
         failed += bool(problems)
