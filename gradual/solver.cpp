@@ -2,6 +2,8 @@
 // scopes, per-query push/pop with a timeout, unsat cores and models.
 #include "gradual/solver.h"
 
+#include <memory>
+
 #include <z3++.h>
 
 #include <algorithm>
@@ -23,11 +25,27 @@ struct FactRecord {
 }  // namespace
 
 struct Solver::Impl {
-  explicit Impl(SolverOptions opts) : options(opts), solver(ctx) { apply_limits(); }
+  explicit Impl(SolverOptions opts) : options(opts) {}
 
   SolverOptions options;
-  z3::context ctx;
-  z3::solver solver;
+  // Z3 is created on the first query that needs it: most runs (a file
+  // without tensor code, obligations decided by simplification or
+  // witnesses) never do, and creating a context costs more than the rest
+  // of a small check.
+  struct Z3 {
+    z3::context ctx;
+    z3::solver solver{ctx};
+  };
+  std::unique_ptr<Z3> z3_;
+  Z3& z3() {
+    if (!z3_) {
+      z3_ = std::make_unique<Z3>();
+      apply_limits();
+    }
+    return *z3_;
+  }
+  z3::context& ctx() { return z3().ctx; }
+  z3::solver& solver() { return z3().solver; }
   SolverStats stats;
   std::size_t depth = 0;
   std::unordered_map<const TermNode*, z3::expr> cache;
@@ -41,17 +59,18 @@ struct Solver::Impl {
   void sync() {
     for (; z3_facts < facts.size(); ++z3_facts) {
       const FactRecord& f = facts[z3_facts];
-      for (; z3_depth < f.depth; ++z3_depth) solver.push();
+      for (; z3_depth < f.depth; ++z3_depth) solver().push();
       ensure_axioms(f.condition);
       std::string name = "fact!" + std::to_string(z3_facts);
-      solver.add(translate(f.condition), ctx.bool_const(name.c_str()));
+      solver().add(translate(f.condition), ctx().bool_const(name.c_str()));
     }
   }
 
   uint64_t last_rlimit = 0;
   // The context's resource counter so far (deterministic for a Z3 build).
   uint64_t rlimit_count() {
-    z3::stats st = solver.statistics();
+    if (!z3_) return last_rlimit;
+    z3::stats st = solver().statistics();
     for (unsigned i = 0; i < st.size(); ++i)
       if (st.key(i) == "rlimit count") return st.is_uint(i) ? st.uint_value(i) : static_cast<uint64_t>(st.double_value(i));
     return last_rlimit;
@@ -61,10 +80,10 @@ struct Solver::Impl {
   // verdict never depends on the machine's load; the wall-clock timeout is
   // only a safety net far above what the limit allows.
   void apply_limits() {
-    z3::params p(ctx);
+    z3::params p(ctx());
     p.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(options.rlimit, 0xffffffffu)));
     p.set("timeout", kSafetyTimeoutMs);
-    solver.set(p);
+    solver().set(p);
   }
   static constexpr unsigned kSafetyTimeoutMs = 60'000;
 
@@ -89,20 +108,20 @@ struct Solver::Impl {
   z3::expr translate_uncached(const TermNode* n) {
     auto arg = [&](std::size_t i) { return translate(n->args[i]); };
     switch (n->op) {
-      case TermOp::Const: return ctx.int_val(static_cast<int64_t>(n->value));
+      case TermOp::Const: return ctx().int_val(static_cast<int64_t>(n->value));
       case TermOp::Symbol: {
         std::string name = Dim(n).symbol_name() + "!" + std::to_string(n->value);
-        return ctx.int_const(name.c_str());
+        return ctx().int_const(name.c_str());
       }
       case TermOp::Add: {
-        z3::expr s = ctx.int_val(static_cast<int64_t>(n->value));
+        z3::expr s = ctx().int_val(static_cast<int64_t>(n->value));
         for (std::size_t i = 0; i < n->args.size(); ++i) s = s + arg(i);
         return s;
       }
       case TermOp::Mul: {
         z3::expr p = arg(0);
         for (std::size_t i = 1; i < n->args.size(); ++i) p = p * arg(i);
-        if (n->value != 1) p = ctx.int_val(static_cast<int64_t>(n->value)) * p;
+        if (n->value != 1) p = ctx().int_val(static_cast<int64_t>(n->value)) * p;
         return p;
       }
       case TermOp::FloorDiv: return floor_div(arg(0), arg(1), n->args[1]);
@@ -115,26 +134,26 @@ struct Solver::Impl {
       case TermOp::Min: return z3::ite(arg(0) <= arg(1), arg(0), arg(1));
       case TermOp::Max: return z3::ite(arg(0) >= arg(1), arg(0), arg(1));
       case TermOp::Ite: return z3::ite(arg(0), arg(1), arg(2));
-      case TermOp::BoolConst: return ctx.bool_val(n->value != 0);
+      case TermOp::BoolConst: return ctx().bool_val(n->value != 0);
       case TermOp::Eq: return arg(0) == arg(1);
       case TermOp::Lt: return arg(0) < arg(1);
       case TermOp::Le: return arg(0) <= arg(1);
       case TermOp::Not: return !arg(0);
       case TermOp::And:
       case TermOp::Or: {
-        z3::expr_vector v(ctx);
+        z3::expr_vector v(ctx());
         for (std::size_t i = 0; i < n->args.size(); ++i) v.push_back(arg(i));
         return n->op == TermOp::And ? z3::mk_and(v) : z3::mk_or(v);
       }
     }
-    return ctx.bool_val(true);
+    return ctx().bool_val(true);
   }
 
   // Every size symbol in `n` gets its `>= 0` axiom at the current scope.
   void ensure_axioms(const TermNode* n) {
     for (const Dim& s : symbols_of(n)) {
       if (!s.nonneg() || axioms.count(s.node())) continue;
-      solver.add(translate(s.node()) >= 0);
+      solver().add(translate(s.node()) >= 0);
       axioms.emplace(s.node(), z3_depth);
     }
   }
@@ -147,12 +166,12 @@ struct Solver::Impl {
   // One check of facts ∧ `extra`, in its own push/pop.
   template <class OnResult>
   CheckResult check_with(const z3::expr& extra, OnResult&& on_result) {
-    solver.push();
+    solver().push();
     CheckResult r{z3::unknown, {}};
     try {
-      solver.add(extra);
+      solver().add(extra);
       auto start = std::chrono::steady_clock::now();
-      r.result = solver.check();
+      r.result = solver().check();
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       uint64_t units = rlimit_count();
       stats.rlimit_units += units - last_rlimit;
@@ -162,20 +181,20 @@ struct Solver::Impl {
       if (secs > stats.max_check_seconds) stats.max_check_seconds = secs;
       if (r.result == z3::unknown) {
         ++stats.z3_unknown;
-        r.reason_unknown = solver.reason_unknown();
+        r.reason_unknown = solver().reason_unknown();
       }
       on_result(r.result);
     } catch (const z3::exception& e) {
       r.result = z3::unknown;
       r.reason_unknown = std::string("solver error: ") + e.msg();
     }
-    solver.pop();
+    solver().pop();
     return r;
   }
 
   std::vector<FactRef> core() {
     std::vector<FactRef> out;
-    z3::expr_vector c = solver.unsat_core();
+    z3::expr_vector c = solver().unsat_core();
     for (unsigned i = 0; i < c.size(); ++i) {
       auto it = fact_by_indicator.find(c[i].to_string());
       if (it != fact_by_indicator.end() && it->second < facts.size()) out.push_back(facts[it->second].ref);
@@ -185,7 +204,7 @@ struct Solver::Impl {
 
   std::vector<std::pair<std::string, int64_t>> model_of(const std::vector<Dim>& symbols) {
     std::vector<std::pair<std::string, int64_t>> out;
-    z3::model m = solver.get_model();
+    z3::model m = solver().get_model();
     for (const Dim& s : symbols) {
       int64_t v = 0;
       z3::expr value = m.eval(translate(s.node()), true);
@@ -326,7 +345,7 @@ void Solver::pop_scope() {
     s.facts.pop_back();
   }
   if (s.z3_depth > s.depth) {
-    s.solver.pop(static_cast<unsigned>(s.z3_depth - s.depth));
+    s.solver().pop(static_cast<unsigned>(s.z3_depth - s.depth));
     s.z3_depth = s.depth;
     for (auto it = s.axioms.begin(); it != s.axioms.end();) {
       it = it->second > s.z3_depth ? s.axioms.erase(it) : std::next(it);
@@ -343,7 +362,7 @@ void Solver::add_fact(const Pred& fact, const SourceLoc& loc, std::string descri
 
 bool Solver::consistent() {
   impl_->sync();
-  auto r = impl_->check_with(impl_->ctx.bool_val(true), [](z3::check_result) {});
+  auto r = impl_->check_with(impl_->ctx().bool_val(true), [](z3::check_result) {});
   return r.result != z3::unsat;
 }
 
@@ -377,7 +396,7 @@ std::optional<bool> Solver::query(const Pred& c) {
 
 void Solver::set_rlimit(uint64_t units) {
   impl_->options.rlimit = units;
-  impl_->apply_limits();
+  if (impl_->z3_) impl_->apply_limits();  // else applied when Z3 is created
 }
 
 const SolverStats& Solver::stats() const { return impl_->stats; }
