@@ -134,10 +134,11 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
   // checked at the function's entry, whoever calls: by rule name.
   std::map<std::string, std::vector<const gradual::Obligation*>> entry_obligations;
   std::set<std::string> entry_rules;
-  for (const ProjectModule& m : project.modules) {
-    if (!m.ir) continue;
-    gradual::AnnotatedStatements annotated = gradual::annotated_statements(*m.ir);
-    for (const auto& e : annotated.entries) entry_rules.insert(e.annotations.entry_rule());
+  std::vector<gradual::AnnotatedStatements> annotated_of(project.modules.size());
+  for (std::size_t i = 0; i < project.modules.size(); ++i) {
+    if (!project.modules[i].ir) continue;
+    annotated_of[i] = gradual::annotated_statements(*project.modules[i].ir);
+    for (const auto& e : annotated_of[i].entries) entry_rules.insert(e.annotations.entry_rule());
   }
   for (const gradual::Obligation& ob : obligations) {
     if (entry_rules.count(ob.rule)) entry_obligations[ob.rule].push_back(&ob);
@@ -145,40 +146,53 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
   }
 
   std::vector<FilePlan> plans;
-  for (const ProjectModule& m : project.modules) {
+  for (std::size_t module = 0; module < project.modules.size(); ++module) {
+    const ProjectModule& m = project.modules[module];
     if (!m.ir) continue;
     FilePlan plan;
     plan.path = m.file->path();
     const auto& file_summaries = summaries[plan.path];
     const auto& file_obligations = at[plan.path];
     std::set<Range> planned;
+    // what the analysis says of the site at `range`
+    struct Evidence {
+      const gradual::SiteSummary* summary = nullptr;
+      const std::vector<const gradual::Obligation*>* obligations = nullptr;
+      bool not_proven = false, refuted = false;
+      bool needs_check = false;
+    };
+    auto evidence = [&](Range range) {
+      Evidence e;
+      auto found = file_summaries.find(range);
+      if (found != file_summaries.end()) e.summary = found->second;
+      auto obs = file_obligations.find(range);
+      if (obs != file_obligations.end()) {
+        e.obligations = &obs->second;
+        for (const gradual::Obligation* ob : obs->second) {
+          e.not_proven = e.not_proven || ob->status != gradual::Status::Proven;
+          e.refuted = e.refuted || ob->status == gradual::Status::Refuted;
+        }
+      }
+      e.needs_check = options.check_proven || e.not_proven || !e.summary || e.summary->needs_check();
+      return e;
+    };
     ExpressionIndex index(*m.ir);
     for (const ir::Node* node : index.sites()) {
       Range range{node->loc.begin, node->loc.end};
-      auto found = file_summaries.find(range);
-      const gradual::SiteSummary* summary = found == file_summaries.end() ? nullptr : found->second;
-      auto obs = file_obligations.find(range);
-      bool not_proven = false, refuted = false;
-      if (obs != file_obligations.end()) {
-        for (const gradual::Obligation* ob : obs->second) {
-          not_proven = not_proven || ob->status != gradual::Status::Proven;
-          refuted = refuted || ob->status == gradual::Status::Refuted;
-        }
-      }
-      bool needs = options.check_proven || not_proven || !summary || summary->needs_check();
-      if (!needs) continue;
+      Evidence ev = evidence(range);
+      if (!ev.needs_check) continue;
       std::optional<SitePlan> s = site_of(node);
       if (!s) continue;
-      if (obs != file_obligations.end())
-        for (const gradual::Obligation* ob : obs->second) s->obligations.push_back(ob->id);
-      s->status = refuted ? CheckStatus::Refuted : CheckStatus::Deferred;
-      s->reason = reason_of(summary, not_proven, options);
+      if (ev.obligations)
+        for (const gradual::Obligation* ob : *ev.obligations) s->obligations.push_back(ob->id);
+      s->status = ev.refuted ? CheckStatus::Refuted : CheckStatus::Deferred;
+      s->reason = reason_of(ev.summary, ev.not_proven, options);
       planned.insert(range);
       plan.sites.push_back(std::move(*s));
     }
     // shape annotations: entry checks, always (they cover callers the analysis
     // does not see); returns and annotated assignments, unless proven
-    gradual::AnnotatedStatements annotated = gradual::annotated_statements(*m.ir);
+    const gradual::AnnotatedStatements& annotated = annotated_of[module];
     for (const auto& e : annotated.entries) {
       SitePlan site;
       site.begin = e.def->loc.begin;
@@ -211,18 +225,9 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
     }
     for (const auto& c : annotated.checked) {
       Range range{c.stmt->loc.begin, c.stmt->loc.end};
-      auto found = file_summaries.find(range);
-      const gradual::SiteSummary* summary = found == file_summaries.end() ? nullptr : found->second;
-      auto obs = file_obligations.find(range);
-      bool not_proven = false, refuted = false;
-      if (obs != file_obligations.end()) {
-        for (const gradual::Obligation* ob : obs->second) {
-          not_proven = not_proven || ob->status != gradual::Status::Proven;
-          refuted = refuted || ob->status == gradual::Status::Refuted;
-        }
-      }
-      planned.insert(range);
-      if (!(options.check_proven || not_proven || !summary || summary->needs_check())) continue;
+      Evidence ev = evidence(range);
+      planned.insert(range);  // its proven obligations are not "at no site"
+      if (!ev.needs_check) continue;
       SitePlan site;
       site.begin = c.stmt->loc.begin;
       site.end = c.stmt->loc.end;
@@ -242,10 +247,10 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
         }
         site.operands.push_back(std::move(o));
       }
-      if (obs != file_obligations.end())
-        for (const gradual::Obligation* ob : obs->second) site.obligations.push_back(ob->id);
-      site.status = refuted ? CheckStatus::Refuted : CheckStatus::Deferred;
-      site.reason = reason_of(summary, not_proven, options);
+      if (ev.obligations)
+        for (const gradual::Obligation* ob : *ev.obligations) site.obligations.push_back(ob->id);
+      site.status = ev.refuted ? CheckStatus::Refuted : CheckStatus::Deferred;
+      site.reason = reason_of(ev.summary, ev.not_proven, options);
       site.reads_entry_of = c.reads_entry_of;
       plan.sites.push_back(std::move(site));
     }
