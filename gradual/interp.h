@@ -376,6 +376,7 @@ class Interpreter {
   struct MemoEntry {
     Value result;
     std::vector<Value> args;
+    uint64_t facts;  // Solver::fact_mark() when the call was analysed
   };
   std::unordered_map<std::string, MemoEntry> memo_;
   bool receiver_is_guess_ = false;

@@ -322,8 +322,15 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
 
   // ---- memo
   std::string key = memo_key(*fn, values);
+  uint64_t facts_at_call = solver_->fact_mark();
   auto hit = memo_.find(key);
   bool sampled = options_.record_signatures && recording_ && fn->def && site && !isa<FunctionDef>(site);
+  // An analysis under facts no longer assumed (a branch condition of another
+  // path) proved its obligations for that path only: analyse the call again.
+  if (hit != memo_.end() && !solver_->still_assumed(hit->second.facts)) {
+    memo_.erase(hit);
+    hit = memo_.end();
+  }
   if (hit != memo_.end()) {
     ++stats_.memo_hits;
     if (sampled) call_samples_[fn->def].push_back({values, hit->second.result});
@@ -406,7 +413,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   if (sampled) call_samples_[fn->def].push_back({values, result});
   // the entry keeps its arguments alive: a key names objects by address, so
   // no other object may reuse one of those addresses while the entry exists
-  memo_[key] = MemoEntry{result, std::move(values)};
+  memo_[key] = MemoEntry{result, std::move(values), facts_at_call};
   memo_log_.push_back(key);
   (void)site;
   return result;

@@ -21,6 +21,7 @@ struct FactRecord {
   std::size_t depth;
   const TermNode* condition;
   std::vector<const TermNode*> symbols;
+  uint64_t serial;  // never reused: names this fact while it is asserted
 };
 }  // namespace
 
@@ -55,6 +56,7 @@ struct Solver::Impl {
   std::unordered_map<std::string, std::size_t> fact_by_indicator;
   std::size_t z3_depth = 0;
   std::size_t z3_facts = 0;
+  uint64_t next_serial = 1;
 
   void sync() {
     for (; z3_facts < facts.size(); ++z3_facts) {
@@ -327,7 +329,7 @@ struct Solver::Impl {
     fact_by_indicator["fact!" + std::to_string(facts.size())] = facts.size();
     std::vector<const TermNode*> symbols;
     for (const Dim& s : symbols_of(fact.node())) symbols.push_back(s.node());
-    facts.push_back({{loc, std::move(description)}, depth, fact.node(), std::move(symbols)});
+    facts.push_back({{loc, std::move(description)}, depth, fact.node(), std::move(symbols), next_serial++});
   }
 };
 
@@ -355,6 +357,17 @@ void Solver::pop_scope() {
 }
 
 std::size_t Solver::scope_depth() const { return impl_->depth; }
+
+uint64_t Solver::fact_mark() const { return impl_->facts.empty() ? 0 : impl_->facts.back().serial; }
+
+bool Solver::still_assumed(uint64_t mark) const {
+  if (mark == 0) return true;
+  // serials ascend along the stack of facts
+  const auto& facts = impl_->facts;
+  auto it = std::lower_bound(facts.begin(), facts.end(), mark,
+                             [](const FactRecord& f, uint64_t m) { return f.serial < m; });
+  return it != facts.end() && it->serial == mark;
+}
 
 void Solver::add_fact(const Pred& fact, const SourceLoc& loc, std::string description) {
   impl_->add_fact(fact, loc, std::move(description));

@@ -247,5 +247,27 @@ TEST_F(Guarantee, ATensorReshapedInPlaceIsCheckedWithItsNewShape) {
   EXPECT_EQ(m[3], "linear_c1");
 }
 
+// A function called twice with the same arguments on the two arms of a
+// branch was analysed once, under the first arm's condition: what it proved
+// there was taken for the other arm too.
+TEST_F(Guarantee, ACallOnTwoPathsIsNotProvenByTheConditionOfOne) {
+  std::smatch m = failure(stopped("paths.py",
+                                  "import sys\n"
+                                  "import torch\n"
+                                  "import torch.nn as nn\n"
+                                  "def head(x, k):\n"
+                                  "    return nn.Linear(k, 3)(x)\n"
+                                  "def main(x, k):\n"
+                                  "    if x.size(-1) == k:\n"
+                                  "        return head(x, k)\n"
+                                  "    return head(x, k)\n"
+                                  "main(torch.zeros(2, len(sys.argv[1])), 4)\n"
+                                  "print('ok')\n",
+                                  "abcd", "abc"));
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(m[1], "5");
+  EXPECT_EQ(m[3], "linear_c1");
+}
+
 }  // namespace
 }  // namespace gshape::testing
