@@ -1,5 +1,6 @@
 // Creation rules: zeros, ones, empty, rand, randn, full, arange, range
-// (torch.range and Python's range), eye, randint, new_* and torch.tensor.
+// (torch.range and Python's range), eye, randint, new_*, torch.tensor and
+// the legacy constructors (torch.Tensor(2, 3), torch.FloatTensor(...)).
 #include <cmath>
 
 #include "gradual/rules.h"
@@ -225,11 +226,9 @@ Value rule_parameter(RuleContext& ctx) {
   return Value::tensor(ctx.tensor("data").shape());
 }
 
-// torch.tensor(data): the nested sequence's lengths.
-Value rule_tensor(RuleContext& ctx) {
-  Arg data = ctx.arg("data");
+// The shape of tensor data: a nested sequence's lengths, a tensor's shape.
+Value data_shape(RuleContext& ctx, Value v) {
   std::vector<Dim> dims;
-  Value v = data.value;
   while (true) {
     if (v.is_int() || v.is_float() || v.is_bool()) return Value::tensor(Shape(dims));
     if (v.is_tensor()) {
@@ -246,8 +245,34 @@ Value rule_tensor(RuleContext& ctx) {
     }
     dims.push_back(Dim(static_cast<int64_t>(v.items()->size())));
     if (v.items()->empty()) return Value::tensor(Shape(dims));
-    v = v.items()->front();
+    Value first = v.items()->front();
+    v = first;
   }
+}
+
+// torch.tensor(data): the nested sequence's lengths.
+Value rule_tensor(RuleContext& ctx) { return data_shape(ctx, ctx.arg("data").value); }
+
+// The legacy constructors torch.Tensor(...), torch.FloatTensor(...), ...:
+// ints (or one torch.Size) are the sizes of an uninitialised tensor
+// (`legacy_new_c1` every size non-negative); one list or tuple is data, as
+// for torch.tensor; one tensor gives its shape; no argument, an empty [0].
+Value rule_legacy_new(RuleContext& ctx) {
+  Arg all = ctx.arg("args");
+  const std::vector<Value>* items = all.value.items();
+  if (!items) return unknown_tensor();
+  if (items->empty()) return Value::tensor(Shape{0});
+  if (items->size() == 1) {
+    const Value& only = items->front();
+    if (only.is_tensor()) return Value::tensor(only.shape());
+    if (only.is_sequence() && only.sequence_kind() != SequenceKind::Size) return data_shape(ctx, only);
+  }
+  bool sizes = items->size() == 1 && items->front().is_sequence() && items->front().sequence_kind() == SequenceKind::Size;
+  if (!sizes) {
+    for (const Value& v : *items)
+      if (!v.is_int()) return unknown_tensor();  // a float, a storage, an unknown: not read
+  }
+  return sized(ctx, "legacy_new_c1", int_terms(ctx, ctx.int_list("args")));
 }
 
 }  // namespace
@@ -269,6 +294,10 @@ void register_creation_rules(RuleRegistry& r) {
   r.add("torch.randperm", "n, **options", rule_randperm);
   r.add("torch.meshgrid", "*tensors, indexing=None", rule_meshgrid);
   for (const char* name : {"torch.tensor", "torch.as_tensor"}) r.add(name, "data, **options", rule_tensor);
+  for (const char* name : {"torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor",
+                           "torch.LongTensor", "torch.IntTensor", "torch.ShortTensor", "torch.ByteTensor",
+                           "torch.CharTensor", "torch.BoolTensor"})
+    r.add(name, "*args, **options", rule_legacy_new);
   for (const char* name : {"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
     r.add(name, "data=None, requires_grad=True", rule_parameter);
 }

@@ -196,7 +196,13 @@ Value conv_forward(RuleContext& ctx, const ConvSpec& s, const Arg& input, const 
   s.name(m10);
   m10 << ": only inputs with zero batch or zero channels may be empty, got input of shape " << ctx.shape_hole(input);
   if (ctx.require(p + "_c10", empty || all_of(nonzero), m10) == Status::Refuted) sizes_ok = false;  // <p>_c10
-  if (!sizes_ok || !input.shape().rank_known()) return unknown_tensor();
+  if (!sizes_ok) return unknown_tensor();
+  if (!input.shape().rank_known()) {
+    // batched or not (c1): the channel and spatial axes are known all the same
+    std::vector<Dim> suffix{ite(no_channels, 0, s.out_channels).dim()};
+    for (const IntTerm& t : out) suffix.push_back(t.dim());
+    return Value::tensor(Shape::unknown_with_suffix(std::move(suffix)));
+  }
   std::vector<Dim> dims;
   if (input.shape().rank() == s.n + 2) dims.push_back(input.shape()[0]);
   dims.push_back(ite(no_channels, 0, s.out_channels).dim());

@@ -87,11 +87,16 @@ Value pool_forward(RuleContext& ctx, const PoolSpec& s, const Arg& input) {
   if (ctx.require(p + "_c5", ge(out[0], 1) && ge(out[1], 1), m5) == Status::Refuted) return unknown_tensor();  // <p>_c5
 
   const Shape& shape = input.shape();
-  if (!shape.rank_known()) return unknown_tensor();
-  std::vector<Dim> dims(shape.dims().begin(), shape.dims().end() - 2);
-  dims.push_back(out[0].dim());
-  dims.push_back(out[1].dim());
-  Value result = Value::tensor(Shape(std::move(dims)));
+  Value result;
+  if (!shape.rank_known()) {
+    // 3-D or 4-D (c1): the channels and the pooled axes are known all the same
+    result = Value::tensor(Shape::unknown_with_suffix({ctx.size(input, -3).dim(), out[0].dim(), out[1].dim()}));
+  } else {
+    std::vector<Dim> dims(shape.dims().begin(), shape.dims().end() - 2);
+    dims.push_back(out[0].dim());
+    dims.push_back(out[1].dim());
+    result = Value::tensor(Shape(std::move(dims)));
+  }
   if (s.return_indices) return Value::tuple({result, result});
   return result;
 }
@@ -157,7 +162,8 @@ Value adaptive_forward(RuleContext& ctx, const Arg& input, const std::vector<std
   BoolTerm spatial = gt(ctx.size(input, -2), 0) && gt(ctx.size(input, -1), 0);
   if (ctx.require("adaptive_avg_pool2d_c3", mean || spatial, m3) == Status::Refuted) ok = false;  // adaptive_avg_pool2d_c3
   const Shape& shape = input.shape();
-  if (!ok || !shape.rank_known()) return unknown_tensor();
+  if (!ok) return unknown_tensor();
+  if (!shape.rank_known()) return Value::tensor(Shape::unknown_with_suffix({out[0].dim(), out[1].dim()}));
   std::vector<Dim> dims(shape.dims().begin(), shape.dims().end() - 2);
   dims.push_back(out[0].dim());
   dims.push_back(out[1].dim());

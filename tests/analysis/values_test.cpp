@@ -387,5 +387,24 @@ TEST(Values, AModuleWithAnUnknownBiasFlagIsKept) {
   EXPECT_EQ(a.count(Outcome::Deferred), 0u) << a.dump();
 }
 
+// Convolutions and pools of an input of unknown rank still know the
+// channel and spatial axes they compute (item 7 of issue 9).
+TEST(Values, ConvAndPoolKeepTheAxesTheyKnowOfAnInputOfUnknownRank) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "def f(x):\n"
+      "    y = nn.Conv2d(3, 8, 3)(x)  # conv\n"
+      "    z = nn.MaxPool2d(2)(y)  # pool\n"
+      "    w = nn.AdaptiveAvgPool2d((4, 4))(x)  # adaptive\n"
+      "    return nn.Linear(4, 2)(w)  # linear\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# conv"), "y"), "[*, 8, input.size(-2) - 2, input.size(-1) - 2]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# pool"), "z"), "[*, 8, (input.size(-2) - 4)//2 + 1, (input.size(-1) - 4)//2 + 1]");
+  EXPECT_EQ(a.shape(line_of(src, "# adaptive"), "w"), "[*, 4, 4]");
+  // the last axis is known: the Linear after it is proven
+  EXPECT_EQ(a.outcome(line_of(src, "# linear"), "linear_c1"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

@@ -414,6 +414,14 @@ std::vector<Suite> suites() {
                    }});
   }
   out.push_back({"randperm", "torch.randperm", [](Rng& r) { return C({I(r.range(-3, 9))}); }});
+  // torch.Tensor(2, 3): the sizes as separate ints (one list would be data)
+  out.push_back({"legacy_new", "torch.Tensor", [](Rng& r) {
+                   Sizes s = r.shape(1, 4);
+                   if (r.chance(0.2)) s[static_cast<std::size_t>(r.range(0, static_cast<int64_t>(s.size()) - 1))] = r.range(-2, -1);
+                   std::vector<OArg> args;
+                   for (int64_t d : s) args.push_back(I(d));
+                   return C(args);
+                 }});
   out.push_back({"meshgrid", "torch.meshgrid", [](Rng& r) {
                    std::vector<Sizes> ts;
                    int64_t n = r.chance(0.05) ? 0 : r.range(1, 3);

@@ -268,6 +268,11 @@ const std::map<std::string, Runner>& runners() {
     m["linspace"] = [](const OCase& c) { return of(at::linspace(S(c.args[0]), S(c.args[1]), c.args[2].i)); };
     m["logspace"] = [](const OCase& c) { return of(at::logspace(S(c.args[0]), S(c.args[1]), c.args[2].i)); };
     m["randperm"] = [](const OCase& c) { return of(at::randperm(c.args[0].i)); };
+    m["legacy_new"] = [](const OCase& c) {  // torch.Tensor(*sizes) allocates as at::empty
+      std::vector<int64_t> sizes;
+      for (const OArg& a : c.args) sizes.push_back(a.i);
+      return of(at::empty(sizes));
+    };
     m["meshgrid"] = [](const OCase& c) {
       const OArg& indexing = c.kw("indexing");
       return of(at::meshgrid(TL(c.args[0]), indexing.kind == OArg::Kind::Str ? indexing.s : std::string("ij")));
