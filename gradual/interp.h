@@ -206,6 +206,17 @@ class Interpreter {
   // A method name a tensor has (a registry rule `Tensor.NAME`, or a size query).
   bool is_tensor_method(const std::string& name) const;
 
+  // `list[key] = v`: the list after it (interp_stmt.cpp)
+  Value list_with_item_set(const Value& list, const Value& key, const Value& v);
+  // ---- one of a few objects (interp_choice.cpp)
+  // `apply` on each alternative that is not None, under the condition that
+  // selects it; the results joined (named `path` where they differ).
+  Value over_choice(const ChoiceObject& choice, const std::function<Value(const Value&)>& apply,
+                    const std::string& path);
+  std::optional<Pred> choice_truth(const ChoiceObject& choice);
+  // When the value is None: false without a None alternative.
+  std::optional<Pred> choice_is_none(const ChoiceObject& choice);
+
   // loops
   void exec_for(const ir::For* f);
   void exec_while(const ir::While* w);
@@ -258,7 +269,15 @@ class Interpreter {
     std::optional<Value> old_value;
   };
   void write_object_attribute(const std::shared_ptr<ObjectValue>& obj, const std::string& name, const Value& v);
-  void undo_writes(std::size_t mark);
+  // Where a branch or loop pass starts: the write log's length and the object clock.
+  struct WriteMark {
+    std::size_t log;
+    uint64_t clock;
+  };
+  WriteMark write_mark() const { return {write_log_.size(), object_clock_}; }
+  // Undoes the writes since `mark` to objects that existed then (an object
+  // made since keeps its attributes: a container may hold it).
+  void undo_writes(const WriteMark& mark);
   int log_depth = 0;  // > 0: attribute writes are logged (inside a branch arm or a silent pass)
 
   // ---- call-site visits: rule applications during one visit of a site share an evaluation id
@@ -376,11 +395,14 @@ class Interpreter {
   struct MemoEntry {
     Value result;
     std::vector<Value> args;
-    uint64_t facts;  // Solver::fact_mark() when the call was analysed
+    std::vector<const TermNode*> facts;  // Solver::scoped_facts() when the call was analysed
+    bool recorded;                       // analysed while recording (else a loop's silent pass)
   };
   std::unordered_map<std::string, MemoEntry> memo_;
   bool receiver_is_guess_ = false;
   bool in_uncalled_pass_ = false;   // analysing functions nobody called (Dyn parameters)
+  int fixpoint_loops_ = 0;
+  uint64_t object_clock_ = 0;  // instances made so far (InstanceObject::born)  // enclosing loops iterated to a fixed point (not unrolled)
   std::size_t unroll_product_ = 1;  // iterations of the enclosing unrolled loops together  // the current method call's receiver was unknown
   std::vector<std::string> memo_log_;
   std::unordered_set<const ir::FunctionDef*> analysed_defs_;

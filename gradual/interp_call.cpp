@@ -36,7 +36,7 @@ bool harmless_library_call(const std::string& path) {
       "builtins.repr", "builtins.type", "builtins.id", "builtins.hasattr", "builtins.getattr", "builtins.setattr",
       "builtins.callable", "builtins.format", "builtins.hash", "builtins.vars", "builtins.dir", "builtins.list",
       "builtins.tuple", "builtins.set", "builtins.dict", "builtins.enumerate", "builtins.zip", "builtins.range",
-      "builtins.reversed", "builtins.iter", "builtins.next", "builtins.super", "builtins.int", "builtins.float",
+      "builtins.reversed", "builtins.map", "builtins.iter", "builtins.next", "builtins.super", "builtins.int", "builtins.float",
       "builtins.bool", "torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict", "copy.deepcopy",
       "copy.copy"};
   return harmless.count(path) > 0;
@@ -138,6 +138,9 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
   };
   if (!callee.is_object() || !callee.as_object()) return unresolved("is not known");
   if (auto fn = shared_as<FunctionObject>(callee)) return call_function(fn, args, std::nullopt, site);
+  if (const auto* choice = object_as<ChoiceObject>(callee))
+    return over_choice(*choice, [&](const Value& alt) { return call_value(alt, callee_expr, args, site); },
+                       callee_expr ? source_text(callee_expr->loc, 24) + "(...)" : "call");
   if (const auto* bm = object_as<BoundMethod>(callee)) return call_function(bm->function, args, bm->self, site);
   if (auto cls = shared_as<ClassObject>(callee)) return instantiate(cls, args, site);
   if (const auto* inst = object_as<InstanceObject>(callee)) {
@@ -157,7 +160,7 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
     ArgValue input = positional.front();
     for (const Value& child : container->children) {
       Value out;
-      if (object_as<InstanceObject>(child) || object_as<ContainerModule>(child)) {
+      if (object_as<InstanceObject>(child) || object_as<ContainerModule>(child) || object_as<ChoiceObject>(child)) {
         out = call_value(child, nullptr, {input}, site);
       } else if (child.is_object() && child.as_object() && !object_as<LibraryName>(child)) {
         const std::string& cls = child.as_object()->class_name;
@@ -322,12 +325,14 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
 
   // ---- memo
   std::string key = memo_key(*fn, values);
-  uint64_t facts_at_call = solver_->fact_mark();
+  std::vector<const TermNode*> facts_at_call = solver_->scoped_facts();
   auto hit = memo_.find(key);
   bool sampled = options_.record_signatures && recording_ && fn->def && site && !isa<FunctionDef>(site);
   // An analysis under facts no longer assumed (a branch condition of another
   // path) proved its obligations for that path only: analyse the call again.
-  if (hit != memo_.end() && !solver_->still_assumed(hit->second.facts)) {
+  // An analysis in a loop's silent pass recorded nothing: a recording visit
+  // analyses the call again.
+  if (hit != memo_.end() && ((recording_ && !hit->second.recorded) || !solver_->assumes(hit->second.facts))) {
     memo_.erase(hit);
     hit = memo_.end();
   }
@@ -413,7 +418,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   if (sampled) call_samples_[fn->def].push_back({values, result});
   // the entry keeps its arguments alive: a key names objects by address, so
   // no other object may reuse one of those addresses while the entry exists
-  memo_[key] = MemoEntry{result, std::move(values), facts_at_call};
+  memo_[key] = MemoEntry{result, std::move(values), std::move(facts_at_call), recording_};
   memo_log_.push_back(key);
   (void)site;
   return result;
@@ -421,6 +426,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
 
 Value Interpreter::instantiate(const std::shared_ptr<ClassObject>& cls, const std::vector<ArgValue>& args, const Node* site) {
   auto inst = std::make_shared<InstanceObject>(cls);
+  inst->born = ++object_clock_;
   Value self = Value::object(inst);
   if (site) note_created(inst.get(), site->loc);
   if (const Value* init = cls->lookup("__init__")) {

@@ -298,8 +298,10 @@ void Interpreter::rollback(const Checkpoint& cp) {
     raw_.resize(cp.raw);
     raw_info_.resize(cp.raw);
   }
+  // a silent pass's analyses stay for the next pass (they recorded nothing)
   while (memo_log_.size() > cp.memo_log) {
-    memo_.erase(memo_log_.back());
+    auto it = memo_.find(memo_log_.back());
+    if (it != memo_.end() && it->second.recorded) memo_.erase(it);
     memo_log_.pop_back();
   }
   recording_ = cp.recording;
@@ -316,9 +318,14 @@ void Interpreter::write_object_attribute(const std::shared_ptr<ObjectValue>& obj
   if (auto* inst = dynamic_cast<InstanceObject*>(obj.get())) ++inst->version;
 }
 
-void Interpreter::undo_writes(std::size_t mark) {
-  while (write_log_.size() > mark) {
+void Interpreter::undo_writes(const WriteMark& mark) {
+  while (write_log_.size() > mark.log) {
     AttrWrite& w = write_log_.back();
+    const auto* made = dynamic_cast<const InstanceObject*>(w.object.get());
+    if (made && made->born > mark.clock) {
+      write_log_.pop_back();
+      continue;
+    }
     if (w.old_value) {
       w.object->attributes[w.name] = *w.old_value;
     } else {

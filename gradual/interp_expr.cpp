@@ -493,6 +493,7 @@ std::optional<Pred> Interpreter::truth(const Value& v) {
       if (v.items()) return Pred(!v.items()->empty());
       return std::nullopt;
     case ValueKind::Object: {
+      if (const auto* choice = object_as<ChoiceObject>(v)) return choice_truth(*choice);
       if (const auto* c = object_as<ContainerModule>(v)) {
         if (c->children_known) return Pred(!c->children.empty());
         return std::nullopt;
@@ -566,6 +567,13 @@ Value Interpreter::binary(BinOpKind op, const Value& a, const Value& b, const No
 
 Value Interpreter::compare(CmpOpKind op, const Value& a, const Value& b, const Node* site, const Expr* left,
                            const Expr* right) {
+  const auto* choice = object_as<ChoiceObject>(a.is_none() ? b : a);
+  if (choice && (a.is_none() || b.is_none()) &&
+      (op == CmpOpKind::Is || op == CmpOpKind::IsNot || op == CmpOpKind::Eq || op == CmpOpKind::NotEq)) {
+    std::optional<Pred> none = choice_is_none(*choice);
+    if (!none) return Value::unknown();
+    return Value::boolean(op == CmpOpKind::Is || op == CmpOpKind::Eq ? *none : !*none);
+  }
   if (op == CmpOpKind::Is || op == CmpOpKind::IsNot) {
     std::optional<bool> same;
     if (a.is_none() && b.is_none()) same = true;
@@ -589,7 +597,10 @@ Value Interpreter::compare(CmpOpKind op, const Value& a, const Value& b, const N
     if (op == CmpOpKind::NotEq) return Value::boolean(!equal);
     return Value::unknown();
   }
-  auto da = as_dim(a), db = as_dim(b);
+  // a parameter nobody passed compares as the int its hint names (if it is
+  // not an int, its int uses elsewhere are what fails)
+  auto da = a.is_unknown() ? a.int_view() : as_dim(a);
+  auto db = b.is_unknown() ? b.int_view() : as_dim(b);
   if (da && db) {
     try {
       switch (op) {
@@ -673,6 +684,8 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
     return Value::unknown_int(it->second);
   }
   if (!obj.is_object() || !obj.as_object()) return Value::unknown();
+  if (const auto* choice = object_as<ChoiceObject>(obj))
+    return over_choice(*choice, [&](const Value& alt) { return get_attribute(alt, attr, obj_expr, site); }, attr);
 
   if (auto inst = shared_as<InstanceObject>(obj)) {
     if (const Value* v = inst->attribute(attr)) return *v;

@@ -220,6 +220,7 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
       Value sliced = subscript(as_list, index_expr, site);
       if (!sliced.items()) return Value::unknown();
       auto out = std::make_shared<ContainerModule>(c->class_name);
+      out->fixpoint_loops = fixpoint_loops_;
       out->children = *sliced.items();
       return Value::object(out);
     }

@@ -2,6 +2,7 @@
 #include "gradual/interp_join.h"
 
 #include <algorithm>
+#include <typeinfo>
 
 namespace gshape::gradual::interp {
 
@@ -21,8 +22,87 @@ Dim join_dims(const Dim& a, const Dim& b, const JoinOptions& options, const std:
   return Dim::symbol(path, nonneg);
 }
 
+namespace {
+
+bool object_or_none(const Value& v) { return v.is_none() || (v.is_object() && v.as_object()); }
+
+// Two objects built alike (the layer a loop makes on each pass, `Block(dim)`):
+// same kind and class, attributes and children alike in turn. Any call or
+// read gives the same result on either, so a join keeps one of them.
+bool similar_objects(const ObjectValue& a, const ObjectValue& b, int depth) {
+  if (&a == &b) return true;
+  if (depth > 4 || typeid(a) != typeid(b) || a.class_name != b.class_name) return false;
+  if (const auto* ia = dynamic_cast<const InstanceObject*>(&a)) {
+    if (ia->cls != static_cast<const InstanceObject&>(b).cls) return false;
+  } else if (const auto* ca = dynamic_cast<const ContainerModule*>(&a)) {
+    const auto& cb = static_cast<const ContainerModule&>(b);
+    if (ca->children_known != cb.children_known || ca->children.size() != cb.children.size()) return false;
+    for (std::size_t i = 0; i < ca->children.size(); ++i)
+      if (!similar_values(ca->children[i], cb.children[i], depth + 1)) return false;
+  } else if (const auto* ma = dynamic_cast<const BoundMethod*>(&a)) {
+    const auto& mb = static_cast<const BoundMethod&>(b);
+    if (ma->function != mb.function || !similar_values(ma->self, mb.self, depth + 1)) return false;
+  } else if (typeid(a) != typeid(ObjectValue)) {
+    return false;  // functions, classes, parsers, loaders ...: only itself
+  }
+  if (a.attributes.size() != b.attributes.size()) return false;
+  for (auto ia = a.attributes.begin(), ib = b.attributes.begin(); ia != a.attributes.end(); ++ia, ++ib)
+    if (ia->first != ib->first || !similar_values(ia->second, ib->second, depth + 1)) return false;
+  return true;
+}
+
+}  // namespace
+
+bool similar_values(const Value& a, const Value& b, int depth) {
+  if (a.is_object() && b.is_object() && a.as_object() && b.as_object())
+    return similar_objects(*a.as_object(), *b.as_object(), depth);
+  if (a.is_sequence() && b.is_sequence() && a.items() && b.items() && a.sequence_kind() == b.sequence_kind() &&
+      a.items()->size() == b.items()->size()) {
+    for (std::size_t i = 0; i < a.items()->size(); ++i)
+      if (!similar_values((*a.items())[i], (*b.items())[i], depth + 1)) return false;
+    return true;
+  }
+  return same_value(a, b);
+}
+
+namespace {
+
+// The alternatives of `a` and `b` (a choice's, or the value itself), at most
+// kMaxAlternatives of them: beyond that nothing is kept.
+constexpr std::size_t kMaxAlternatives = 4;
+
+Value join_objects(const Value& a, const Value& b, const JoinOptions& options) {
+  const auto* ca = object_as<ChoiceObject>(a);
+  const auto* cb = object_as<ChoiceObject>(b);
+  std::vector<Value> alternatives;
+  auto add = [&](const Value& v) {
+    for (const Value& have : alternatives)
+      if (similar_values(have, v, 0)) return;
+    alternatives.push_back(v);
+  };
+  for (const Value* side : {&a, &b}) {
+    if (const auto* c = object_as<ChoiceObject>(*side)) {
+      for (const Value& v : c->alternatives) add(v);
+    } else {
+      add(*side);
+    }
+  }
+  if (alternatives.size() > kMaxAlternatives) return Value::unknown();
+  if (alternatives.size() == 1) return alternatives.front();
+  // a loop head meeting what it already holds: the fixed point
+  if (ca && alternatives.size() == ca->alternatives.size()) return a;
+  auto choice = std::make_shared<ChoiceObject>();
+  choice->alternatives = std::move(alternatives);
+  if (!ca && !cb && !options.widen && options.condition && !options.condition->is_constant())
+    choice->condition = *options.condition;
+  return Value::object(choice);
+}
+
+}  // namespace
+
 Value join_values(const Value& a, const Value& b, const JoinOptions& options, const std::string& path) {
   if (same_value(a, b)) return a;
+  if (object_or_none(a) && object_or_none(b)) return join_objects(a, b, options);
   if (a.kind() != b.kind()) {
     // an int and a bool mix as ints (True + 1); everything else is unknown
     return Value::unknown();
@@ -117,7 +197,17 @@ bool same_value(const Value& a, const Value& b) {
     case ValueKind::Float: return a.as_float() == b.as_float();
     case ValueKind::Str: return a.as_str() == b.as_str();
     case ValueKind::Tensor: return a.shape() == b.shape() && a.contiguous() == b.contiguous();
-    case ValueKind::Object: return a.as_object() == b.as_object();
+    case ValueKind::Object: {
+      if (a.as_object() == b.as_object()) return true;
+      const auto* ca = object_as<ChoiceObject>(a);
+      const auto* cb = object_as<ChoiceObject>(b);
+      if (!ca || !cb || ca->alternatives.size() != cb->alternatives.size()) return false;
+      if (ca->condition.has_value() != cb->condition.has_value() || (ca->condition && !(*ca->condition == *cb->condition)))
+        return false;
+      for (std::size_t i = 0; i < ca->alternatives.size(); ++i)
+        if (!same_value(ca->alternatives[i], cb->alternatives[i])) return false;
+      return true;
+    }
     case ValueKind::Sequence: {
       if (a.sequence_kind() != b.sequence_kind()) return false;
       const auto* ia = a.items();
@@ -175,6 +265,11 @@ std::string value_key(const Value& v) {
       return out + ")";
     }
     case ValueKind::Object: {
+      if (const auto* c = object_as<ChoiceObject>(v)) {
+        std::string out = c->condition ? "c" + std::to_string(c->condition->node()->id) + "(" : "c(";
+        for (const Value& alt : c->alternatives) out += value_key(alt) + ",";
+        return out + ")";
+      }
       std::string out = "o" + std::to_string(reinterpret_cast<uintptr_t>(v.as_object().get()));
       if (const auto* inst = object_as<InstanceObject>(v)) out += "v" + std::to_string(inst->version);
       return out;

@@ -27,6 +27,9 @@ Dim join_dims(const Dim& a, const Dim& b, const JoinOptions& options, const std:
 Vars join_vars(const Vars& a, const Vars& b, const JoinOptions& options);
 
 bool same_value(const Value& a, const Value& b);
+// Equal, or objects built alike (same class, attributes and children alike):
+// what a join of the two may keep one of.
+bool similar_values(const Value& a, const Value& b, int depth = 0);
 bool same_vars(const Vars& a, const Vars& b);
 
 // A structural key (dims by term identity, objects by identity and version).

@@ -380,6 +380,38 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
       for (const ArgValue* p : a.positional) z->inners.push_back(p->value);
       return Value::object(z);
     }
+    if (name == "map" && a.positional.size() >= 2 && !a.has_star && a.positional.size() == args.size()) {
+      // the function is followed on each element (on one element standing for
+      // all of them when the length is unknown); the result is a list
+      const Value& fn = a.positional.front()->value;
+      const ir::Expr* fn_expr = a.positional.front()->expr;
+      std::vector<std::vector<Value>> lists;
+      bool known = true;
+      for (std::size_t i = 1; i < a.positional.size() && known; ++i) {
+        auto items = known_items(a.positional[i]->value, 256);
+        if (items) lists.push_back(std::move(*items));
+        else known = false;
+      }
+      auto apply = [&](std::vector<Value> operands) {
+        std::vector<ArgValue> call_args;
+        for (Value& v : operands) call_args.push_back(ArgValue{Argument::Type::Positional, {}, std::move(v), nullptr, {}});
+        return call_value(fn, fn_expr, call_args, site);
+      };
+      if (known) {
+        std::size_t n = lists.front().size();
+        for (const auto& l : lists) n = std::min(n, l.size());
+        std::vector<Value> out;
+        for (std::size_t i = 0; i < n; ++i) {
+          std::vector<Value> operands;
+          for (const auto& l : lists) operands.push_back(l[i]);
+          out.push_back(apply(std::move(operands)));
+        }
+        return Value::list(std::move(out));
+      }
+      std::vector<Value> operands;
+      for (std::size_t i = 1; i < a.positional.size(); ++i) operands.push_back(any_element(a.positional[i]->value, "item"));
+      return Value::unknown_length(SequenceKind::List, apply(std::move(operands)));
+    }
     if (name == "reversed" && arg0()) {
       if (auto items = known_items(*arg0(), 4096)) return Value::list(std::vector<Value>(items->rbegin(), items->rend()));
       return Value::unknown();
@@ -445,6 +477,7 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   // ---- library objects shapes flow through
   if (path == "torch.nn.Sequential" || path == "torch.nn.ModuleList") {
     auto c = std::make_shared<ContainerModule>(path);
+    c->fixpoint_loops = fixpoint_loops_;
     if (path == "torch.nn.Sequential") {
       for (const ArgValue& x : args) {
         if (x.type == Argument::Type::Positional) {
@@ -625,6 +658,10 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
       return Value::none();
     }
     if (auto c = shared_as<ContainerModule>(self)) {
+      // a loop of unknown trip count around the append: its passes stand for
+      // any number of children (kept as samples of what they are)
+      if ((m == "append" || m == "add_module" || m == "extend" || m == "insert") && fixpoint_loops_ > c->fixpoint_loops)
+        c->children_known = false;
       if ((m == "append" || m == "add_module") && arg0()) {
         c->children.push_back(a.positional.back()->value);
         return self;

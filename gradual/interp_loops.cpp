@@ -65,6 +65,21 @@ std::optional<std::vector<Value>> Interpreter::known_items(const Value& v, std::
     if (c->children_known && c->children.size() <= limit) return c->children;
     return std::nullopt;
   }
+  if (const auto* choice = dynamic_cast<const ChoiceObject*>(&obj)) {
+    // alternatives of one length: position by position, the alternatives' items
+    std::optional<std::vector<Value>> out;
+    for (const Value& alt : choice->alternatives) {
+      if (alt.is_none()) continue;
+      auto items = known_items(alt, limit);
+      if (!items || (out && out->size() != items->size())) return std::nullopt;
+      if (!out) {
+        out = std::move(items);
+        continue;
+      }
+      for (std::size_t i = 0; i < out->size(); ++i) (*out)[i] = join_values((*out)[i], (*items)[i], {}, "item");
+    }
+    return out;
+  }
   if (const auto* d = dynamic_cast<const DictObject*>(&obj)) {
     if (!d->complete || d->entries.size() > limit) return std::nullopt;
     std::vector<Value> keys;
@@ -130,6 +145,22 @@ Value Interpreter::any_element(const Value& v, const std::string& name_hint) {
     return Value::tuple(std::move(t));
   }
   if (dynamic_cast<const DataLoaderObject*>(&obj)) return first_batch(v);
+  if (const auto* c = dynamic_cast<const ContainerModule*>(&obj)) {
+    // the children seen (every one when they are known; samples otherwise)
+    if (c->children.empty()) return Value::unknown();
+    Value e = c->children.front();
+    for (std::size_t i = 1; i < c->children.size(); ++i) e = join_values(e, c->children[i], {}, name_hint);
+    return e;
+  }
+  if (const auto* choice = dynamic_cast<const ChoiceObject*>(&obj)) {
+    std::optional<Value> e;
+    for (const Value& alt : choice->alternatives) {
+      if (alt.is_none()) continue;
+      Value one = any_element(alt, name_hint);
+      e = e ? join_values(*e, one, {}, name_hint) : one;
+    }
+    return e ? *e : Value::unknown();
+  }
   if (auto inst = shared_as<InstanceObject>(v)) {
     if (const Value* getitem = inst->cls->lookup("__getitem__")) {
       if (auto fn = shared_as<FunctionObject>(*getitem))
@@ -337,6 +368,11 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
   }
 
   // ---- silent passes to the fixed point of the loop head
+  struct FixpointLoop {
+    int& depth;
+    explicit FixpointLoop(int& d) : depth(d) { ++depth; }
+    ~FixpointLoop() { --depth; }
+  } fixpoint_loop{fixpoint_loops_};
   std::map<std::string, Dim> widen_cache;
   JoinOptions widen;
   widen.widen = true;
@@ -346,7 +382,7 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
   bool converged = false;
   for (int pass = 0; pass < kMaxFixpointPasses; ++pass) {
     Checkpoint cp = checkpoint();
-    std::size_t mark = write_log_.size();
+    WriteMark mark = write_mark();
     ++log_depth;
     recording_ = false;
     std::vector<Vars> outs;

@@ -55,4 +55,10 @@ std::optional<std::string> dict_key(const Value& v) {
   return std::nullopt;
 }
 
+bool ChoiceObject::has_none() const {
+  for (const Value& v : alternatives)
+    if (v.is_none()) return true;
+  return false;
+}
+
 }  // namespace gshape::gradual::interp

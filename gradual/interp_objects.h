@@ -73,6 +73,7 @@ struct InstanceObject : ObjectValue {
   std::shared_ptr<ClassObject> cls;
   std::map<std::string, SourceLoc> origins;  // where each attribute was set
   uint64_t version = 0;                      // bumped on every attribute write (memo keys)
+  uint64_t born = 0;                         // the interpreter's object clock at creation
 };
 
 // `obj.method` of a project class: the function with its first argument.
@@ -116,6 +117,9 @@ struct ContainerModule : ObjectValue {
   explicit ContainerModule(std::string cls) : ObjectValue(std::move(cls)) {}
   std::vector<Value> children;
   bool children_known = true;  // false: built from something the analysis cannot list
+  // Loops iterated to a fixed point (unknown trip count) around its creation:
+  // an append inside a further such loop adds an unknown number of children.
+  int fixpoint_loops = 0;
   bool is_sequential() const { return class_name == "torch.nn.Sequential"; }
 };
 
@@ -186,6 +190,18 @@ struct DictObject : ObjectValue {
   bool complete = true;  // false: some entry has a key the analysis does not know
   const Value* find(const std::string& key) const;
   void set(const std::string& key, Value v);
+};
+
+// One of a few objects, where control flow joined two (`nn.Linear(d, d) if
+// flag else nn.Identity()`, a layer or None): a call or an attribute read
+// applies to each alternative that is not None (calling None fails anyway)
+// and the results are joined. `condition`, kept for two alternatives made by
+// a branch, holds exactly when the first one is the value.
+struct ChoiceObject : ObjectValue {
+  ChoiceObject() : ObjectValue("gshape.choice") {}
+  std::vector<Value> alternatives;  // objects or None; no two the same; no choices
+  std::optional<Pred> condition;
+  bool has_none() const;
 };
 
 // Downcasts of a Value's object (nullptr when it is not of that kind).

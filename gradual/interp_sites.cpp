@@ -95,6 +95,8 @@ void Interpreter::note_escape(const Value& v, int depth) {
     for (const auto& [name, attr] : inst->attributes) note_escape(attr, depth + 1);
   } else if (const auto* c = object_as<ContainerModule>(v)) {
     for (const Value& child : c->children) note_escape(child, depth + 1);
+  } else if (const auto* choice = object_as<ChoiceObject>(v)) {
+    for (const Value& alt : choice->alternatives) note_escape(alt, depth + 1);
   } else if (const auto* d = object_as<DictObject>(v)) {
     for (const auto& [k, item] : d->entries) note_escape(item, depth + 1);
   }

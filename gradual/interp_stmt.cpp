@@ -351,7 +351,7 @@ void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm
   }
   Frame& f = frame();
   Vars before = *f.vars;
-  std::size_t mark = write_log_.size();
+  WriteMark mark = write_mark();
   ++log_depth;
   struct LogDepth {
     int& d;
@@ -366,7 +366,7 @@ void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm
   Vars then_vars = std::move(*f.vars);
   bool then_live = f.live;
   std::map<std::pair<ObjectValue*, std::string>, std::pair<std::shared_ptr<ObjectValue>, std::optional<Value>>> then_writes;
-  for (std::size_t i = mark; i < write_log_.size(); ++i) {
+  for (std::size_t i = mark.log; i < write_log_.size(); ++i) {
     const AttrWrite& w = write_log_[i];
     const Value* now = w.object->attribute(w.name);
     then_writes[{w.object.get(), w.name}] = {w.object, now ? std::optional<Value>(*now) : std::nullopt};
@@ -382,7 +382,7 @@ void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm
   }
   bool else_live = f.live;
   std::map<std::pair<ObjectValue*, std::string>, std::pair<std::shared_ptr<ObjectValue>, std::optional<Value>>> else_writes;
-  for (std::size_t i = mark; i < write_log_.size(); ++i) {
+  for (std::size_t i = mark.log; i < write_log_.size(); ++i) {
     const AttrWrite& w = write_log_[i];
     const Value* now = w.object->attribute(w.name);
     else_writes[{w.object.get(), w.name}] = {w.object, now ? std::optional<Value>(*now) : std::nullopt};
@@ -429,6 +429,27 @@ void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm
   }
 }
 
+Value Interpreter::list_with_item_set(const Value& list, const Value& key, const Value& v) {
+  if (list.items() && key.is_int()) {
+    if (auto i = key.as_int().constant_value()) {
+      auto n = static_cast<int64_t>(list.items()->size());
+      int64_t at = *i < 0 ? *i + n : *i;
+      if (at >= 0 && at < n) {
+        std::vector<Value> items = *list.items();
+        items[static_cast<std::size_t>(at)] = v;
+        return Value::list(std::move(items));
+      }
+    }
+  }
+  // a slice or an index the analysis cannot place: any length, any of the items
+  bool slice = !key.is_int() && !key.is_bool();
+  Value element = any_element(list, "item");
+  Value added = slice ? any_element(v, "item") : v;
+  bool empty_before = list.items() && list.items()->empty();
+  return Value::unknown_length(SequenceKind::List,
+                               empty_before ? added : join_values(element, added, {}, "item"));
+}
+
 void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& origin, const Expr* value_expr) {
   switch (target->kind) {
     case Kind::Name:
@@ -458,6 +479,10 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
         } else {
           dict->complete = false;
         }
+      } else if (obj.is_sequence() && obj.sequence_kind() == SequenceKind::List &&
+                 (isa<Name>(sub->value) || isa<Attribute>(sub->value))) {
+        // a list is a value here: the name (or attribute) holding it is rebound
+        assign(sub->value, list_with_item_set(obj, key, v), origin);
       }
       return;
     }

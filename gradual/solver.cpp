@@ -21,7 +21,6 @@ struct FactRecord {
   std::size_t depth;
   const TermNode* condition;
   std::vector<const TermNode*> symbols;
-  uint64_t serial;  // never reused: names this fact while it is asserted
 };
 }  // namespace
 
@@ -56,7 +55,7 @@ struct Solver::Impl {
   std::unordered_map<std::string, std::size_t> fact_by_indicator;
   std::size_t z3_depth = 0;
   std::size_t z3_facts = 0;
-  uint64_t next_serial = 1;
+  std::unordered_map<const TermNode*, int> assumed;  // condition → how many facts assert it now
 
   void sync() {
     for (; z3_facts < facts.size(); ++z3_facts) {
@@ -329,7 +328,8 @@ struct Solver::Impl {
     fact_by_indicator["fact!" + std::to_string(facts.size())] = facts.size();
     std::vector<const TermNode*> symbols;
     for (const Dim& s : symbols_of(fact.node())) symbols.push_back(s.node());
-    facts.push_back({{loc, std::move(description)}, depth, fact.node(), std::move(symbols), next_serial++});
+    facts.push_back({{loc, std::move(description)}, depth, fact.node(), std::move(symbols)});
+    ++assumed[fact.node()];
   }
 };
 
@@ -344,6 +344,8 @@ void Solver::pop_scope() {
   --s.depth;
   while (!s.facts.empty() && s.facts.back().depth > s.depth) {
     s.fact_by_indicator.erase("fact!" + std::to_string(s.facts.size() - 1));
+    auto a = s.assumed.find(s.facts.back().condition);
+    if (a != s.assumed.end() && --a->second == 0) s.assumed.erase(a);
     s.facts.pop_back();
   }
   if (s.z3_depth > s.depth) {
@@ -358,15 +360,18 @@ void Solver::pop_scope() {
 
 std::size_t Solver::scope_depth() const { return impl_->depth; }
 
-uint64_t Solver::fact_mark() const { return impl_->facts.empty() ? 0 : impl_->facts.back().serial; }
+std::vector<const TermNode*> Solver::scoped_facts() const {
+  std::vector<const TermNode*> out;
+  for (auto it = impl_->facts.rbegin(); it != impl_->facts.rend() && it->depth > 0; ++it) out.push_back(it->condition);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
-bool Solver::still_assumed(uint64_t mark) const {
-  if (mark == 0) return true;
-  // serials ascend along the stack of facts
-  const auto& facts = impl_->facts;
-  auto it = std::lower_bound(facts.begin(), facts.end(), mark,
-                             [](const FactRecord& f, uint64_t m) { return f.serial < m; });
-  return it != facts.end() && it->serial == mark;
+bool Solver::assumes(const std::vector<const TermNode*>& conditions) const {
+  for (const TermNode* c : conditions)
+    if (!impl_->assumed.count(c)) return false;
+  return true;
 }
 
 void Solver::add_fact(const Pred& fact, const SourceLoc& loc, std::string description) {

@@ -65,12 +65,12 @@ class Solver final : public Discharger {
   void push_scope();
   void pop_scope();
   std::size_t scope_depth() const;
-  // The newest fact assumed now (0: none). Facts form a stack, so while that
-  // fact is still assumed, so is every fact that was assumed with it: what
-  // was proven under the facts at a mark holds again wherever
-  // still_assumed(mark) (the interpreter's memo of calls relies on this).
-  uint64_t fact_mark() const;
-  bool still_assumed(uint64_t mark) const;
+  // The conditions of the facts a scope added (branch conditions, and what
+  // was checked since): facts outside every scope are never dropped. What
+  // was proven under them holds again wherever assumes(them) (the
+  // interpreter's memo of calls relies on this).
+  std::vector<const TermNode*> scoped_facts() const;
+  bool assumes(const std::vector<const TermNode*>& conditions) const;
 
   // Asserts `fact` (tracked: it can appear in unsat cores as `description`
   // at `loc`). A constant-true fact is dropped.

@@ -1,0 +1,117 @@
+// Values made of objects: a join of two layers (`A if c else B`, a layer or
+// None) applied as each, map() over known items, containers a loop of unknown
+// trip count fills, list items assigned in place, and the memo of calls under
+// the facts of one path.
+#include <gtest/gtest.h>
+
+#include "analysis_fixture.h"
+
+namespace gshape::testing {
+namespace {
+
+using gradual::Outcome;
+
+TEST(Objects, AJoinOfTwoLayersIsAppliedAsEach) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "def build(dim, b):\n"
+      "    out = nn.Linear(dim, 10) if dim > 3 else nn.Identity()\n"
+      "    x = torch.randn(b, dim)\n"
+      "    y = out(x)  # call\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# call"), "out(x)"), "[b, (10 if 3 < dim else dim)]") << a.dump();
+  // the Linear alternative is checked under its condition
+  EXPECT_EQ(a.worst(line_of(src, "# call"), "linear_c1"), Outcome::Proven) << a.dump();
+}
+
+TEST(Objects, ALayerOrNoneIsCalledAsTheLayerAndTestedAgainstNone) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "class Head(nn.Module):\n"
+      "    def __init__(self, dim, classes):\n"
+      "        super().__init__()\n"
+      "        self.head = nn.Linear(dim, classes) if classes > 0 else None\n"
+      "    def forward(self, x):\n"
+      "        if self.head is None:\n"
+      "            return x\n"
+      "        return self.head(x)  # head\n"
+      "y = Head(8, 3)(torch.zeros(2, 8))\n"
+      "z = Head(8, 0)(torch.zeros(2, 8))  # none\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# head"), "self.head(x)"), "[2, 3]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# none"), "z"), "[2, 8]") << a.dump();
+  EXPECT_EQ(a.count(Outcome::Error), 0u) << a.dump();
+}
+
+TEST(Objects, MapFollowsTheFunctionOnEachItem) {
+  const std::string src =
+      "import torch\n"
+      "x = torch.zeros(2, 12)\n"
+      "q, k = map(lambda t: t.view(2, 3, 2), x.chunk(2, dim=-1))  # map\n"
+      "bad = list(map(lambda t: t.view(5, -1), [x]))  # bad\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# map"), "q"), "[2, 3, 2]") << a.dump();
+  bool refuted = false;
+  for (const auto* ob : a.at(line_of(src, "# bad"))) refuted = refuted || ob->outcome == Outcome::Error;
+  EXPECT_TRUE(refuted) << a.dump();
+}
+
+TEST(Objects, ALoopOfUnknownTripCountAddsUnknownlyManyLayers) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "class Block(nn.Module):\n"
+      "    def __init__(self, dim):\n"
+      "        super().__init__()\n"
+      "        self.net = nn.Sequential(nn.LayerNorm(dim), nn.Linear(dim, dim))\n"
+      "    def forward(self, x):\n"
+      "        return self.net(x)\n"
+      "def build(dim, depth, b):\n"
+      "    layers = nn.ModuleList([])\n"
+      "    for _ in range(depth):\n"
+      "        layers.append(Block(dim))\n"
+      "    x = torch.randn(b, dim)\n"
+      "    for f in layers:\n"
+      "        x = f(x)  # apply\n"
+      "    n = torch.zeros(len(layers))  # len\n";
+  Analysed a(src);
+  // each layer is one of those the loop made, each built alike
+  EXPECT_EQ(a.shape(line_of(src, "# apply"), "f(x)"), "[b, dim]") << a.dump();
+  // the number of layers is not the number of passes the analysis made
+  std::string len = a.shape(line_of(src, "# len"), "torch.zeros(len(layers))");
+  EXPECT_TRUE(len.find("[len") == 0) << len;
+}
+
+TEST(Objects, AListItemAssignedInPlaceIsSeenAfterwards) {
+  const std::string src =
+      "import torch\n"
+      "shape = [2, 3]\n"
+      "shape[1] = 5\n"
+      "x = torch.zeros(*shape)  # item\n"
+      "sizes = [-1] * 3\n"
+      "sizes[0:2] = [4, 4, 4]\n"
+      "y = torch.zeros(len(sizes))  # slice\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# item"), "x"), "[2, 5]") << a.dump();
+  EXPECT_NE(a.shape(line_of(src, "# slice"), "y"), "[3]") << a.dump();
+}
+
+TEST(Objects, AParameterNobodyPassedComparesAsItsInt) {
+  const std::string src =
+      "import torch\n"
+      "def f(dim, b):\n"
+      "    x = torch.zeros(b, dim)\n"
+      "    if dim == 6:\n"
+      "        return x.view(b, 2, 3)  # view\n"
+      "    return x\n";
+  Analysed a(src);
+  // the branch condition is a fact over dim: the view is proven under it
+  auto obligations = a.at(line_of(src, "# view"));
+  ASSERT_FALSE(obligations.empty()) << a.dump();
+  for (const auto* ob : obligations) EXPECT_EQ(ob->outcome, Outcome::Proven) << ob->ob.tag << "\n" << a.dump();
+}
+
+}  // namespace
+}  // namespace gshape::testing
