@@ -41,6 +41,22 @@ TEST(Usage, EverySubcommandHasHelpWithUsageOptionsAndExample) {
   }
 }
 
+// The options of the review, configuration and output formats are in their commands' help.
+TEST(Usage, HelpDocumentsTheReviewConfigAndFormatOptions) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+      {"check", {"--format=text|json|sarif|github", "--exclude GLOB", "--config FILE", "--warn-unused-ignores",
+                 "# gshape: ignore"}},
+      {"report", {"--all", "--verbose", "--status=", "--tag=", "--file=", "--config FILE", "--exclude GLOB",
+                  "--warn-unused-ignores"}},
+      {"instrument", {"--config FILE", "--warn-unused-ignores"}},
+      {"run", {"--config FILE", "configuration's python"}},
+  };
+  for (const auto& [sub, options] : expected) {
+    std::string help = gshape({sub, "--help"}).out;
+    for (const std::string& o : options) EXPECT_NE(help.find(o), std::string::npos) << sub << " --help lacks " << o;
+  }
+}
+
 TEST(Usage, NoArgumentsIsAUsageError) {
   ProcessResult r = gshape({});
   EXPECT_EQ(r.exit_code, 2);
