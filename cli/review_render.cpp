@@ -63,7 +63,7 @@ void print_entry(std::ostream& out, const ReviewEntry& e, std::size_t loc_width,
     if (!text.empty()) out << indent << label << text << "\n";
   };
   std::string notes;
-  if (e.suppressed) notes += "suppressed by a 'gshape: ignore' comment";
+  if (e.suppressed && e.severity != "ignore") notes += "suppressed by a 'gshape: ignore' comment";
   if (!e.severity.empty()) notes += std::string(notes.empty() ? "" : "; ") + "configured severity: " + e.severity;
   if (e.status == "refuted") {
     line("error: ", e.message);

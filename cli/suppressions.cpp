@@ -17,11 +17,12 @@ std::string trim(std::string s) {
 
 // `comment` starts at '#': the ignore directive in it, if any.
 bool parse_directive(std::string_view comment, IgnoreComment& out) {
-  static const std::regex directive(R"(#\s*gshape:\s*ignore(?![\w-])(\[([^\]]*)\])?)");
+  // "ignore", or "ignore[...]" with its closing bracket ("ignore[" alone suppresses nothing)
+  static const std::regex directive(R"(#\s*gshape:\s*ignore(?:\[([^\]]*)\]|(?![\w\-\[])))");
   std::match_results<std::string_view::const_iterator> m;
   if (!std::regex_search(comment.begin(), comment.end(), m, directive)) return false;
   if (m[1].matched) {
-    std::string list = m[2].str();
+    std::string list = m[1].str();
     std::size_t start = 0;
     while (start <= list.size()) {
       std::size_t comma = list.find(',', start);

@@ -113,6 +113,8 @@ TEST(IgnoreComments, TheScannerSkipsStringsAndReadsTags) {
   EXPECT_EQ(comments[2].tags, (std::vector<std::string>{"c_c3"}));
   EXPECT_EQ(comments[3].line, 9u);
   EXPECT_TRUE(find_ignore_comments("'unterminated # gshape: ignore\n").empty());
+  EXPECT_TRUE(find_ignore_comments("x = 1  # gshape: ignore[linear_c1\n").empty()) << "an unclosed list is no directive";
+  EXPECT_EQ(find_ignore_comments("x = 1  # gshape: ignore[]\n").size(), 1u);
   EXPECT_TRUE(find_ignore_comments("").empty());
 }
 

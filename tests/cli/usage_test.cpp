@@ -1,4 +1,7 @@
 // The command line itself: version, help, usage errors and their exit codes.
+#include <fstream>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "gshape_runner.h"
@@ -55,6 +58,21 @@ TEST(Usage, HelpDocumentsTheReviewConfigAndFormatOptions) {
     std::string help = gshape({sub, "--help"}).out;
     for (const std::string& o : options) EXPECT_NE(help.find(o), std::string::npos) << sub << " --help lacks " << o;
   }
+}
+
+// .pre-commit-hooks.yaml: the gshape-check hook runs `gshape check` with options that exist.
+TEST(Usage, PreCommitHookRunsCheck) {
+  std::ifstream in(std::string(GSHAPE_SOURCE_DIR) + "/.pre-commit-hooks.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string hooks = text.str();
+  for (const char* line : {"- id: gshape-check\n", "  entry: gshape check --color=never\n", "  language: system\n",
+                           "  types: [python]\n", "  pass_filenames: false\n", "  args: [.]\n"}) {
+    EXPECT_NE(hooks.find(line), std::string::npos) << "missing: " << line << "\n" << hooks;
+  }
+  TempDir dir;
+  dir.write("ok.py", "x = 1\n");
+  EXPECT_EQ(gshape({"check", "--color=never", "."}, dir.str()).exit_code, 0);
 }
 
 TEST(Usage, NoArgumentsIsAUsageError) {
