@@ -2,6 +2,7 @@
 
 #include <ostream>
 
+#include "cli/diagnostic_formats.h"
 #include "frontend/json_writer.h"
 #include "gshape_version.h"
 
@@ -133,14 +134,37 @@ void write_obligation(JsonWriter& w, const AnalysedObligation& a) {
 
 }  // namespace
 
+namespace {
+
+// The source text of a shape record's expression on one line, shortened to about 60 characters.
+std::string expression_text(const SourceLoc& loc) {
+  std::string text;
+  const std::string& src = loc.file->text();
+  for (uint32_t i = loc.begin; i < loc.end && i < src.size(); ++i) {
+    char c = src[i];
+    if (c == '\n' || c == '\r') {
+      text += ' ';
+      continue;
+    }
+    text += c;
+    if (text.size() > 60) {
+      text += "...";
+      break;
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
 void print_check_json(std::ostream& out, const DiagnosticSink& diags, const CheckSummary& summary,
-                      const AnalysisResult& result, int exit_code) {
+                      const AnalysisResult& result, int exit_code, bool shapes) {
   out << "{\"tool\":\"gshape\",\"version\":" << json_quote(GSHAPE_VERSION) << ",\"command\":\"check\",\"diagnostics\":[";
   bool first = true;
   for (const Diagnostic& d : diags.all()) {
     if (!first) out << ",";
     first = false;
-    render_json(out, d);
+    write_diagnostic_json(out, d);
   }
   out << "],\"obligations\":";
   {
@@ -155,6 +179,7 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
       << ",\"obligations\":" << result.obligations.size() << ",\"proven\":" << result.count(Outcome::Proven)
       << ",\"refuted\":" << result.count(Outcome::Error)
       << ",\"deferred\":" << result.count(Outcome::Deferred) + warnings << ",\"warned\":" << warnings
+      << ",\"suppressed\":" << summary.suppressed
       << ",\"text\":" << json_quote(summary_line(summary)) << ",\"obligations_text\":"
       << json_quote(obligation_summary_line(result)) << "}";
   out << ",\"coverage\":";
@@ -180,6 +205,24 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
     }
     w.end_array();
   }
+  if (shapes) {  // --show-shapes
+    out << ",\"shapes\":";
+    JsonWriter w(out);
+    w.begin_array();
+    for (const gradual::ShapeRecord& r : result.shapes) {
+      if (!r.loc.valid()) continue;
+      TextRange range = range_of(r.loc);
+      w.begin_object();
+      w.field("file", r.loc.file->path()).field("line", range.line).field("column", range.column);
+      w.field("end_line", range.end_line).field("end_column", range.end_column);
+      w.field("expression", expression_text(r.loc));
+      w.key("shapes").begin_array();
+      for (const std::string& shape : r.shapes) w.value(shape);
+      w.end_array();
+      w.end_object();
+    }
+    w.end_array();
+  }
   const gradual::AnalysisStats& st = result.stats;
   out << ",\"analysis\":{";
   out << "\"raw_obligations\":" << st.raw_obligations << ",\"decided_without_z3\":" << st.decided_without_z3
@@ -193,7 +236,7 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
   for (const Diagnostic& d : result.internal) {
     if (!first) out << ",";
     first = false;
-    render_json(out, d);
+    write_diagnostic_json(out, d);
   }
   out << "],\"exit_code\":" << exit_code << "}\n";
 }
@@ -244,21 +287,7 @@ void print_preconditions_text(std::ostream& out, const AnalysisResult& result) {
 void print_shapes_text(std::ostream& out, const AnalysisResult& result) {
   for (const gradual::ShapeRecord& r : result.shapes) {
     if (!r.loc.valid()) continue;
-    std::string text;
-    const std::string& src = r.loc.file->text();
-    for (uint32_t i = r.loc.begin; i < r.loc.end && i < src.size(); ++i) {
-      char c = src[i];
-      if (c == '\n' || c == '\r') {
-        text += ' ';
-        continue;
-      }
-      text += c;
-      if (text.size() > 60) {
-        text += "...";
-        break;
-      }
-    }
-    out << r.loc.str() << ": " << text << " : ";
+    out << r.loc.str() << ": " << expression_text(r.loc) << " : ";
     for (std::size_t i = 0; i < r.shapes.size(); ++i) out << (i ? " | " : "") << r.shapes[i];
     out << "\n";
   }

@@ -31,8 +31,10 @@ void write_coverage_json(JsonWriter& w, const gradual::AnalysisResult& result);
 // column, tag, status, outcome, constraint, message, example, slots, ...),
 // obligation counts in "summary", analysis statistics in "analysis", and
 // "analysis_notes" (where the analysis gave up).
+// With `shapes`, "shapes" lists each tensor-valued expression's inferred
+// shapes (as --show-shapes prints them).
 void print_check_json(std::ostream& out, const DiagnosticSink& diags, const CheckSummary& summary,
-                      const gradual::AnalysisResult& result, int exit_code);
+                      const gradual::AnalysisResult& result, int exit_code, bool shapes = false);
 
 // `--emit=obligations`: one block per obligation, in file and line order.
 void print_obligations_text(std::ostream& out, const gradual::AnalysisResult& result);

@@ -3,6 +3,9 @@
 
 #include "cli/check_report.h"
 #include "cli/commands.h"
+#include "cli/config.h"
+#include "cli/diagnostic_formats.h"
+#include "cli/project_analysis.h"
 #include "frontend/project.h"
 #include "gradual/analysis.h"
 
@@ -19,9 +22,11 @@ int run_check(const ParsedArgs& args) {
     return usage_error("check", "unknown --emit '" + emit + "' (expected obligations)");
   }
   bool show_shapes = args.has("show-shapes");
+  std::optional<Settings> settings = load_settings(args, args.positional);
+  if (!settings) return kExitUsage;
 
   DiagnosticSink diags;
-  Project project = load_project(args.positional, diags);
+  Project project = load_project(args.positional, diags, 0, settings->file_filter());
   if (project.all_files.empty() && project.missing_paths.empty()) {
     diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
   }
@@ -41,16 +46,23 @@ int run_check(const ParsedArgs& args) {
   }
   options.witnesses = !args.has("no-witnesses");
   gradual::AnalysisResult result = gradual::analyse_project(project, options);
-  for (Diagnostic& d : gradual::diagnostics_of(result)) diags.report(std::move(d));
-  if (args.has("verbose")) {
-    for (const Diagnostic& d : result.internal) diags.report(d);
-  }
-  diags.sort();
+  std::size_t suppressed = add_checked_diagnostics(project, result, diags, args.has("verbose"), *settings);
 
   CheckSummary summary = count_diagnostics(diags, project.all_files.size(), project.modules.size());
+  summary.suppressed = suppressed;
   int exit_code = !project.missing_paths.empty() ? kExitUsage : summary.errors > 0 ? kExitErrorsFound : kExitOk;
   if (output->format == OutputFormat::Json) {
-    print_check_json(std::cout, diags, summary, result, exit_code);
+    print_check_json(std::cout, diags, summary, result, exit_code, show_shapes);
+    return exit_code;
+  }
+  if (output->format == OutputFormat::Sarif) {
+    print_sarif(std::cout, "check", diags, exit_code);
+    return exit_code;
+  }
+  if (output->format == OutputFormat::Github) {
+    // annotations on stdout (the workflow log reads them), the summary on stderr
+    print_github_annotations(std::cout, diags);
+    std::cerr << summary_line(summary) << "\n";
     return exit_code;
   }
   if (options.symbolic_args) print_preconditions_text(std::cout, result);
@@ -97,11 +109,32 @@ from), sorted by file and line, then the summary lines
   checked N files: E errors, W warnings
   N obligations: P proven, R refuted, D deferred
 
+A '# gshape: ignore' comment on a line suppresses the diagnostics of that
+line, '# gshape: ignore[tag, ...]' those of the tags named (the summary
+counts them as suppressed); a suppressed error's run-time check is still
+inserted by 'instrument' and 'run'. The configuration (gshape.toml, or
+[tool.gshape] in pyproject.toml, found in the first PATH's folder or above)
+sets include/exclude globs and a severity per tag (docs/configuration.md).
+
 options:
-  --format=text|json       json: print one JSON document on stdout holding the
-                           diagnostics, every obligation (id, file, line,
-                           column, tag, status, constraint, message, example
-                           values of deferred ones) and the counts
+  --format=text|json|sarif|github
+                           json: print one JSON document on stdout holding the
+                           diagnostics (with where each range ends:
+                           end_line, end_column), every obligation (id, file,
+                           line, column, tag, status, constraint, message,
+                           example values of deferred ones), the counts and,
+                           with --show-shapes, the shapes;
+                           sarif: a SARIF 2.1.0 log on stdout (code scanning);
+                           github: one GitHub Actions annotation per
+                           diagnostic on stdout (::error file=...,line=...::)
+  --exclude GLOB           leave out files matching GLOB (relative to the
+                           working directory; repeatable, comma-separated);
+                           added to the configuration's exclude
+  --config FILE            read this gshape.toml or pyproject.toml instead of
+                           looking for one in the first PATH's folder and
+                           above (docs/configuration.md)
+  --warn-unused-ignores    report '# gshape: ignore' comments that suppress
+                           nothing (warnings tagged unused-ignore)
   --emit=obligations       list every obligation on stdout (status, tag,
                            constraint, message, reason, example)
   --show-shapes            print each tensor-valued expression's inferred shape
@@ -129,13 +162,15 @@ exit status: 0 no errors (warnings and deferred checks are not errors),
 example:
   gshape check src/
   gshape check --format=json model.py train.py
+  gshape check --format=github --exclude 'tests/**' src/
   gshape check --emit=obligations train.py
   gshape check --show-shapes model.py
   gshape check train.py -- --hidden 96 --heads 8
   gshape check --args=symbolic train.py
 )",
       {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"no-witnesses", '\0', false},
-       {"verbose", '\0', false}, {"args", '\0', true}},
+       {"verbose", '\0', false}, {"args", '\0', true}, {"config", '\0', true}, {"exclude", '\0', true},
+       {"warn-unused-ignores", '\0', false}},
       true,  // the words after "--" are the launch's command line
       run_check};
   return command;

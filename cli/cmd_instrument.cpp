@@ -10,6 +10,8 @@
 
 #include "cli/check_report.h"
 #include "cli/commands.h"
+#include "cli/diagnostic_formats.h"
+#include "cli/config.h"
 #include "cli/project_analysis.h"
 #include "codegen/instrument_tree.h"
 #include "codegen/plan.h"
@@ -87,7 +89,7 @@ void print_json(const AnalysedProject& a, const codegen::TreeResult& tree, const
   for (const Diagnostic& d : a.diags.all()) {
     if (!first) out << ",";
     first = false;
-    render_json(out, d);
+    write_diagnostic_json(out, d);
   }
   out << "],";
   // The envelope is framed by hand (as check's is); each member's value is
@@ -145,10 +147,16 @@ int run_instrument(const ParsedArgs& args) {
     std::cerr << input << ": error: no such file or directory\n";
     return kExitUsage;
   }
+  if (output->format != OutputFormat::Text && output->format != OutputFormat::Json) {
+    return usage_error("instrument", "unknown --format '" + args.get("format") + "' (expected text or json)");
+  }
   std::string problem = check_output(input, out_dir);
   if (!problem.empty()) return fatal_error(problem);
+  // suppressions and severities apply; include/exclude do not (a run needs every file)
+  std::optional<Settings> settings = load_settings(args, {input});
+  if (!settings) return kExitUsage;
 
-  AnalysedProject analysed = analyse_paths({input}, args.has("verbose"));
+  AnalysedProject analysed = analyse_paths({input}, args.has("verbose"), *settings);
   std::vector<gradual::Obligation> obligations = analysed.result.plain_obligations();
   // The plans decide what is checked; the report keeps every obligation's true status.
   // --check-proven: every site is checked, proven ones too (to measure the
@@ -214,6 +222,12 @@ options:
                            worst-case cost; a failure would mean a wrong proof);
                            the report still lists them as proven
   --verbose                also report where the analysis gave up, as notes
+  --config FILE            read this gshape.toml or pyproject.toml instead of
+                           looking for one; its severities apply, as do
+                           '# gshape: ignore' comments (a suppressed error's
+                           check is still inserted); include/exclude do not:
+                           every file of PATH is instrumented
+  --warn-unused-ignores    report '# gshape: ignore' comments that suppress nothing
   --color=auto|always|never
                            colour the diagnostics (auto: when stderr is a terminal)
   -h, --help               show this help
@@ -226,7 +240,8 @@ example:
   gshape instrument src/ -o build/instrumented
   /usr/bin/python3 build/instrumented/train.py
 )",
-      {{"output", 'o', true}, format_option(), color_option(), {"check-proven", '\0', false}, {"verbose", '\0', false}},
+      {{"output", 'o', true}, format_option(), color_option(), {"check-proven", '\0', false}, {"verbose", '\0', false},
+       {"config", '\0', true}, {"warn-unused-ignores", '\0', false}},
       false,
       run_instrument};
   return command;

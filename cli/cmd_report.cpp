@@ -1,10 +1,13 @@
 // `gshape report PATH…`: the review of every shape obligation — proven,
 // refuted, deferred — per file and line, with a summary table per file, and
 // with --stats how often each run-time check ran and failed in a run.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/config.h"
+#include "cli/diagnostic_policy.h"
 #include "cli/project_analysis.h"
 #include "cli/review.h"
 #include "cli/review_render.h"
@@ -45,6 +48,13 @@ int run_report(const ParsedArgs& args) {
   }
   if (from_file && args.get("from").empty()) return usage_error("report", "'--from' needs a file");
   if (args.has("stats") && args.get("stats").empty()) return usage_error("report", "'--stats' needs a file");
+  if (output->format != OutputFormat::Text && output->format != OutputFormat::Json) {
+    return usage_error("report", "unknown --format '" + args.get("format") + "' (expected text or json)");
+  }
+  ReviewFilter filter;
+  if (std::optional<std::string> error = ReviewFilter::read(args, filter)) return usage_error("report", *error);
+  std::optional<Settings> settings = load_settings(args, args.positional);
+  if (!settings) return kExitUsage;
 
   // Read the stats first: a wrong file is reported before a long analysis.
   std::optional<Json> stats;
@@ -55,6 +65,9 @@ int run_report(const ParsedArgs& args) {
 
   Review review;
   std::size_t front_end_errors = 0;
+  Suppressions suppressions;
+  DiagnosticSink diags;
+  Project project;
   if (from_file) {
     std::optional<Json> report = read_json_file(args.get("from"), "instrumentation report");
     if (!report) return kExitUsage;
@@ -64,18 +77,51 @@ int run_report(const ParsedArgs& args) {
       return kExitUsage;
     }
     review.source = args.get("from");
+    // the files are read again for their functions and ignore comments
+    std::vector<std::string> sources;
+    std::error_code ec;
+    for (const std::string& f : review.files) {
+      if (std::filesystem::is_regular_file(f, ec)) sources.push_back(f);
+    }
+    DiagnosticSink unused;
+    project = load_project(sources, unused);
+    suppressions = scan_suppressions(project);
+    attach_functions(project, review);
   } else {
-    DiagnosticSink diags;
-    Project project = load_project(args.positional, diags);
+    project = load_project(args.positional, diags, 0, settings->file_filter());
     gradual::AnalysisResult result = gradual::analyse_project(project);
     // The obligations are the report; only what kept files out of it (syntax
     // errors, unreadable files ...) is shown as diagnostics.
     diags.sort();
     front_end_errors = diags.count(Severity::Error);
-    if (output->format == OutputFormat::Text) print_diagnostics_text(std::cerr, diags, output->color);
-    if (!project.missing_paths.empty()) return kExitUsage;
+    if (!project.missing_paths.empty()) {
+      if (output->format == OutputFormat::Text) print_diagnostics_text(std::cerr, diags, output->color);
+      return kExitUsage;
+    }
     review = review_from_analysis(project, result);
+    attach_functions(project, review);
+    suppressions = scan_suppressions(project);
   }
+  // ignore comments and configured severities, as check applies them
+  for (ReviewEntry& e : review.entries) {
+    if (e.needs_check()) e.suppressed = suppressions.suppresses(e.path, e.line, e.tag);
+    if (auto it = settings->severity.find(e.tag); it != settings->severity.end()) {
+      static const char* names[] = {"error", "warning", "note", "ignore"};
+      e.severity = names[static_cast<int>(it->second)];
+      if (it->second == SeverityOverride::Ignore && e.needs_check()) e.suppressed = true;
+    }
+  }
+  if (settings->warn_unused_ignores) {
+    for (Diagnostic& d : suppressions.unused_warnings()) {
+      if (std::optional<Severity> s = settings->severity_of(d.tag, d.severity)) {
+        d.severity = *s;
+        diags.report(std::move(d));
+      }
+    }
+    diags.sort();
+  }
+  if (output->format == OutputFormat::Text) print_diagnostics_text(std::cerr, diags, output->color);
+  front_end_errors = diags.count(Severity::Error);
   if (stats) {
     std::string problem = attach_stats(*stats, args.get("stats"), review);
     if (!problem.empty()) {
@@ -85,11 +131,12 @@ int run_report(const ParsedArgs& args) {
   }
 
   FileCounts totals = review.totals();
-  int exit_code = (totals.refuted > 0 || totals.failed > 0 || front_end_errors > 0) ? kExitErrorsFound : kExitOk;
+  bool refuted = std::any_of(review.entries.begin(), review.entries.end(), [](const ReviewEntry& e) { return e.counts_as_error(); });
+  int exit_code = (refuted || totals.failed > 0 || front_end_errors > 0) ? kExitErrorsFound : kExitOk;
   if (output->format == OutputFormat::Json) {
-    print_review_json(std::cout, review, exit_code);
+    print_review_json(std::cout, review, filter, exit_code);
   } else {
-    print_review_text(std::cout, review, {args.has("summary"), output->color});
+    print_review_text(std::cout, review, {args.has("summary"), output->color, filter});
   }
   return exit_code;
 }
@@ -103,47 +150,77 @@ const Command& report_command() {
       R"(usage: gshape report [options] PATH...
        gshape report [options] --from OUT/gshape-report.json
 
-Lists, per file and line, every shape obligation of the project with its
-status and tag and its constraint:
-  proven    Z3 showed it holds for every input: no run-time check
-  refuted   no input can satisfy it: a static error (its check is still
+The review of the project's shape obligations, triaged: first every refuted
+one (a static error), then every deferred one (checked at run time), each
+grouped per file and function, with
+  refuted   no input can satisfy it: the message (its check is still
             inserted, so a run stops cleanly at the line)
-  deferred  it depends on values known only at run time: a run-time check;
-            the report says why it could not be proven and gives example
-            values that would fail
-and for each refuted or deferred one whether its run-time check could be
-inserted (or why it is not instrumentable). A summary table follows, one row
-per file with obligations: proven, refuted, deferred, not instrumentable.
+  deferred  it depends on values known only at run time: the message, why
+            it could not be proven and example values that would fail;
+            "run-time check: ..." only when no check could be inserted
+  proven    (--all) Z3 showed it holds for every input: what holds
+Not listed unless --verbose: trivia no one acts on (deferred requirements
+that a size or hyperparameter argument is not negative, as nn.Linear(n, m)
+with n unknown; or that an operand is not 0-dimensional) and obligations
+suppressed by a '# gshape: ignore' comment; their checks are in the
+instrumented code all the same. A summary table follows (one row per file:
+proven, refuted, deferred, not instrumentable), then a line counting what
+the listing left out.
 
-PATHs are analysed as 'gshape check' analyses them; with --from the review
-stored by 'gshape instrument' in OUT/gshape-report.json is printed instead.
-With --stats FILE (the JSON a run writes when GSHAPE_STATS=FILE is set, see
-docs/runtime.md) each check also shows how many times it ran and whether it
-failed in that run, matched by path, line, column and tag; the table gains
-'ran' and 'failed' columns.
+PATHs are analysed as 'gshape check' analyses them (with the same
+configuration: gshape.toml or [tool.gshape] in pyproject.toml, --exclude);
+with --from the review stored by 'gshape instrument' in
+OUT/gshape-report.json is printed instead. With --stats FILE (the JSON a run
+writes when GSHAPE_STATS=FILE is set, see docs/runtime.md) each check also
+shows how many times it ran and whether it failed in that run, matched by
+path, line, column and tag; the table gains 'ran' and 'failed' columns.
 
 options:
+  --all                    list proven obligations too
+  --verbose                list trivia and suppressed obligations too
+  --status=S[,S...]        only obligations of these statuses: refuted,
+                           deferred, proven (repeatable)
+  --tag=GLOB[,GLOB...]     only obligations whose tag matches (linear_c1,
+                           'einops_*'; repeatable)
+  --file=GLOB[,GLOB...]    only obligations in matching files (vit.py,
+                           'models/*.py', 'src/**'; repeatable)
   --stats FILE             counters of a run (GSHAPE_STATS) to show per check
   --from REPORT            read OUT/gshape-report.json instead of analysing PATHs
   --summary                print the summary table only
   --format=text|json       json: one JSON document on stdout with every
-                           obligation, the per-file counts and the totals
+                           obligation the filters select (hidden ones too,
+                           marked "trivia" and "suppressed", with their
+                           "function"), the per-file counts and the totals
+  --config FILE            read this gshape.toml or pyproject.toml instead of
+                           looking for one
+  --exclude GLOB           leave out matching files (repeatable, comma-separated)
+  --warn-unused-ignores    report '# gshape: ignore' comments that suppress nothing
   --color=auto|always|never
                            colour the statuses (auto: when stderr is a terminal)
   -h, --help               show this help
 
-exit status: 0 nothing refuted and no check failed; 1 a refuted obligation,
-a check that failed in the run given by --stats, or a file that could not be
-parsed; 2 usage or I/O error (a missing PATH, an unreadable or malformed
---stats or --from file)
+exit status: 0 nothing refuted and no check failed; 1 a refuted obligation
+(not suppressed, not configured below error), a check that failed in the run
+given by --stats, or a file that could not be parsed; 2 usage or I/O error (a
+missing PATH, an unreadable or malformed --stats, --from or config file).
+The filters change what is listed, never the exit status.
 
 example:
   gshape report src/
+  gshape report --status=refuted --file=model.py src/
+  gshape report --all --tag='linear_*' src/
   gshape report --summary samples/
   GSHAPE_STATS=stats.json gshape run train.py; gshape report --stats stats.json .
   gshape report --from build/instrumented/gshape-report.json
 )",
-      {format_option(), color_option(), {"stats", '\0', true}, {"from", '\0', true}, {"summary", '\0', false}},
+      [] {
+        std::vector<OptionSpec> o = {format_option(), color_option(), {"stats", '\0', true}, {"from", '\0', true},
+                                     {"summary", '\0', false}, {"all", '\0', false}, {"verbose", '\0', false},
+                                     {"status", '\0', true}, {"tag", '\0', true}, {"file", '\0', true},
+                                     {"warn-unused-ignores", '\0', false}};
+        for (const OptionSpec& c : config_options()) o.push_back(c);
+        return o;
+      }(),
       false,
       run_report};
   return command;

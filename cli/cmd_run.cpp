@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "cli/config.h"
 #include "cli/project_analysis.h"
 #include "codegen/run_cache.h"
 
@@ -37,7 +38,11 @@ int run_run(const ParsedArgs& args) {
   codegen::RunOptions options;
   options.script = script;
   options.args = args.after_double_dash;
+  // the configuration (found from the script's folder): its python, severities and ignore comments
+  std::optional<Settings> settings = load_settings(args, {script});
+  if (!settings) return kExitUsage;
   if (args.has("python")) options.python = args.get("python");
+  else if (!settings->python.empty()) options.python = settings->python;
   if (args.has("cache-dir")) options.cache_home = args.get("cache-dir");
 
   const bool color = output->color;
@@ -46,9 +51,9 @@ int run_run(const ParsedArgs& args) {
   // errors and warnings are shown before the script starts but do not stop
   // it: their checks are in the instrumented code, so the run stops with
   // ShapeCheckError at the line if it gets there.
-  codegen::ProjectAnalyzer analyze = [color, verbose](const Project& project, DiagnosticSink& diags) {
+  codegen::ProjectAnalyzer analyze = [color, verbose, &settings](const Project& project, DiagnosticSink& diags) {
     gradual::AnalysisResult result = gradual::analyse_project(project);
-    add_analysis_diagnostics(result, diags, verbose);
+    add_checked_diagnostics(project, result, diags, verbose, *settings);
     print_diagnostics_text(std::cerr, diags, color);
     std::size_t errors = diags.count(Severity::Error);
     if (errors > 0) {
@@ -92,8 +97,12 @@ Options for gshape come before "--"; everything after it is passed to the
 script unchanged.
 
 options:
-  --python PY              the Python to run the script with (default
-                           /usr/bin/python3, the one that has torch)
+  --python PY              the Python to run the script with (default: the
+                           configuration's python, else /usr/bin/python3,
+                           the one that has torch)
+  --config FILE            read this gshape.toml or pyproject.toml instead of
+                           looking for one from the script's folder up
+                           (python, severities; docs/configuration.md)
   --cache-dir DIR          keep the instrumented copies under DIR instead of
                            the default cache folder
   --verbose                also report where the analysis gave up, as notes
@@ -109,7 +118,7 @@ example:
   gshape run train.py -- --epochs 1
   gshape run --python /opt/venv/bin/python samples/cnn_mnist.py -- --steps 3
 )",
-      {color_option(), {"python", '\0', true}, {"cache-dir", '\0', true}, {"verbose", '\0', false}},
+      {color_option(), {"python", '\0', true}, {"cache-dir", '\0', true}, {"verbose", '\0', false}, {"config", '\0', true}},
       true,
       run_run};
   return command;

@@ -28,7 +28,7 @@ std::optional<OutputOptions> read_output_options(const std::string& command, con
   if (args.has("format")) {
     std::optional<OutputFormat> f = parse_format(args.get("format"));
     if (!f) {
-      usage_error(command, "unknown --format '" + args.get("format") + "' (expected text or json)");
+      usage_error(command, "unknown --format '" + args.get("format") + "' (expected text, json, sarif or github)");
       return std::nullopt;
     }
     out.format = *f;

@@ -65,6 +65,7 @@ std::optional<std::string> parse_args(const std::vector<std::string>& args, cons
       inline_value = args[++i];
     }
     out.values[spec->name] = *inline_value;
+    out.all_values[spec->name].push_back(*inline_value);
   }
   return std::nullopt;
 }

@@ -17,7 +17,8 @@ struct OptionSpec {
 
 struct ParsedArgs {
   std::vector<std::string> positional;
-  std::map<std::string, std::string> values;  // option name → value ("" for flags)
+  std::map<std::string, std::string> values;  // option name → value ("" for flags); the last one given
+  std::map<std::string, std::vector<std::string>> all_values;  // option name → every value given, in order
   std::vector<std::string> after_double_dash;  // with keep_after_double_dash: what follows "--"
   bool double_dash = false;                    // "--" was given
   bool help = false;                           // -h / --help
@@ -26,6 +27,11 @@ struct ParsedArgs {
   std::string get(const std::string& name, const std::string& fallback = {}) const {
     auto it = values.find(name);
     return it == values.end() ? fallback : it->second;
+  }
+  // Every value of a repeatable option (--exclude A --exclude B), in order.
+  std::vector<std::string> get_all(const std::string& name) const {
+    auto it = all_values.find(name);
+    return it == all_values.end() ? std::vector<std::string>{} : it->second;
   }
 };
 

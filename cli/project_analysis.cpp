@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/check_report.h"
+#include "cli/diagnostic_policy.h"
 
 namespace gshape::cli {
 
@@ -14,15 +15,23 @@ void add_analysis_diagnostics(const gradual::AnalysisResult& result, DiagnosticS
   diags.sort();
 }
 
-AnalysedProject analyse_paths(const std::vector<std::string>& paths, bool verbose) {
+std::size_t add_checked_diagnostics(const Project& project, const gradual::AnalysisResult& result, DiagnosticSink& diags,
+                                    bool verbose, const Settings& settings) {
+  add_analysis_diagnostics(result, diags, verbose);
+  Suppressions suppressions = scan_suppressions(project);
+  return apply_diagnostic_policy(settings, suppressions, result, diags);
+}
+
+AnalysedProject analyse_paths(const std::vector<std::string>& paths, bool verbose, const Settings& settings) {
   AnalysedProject a;
   a.project = load_project(paths, a.diags);
   if (a.project.all_files.empty() && a.project.missing_paths.empty()) {
     a.diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
   }
   a.result = gradual::analyse_project(a.project);
-  add_analysis_diagnostics(a.result, a.diags, verbose);
+  std::size_t suppressed = add_checked_diagnostics(a.project, a.result, a.diags, verbose, settings);
   a.summary = count_diagnostics(a.diags, a.project.all_files.size(), a.project.modules.size());
+  a.summary.suppressed = suppressed;
   return a;
 }
 

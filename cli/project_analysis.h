@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/config.h"
 #include "cli/report.h"
 #include "frontend/diagnostics.h"
 #include "frontend/project.h"
@@ -26,8 +27,15 @@ struct AnalysedProject {
 // the notes on where it gave up); sorts `diags`.
 void add_analysis_diagnostics(const gradual::AnalysisResult& result, DiagnosticSink& diags, bool verbose);
 
-// load_project on `paths`, analyse_project, diagnostics as `check` reports them.
-AnalysedProject analyse_paths(const std::vector<std::string>& paths, bool verbose);
+// add_analysis_diagnostics, then what the configuration and the project's
+// `# gshape: ignore` comments do to them (cli/diagnostic_policy.h); returns
+// how many were suppressed.
+std::size_t add_checked_diagnostics(const Project& project, const gradual::AnalysisResult& result, DiagnosticSink& diags,
+                                    bool verbose, const Settings& settings);
+
+// load_project on `paths`, analyse_project, diagnostics as `check` reports
+// them (suppressions and severities of `settings` applied).
+AnalysedProject analyse_paths(const std::vector<std::string>& paths, bool verbose, const Settings& settings = {});
 
 // The diagnostics and check's summary lines on stderr (text form).
 void print_check_text(const AnalysedProject& analysed, bool color);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <ostream>
 
+#include "cli/diagnostic_formats.h"
 #include "frontend/json_writer.h"
 #include "gshape_version.h"
 
@@ -14,6 +15,8 @@ namespace gshape::cli {
 std::optional<OutputFormat> parse_format(const std::string& s) {
   if (s == "text") return OutputFormat::Text;
   if (s == "json") return OutputFormat::Json;
+  if (s == "sarif") return OutputFormat::Sarif;
+  if (s == "github") return OutputFormat::Github;
   return std::nullopt;
 }
 
@@ -53,7 +56,7 @@ std::string counted(std::size_t n, const char* noun) {
 
 std::string summary_line(const CheckSummary& s) {
   return "checked " + counted(s.files, "file") + ": " + counted(s.errors, "error") + ", " +
-         counted(s.warnings, "warning");
+         counted(s.warnings, "warning") + (s.suppressed > 0 ? ", " + std::to_string(s.suppressed) + " suppressed" : "");
 }
 
 void print_diagnostics_text(std::ostream& out, const DiagnosticSink& diags, bool color) {
@@ -70,7 +73,7 @@ void print_json_report(std::ostream& out, const std::string& command, const Diag
   for (const Diagnostic& d : diags.all()) {
     if (!first) out << ",";
     first = false;
-    render_json(out, d);
+    write_diagnostic_json(out, d);
   }
   out << "],\"summary\":{\"files\":" << summary.files << ",\"modules\":" << summary.modules
       << ",\"errors\":" << summary.errors << ",\"warnings\":" << summary.warnings << ",\"notes\":" << summary.notes

@@ -11,7 +11,7 @@
 
 namespace gshape::cli {
 
-enum class OutputFormat { Text, Json };
+enum class OutputFormat { Text, Json, Sarif, Github };
 enum class ColorMode { Auto, Always, Never };
 
 std::optional<OutputFormat> parse_format(const std::string& s);
@@ -26,11 +26,12 @@ struct CheckSummary {
   std::size_t errors = 0;
   std::size_t warnings = 0;
   std::size_t notes = 0;     // stand-alone notes (notes attached to a diagnostic are not counted)
+  std::size_t suppressed = 0;  // dropped by a `# gshape: ignore` comment or an "ignore" severity
 };
 
 CheckSummary count_diagnostics(const DiagnosticSink& diags, std::size_t files, std::size_t modules);
 
-// "checked 12 files: 1 error, 0 warnings"
+// "checked 12 files: 1 error, 0 warnings" (", 2 suppressed" when any)
 std::string summary_line(const CheckSummary& s);
 
 // Every diagnostic in `diags` order, in compiler form.

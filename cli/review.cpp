@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "cli/constraint_text.h"
+#include "cli/review_scopes.h"
 #include "codegen/plan.h"
 #include "codegen/rewriter.h"
 
@@ -180,6 +181,21 @@ std::string review_from_report_json(const Json& report, Review& out) {
   }
   sort_entries(out.entries);
   return {};
+}
+
+void attach_functions(const Project& project, Review& review) {
+  std::map<std::string, ScopeIndex> scopes;
+  for (const ProjectModule& m : project.modules) {
+    if (m.file && m.ir) scopes.emplace(m.file->path(), ScopeIndex(*m.ir));
+  }
+  for (ReviewEntry& e : review.entries) {
+    auto it = scopes.find(e.path);
+    if (it == scopes.end()) continue;
+    if (const Scope* s = it->second.scope_at(e.line)) {
+      e.function = s->name;
+      e.function_line = s->first_line;
+    }
+  }
 }
 
 namespace {

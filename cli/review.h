@@ -43,6 +43,16 @@ struct ReviewEntry {
   std::string runtime_check;
   std::string runtime_reason;  // not_instrumentable: why
   std::optional<RunCounts> run;  // with --stats: the check's counters (nullopt: never built in that run)
+  // The function (or class body) holding the line, as "Class.method"; "" at
+  // module level or when the file could not be read (cli/review_scopes.h).
+  std::string function;
+  uint32_t function_line = 0;  // its def line (0 at module level)
+  bool suppressed = false;     // a `# gshape: ignore` comment on its line names it
+  std::string severity;        // a configured severity for its tag ("" when none): error, warning, note, ignore
+
+  // Whether it makes `report` exit 1: refuted, not suppressed, and not
+  // configured below error.
+  bool counts_as_error() const { return status == "refuted" && !suppressed && (severity.empty() || severity == "error"); }
 
   bool needs_check() const { return status != "proven"; }
   std::string example_text() const;  // "B = 0, C = 3"
@@ -85,6 +95,10 @@ Review review_from_analysis(const Project& project, const gradual::AnalysisResul
 
 // The review stored in an instrumented tree's gshape-report.json; "" or why not.
 std::string review_from_report_json(const Json& report, Review& out);
+
+// Fills each entry's function from the parsed modules of `project` (the
+// files of a review read back from a report are parsed for it).
+void attach_functions(const Project& project, Review& review);
 
 // Attaches a GSHAPE_STATS document's counters to the entries: a site's runs
 // to every obligation at its path, line and column, its failures per tag;

@@ -35,31 +35,76 @@ std::string runtime_check_text(const ReviewEntry& e) {
   return e.runtime_check;
 }
 
+std::string plural(std::size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// One obligation: its position, status, tag and constraint, then (for
+// refuted and deferred ones) what to know about it, indented under the constraint.
 void print_entry(std::ostream& out, const ReviewEntry& e, std::size_t loc_width, std::size_t tag_width,
                  const Review& review, bool color) {
   std::string loc = std::to_string(e.line) + ":" + std::to_string(e.column);
-  std::string status = e.status;
-  out << "  " << loc << std::string(loc_width - loc.size(), ' ') << "  ";
+  const std::string& status = e.status;
+  out << "    " << loc << std::string(loc_width - loc.size(), ' ') << "  ";
   if (color) out << status_color(status);
   out << status;
   if (color) out << "\033[0m";
   out << std::string(8 - std::min<std::size_t>(status.size(), 8), ' ') << "  " << e.tag
-      << std::string(tag_width - std::min(tag_width, e.tag.size()), ' ') << "  " << e.constraint << "\n";
-  if (!e.needs_check()) return;
-  const std::string indent(2 + loc_width + 2, ' ');
-  auto line = [&](const char* label, const std::string& text) {
+      << std::string(tag_width - std::min(tag_width, e.tag.size()), ' ') << "  ";
+  if (!e.needs_check()) {
+    // what was proven, not the message of a failure that cannot happen
+    if (e.constraint == "True" || e.constraint.empty()) out << "holds for every input (the call's constants satisfy it)\n";
+    else out << "holds for every input: " << e.constraint << "\n";
+    return;
+  }
+  out << e.constraint << "\n";
+  const std::string indent(4 + loc_width + 2, ' ');
+  auto line = [&](const std::string& label, const std::string& text) {
     if (!text.empty()) out << indent << label << text << "\n";
   };
+  std::string notes;
+  if (e.suppressed && e.severity != "ignore") notes += "suppressed by a 'gshape: ignore' comment";
+  if (!e.severity.empty()) notes += std::string(notes.empty() ? "" : "; ") + "configured severity: " + e.severity;
   if (e.status == "refuted") {
-    line("error:          ", e.message);
+    line("error: ", e.message);
   } else {
-    line(e.outcome == "warning" ? "warning:        " : "message:        ", e.message);
-    line("                ", e.context_note);
-    line("not proven:     ", e.reason.empty() ? std::string("no reason recorded") : e.reason);
-    line("fails for:      ", e.example_text());
+    line(e.outcome == "warning" ? "warning: " : "", e.message);
+    line("", e.context_note);
+    std::string why = "not proven: " + (e.reason.empty() ? std::string("no reason recorded") : e.reason);
+    if (!e.example.empty()) why += "; fails for " + e.example_text();
+    line("", why);
   }
-  line("run-time check: ", runtime_check_text(e));
-  if (review.has_stats()) line("in the run:     ", run_text(e, review));
+  line("", notes);
+  // an inserted check is the rule for what is not proven: say only when it is not there
+  if (e.status == "refuted" || e.runtime_check != "inserted") line("run-time check: ", runtime_check_text(e));
+  if (review.has_stats()) line("in the run: ", run_text(e, review));
+}
+
+// One section (refuted, deferred or proven): per file, per function.
+void print_section(std::ostream& out, const char* title, const std::vector<const ReviewEntry*>& entries,
+                   const Review& review, bool color) {
+  if (entries.empty()) return;
+  out << title << " (" << entries.size() << ")\n";
+  std::size_t i = 0;
+  while (i < entries.size()) {
+    const std::string& path = entries[i]->path;
+    out << path << "\n";
+    while (i < entries.size() && entries[i]->path == path) {
+      const std::string& function = entries[i]->function;
+      std::size_t end = i;
+      std::size_t loc_width = 0, tag_width = 0;
+      while (end < entries.size() && entries[end]->path == path && entries[end]->function == function) {
+        const ReviewEntry& f = *entries[end];
+        loc_width = std::max(loc_width, std::to_string(f.line).size() + 1 + std::to_string(f.column).size());
+        tag_width = std::max(tag_width, f.tag.size());
+        ++end;
+      }
+      if (function.empty()) out << "  at module level\n";
+      else out << "  in " << function << " (line " << entries[i]->function_line << ")\n";
+      for (; i < end; ++i) print_entry(out, *entries[i], loc_width, tag_width, review, color);
+    }
+  }
+  out << "\n";
 }
 
 std::string pad_left(const std::string& s, std::size_t width) {
@@ -96,25 +141,11 @@ void print_review_table(std::ostream& out, const Review& review) {
 }
 
 void print_review_text(std::ostream& out, const Review& review, const ReviewPrintOptions& options) {
+  Triage t = triage_review(review, options.filter);
   if (!options.summary_only) {
-    std::string current;
-    std::size_t loc_width = 0, tag_width = 0;
-    for (std::size_t i = 0; i < review.entries.size(); ++i) {
-      const ReviewEntry& e = review.entries[i];
-      if (e.path != current || i == 0) {
-        current = e.path;
-        // Align the columns within one file.
-        loc_width = tag_width = 0;
-        for (std::size_t j = i; j < review.entries.size() && review.entries[j].path == current; ++j) {
-          const ReviewEntry& f = review.entries[j];
-          loc_width = std::max(loc_width, std::to_string(f.line).size() + 1 + std::to_string(f.column).size());
-          tag_width = std::max(tag_width, f.tag.size());
-        }
-        out << (i == 0 ? "" : "\n") << current << "\n";
-      }
-      print_entry(out, e, loc_width, tag_width, review, options.color);
-    }
-    if (!review.entries.empty()) out << "\n";
+    print_section(out, "refuted", t.refuted, review, options.color);
+    print_section(out, "deferred", t.deferred, review, options.color);
+    print_section(out, "proven", t.proven, review, options.color);
   }
   for (const std::string& f : review.unanalysed_files) out << f << ": not analysed (it could not be read or parsed)\n";
   if (review.entries.empty()) {
@@ -135,9 +166,24 @@ void print_review_text(std::ostream& out, const Review& review, const ReviewPrin
           << review.unmatched_stats.front() << (review.unmatched_stats.size() > 1 ? ", ..." : "") << "\n";
     }
   }
+  if (options.summary_only) return;
+  // what the listing left out, and how to see it
+  std::vector<std::string> hidden;
+  if (t.hidden_proven) hidden.push_back(plural(t.hidden_proven, "proven obligation", "proven obligations") + " (--all)");
+  std::size_t verbose_only = t.hidden_sign + t.hidden_rank0 + t.hidden_suppressed;
+  if (t.hidden_sign) hidden.push_back(plural(t.hidden_sign, "deferred requirement", "deferred requirements") + " that a size or hyperparameter is not negative");
+  if (t.hidden_rank0) hidden.push_back(plural(t.hidden_rank0, "deferred requirement", "deferred requirements") + " that an operand is not 0-dimensional");
+  if (t.hidden_suppressed) hidden.push_back(plural(t.hidden_suppressed, "suppressed obligation", "suppressed obligations"));
+  if (t.filtered_out) hidden.push_back(plural(t.filtered_out, "obligation", "obligations") + " outside --status/--tag/--file");
+  if (!hidden.empty()) {
+    out << "not listed: ";
+    for (std::size_t i = 0; i < hidden.size(); ++i) out << (i ? ", " : "") << hidden[i];
+    if (verbose_only > 0) out << " (--verbose lists the " << (t.hidden_suppressed ? "trivial and suppressed" : "trivial") << " ones)";
+    out << "\n";
+  }
 }
 
-void print_review_json(std::ostream& out, const Review& review, int exit_code) {
+void print_review_json(std::ostream& out, const Review& review, const ReviewFilter& filter, int exit_code) {
   JsonWriter w(out);
   w.begin_object();
   w.field("tool", "gshape").field("version", GSHAPE_VERSION).field("command", "report");
@@ -150,6 +196,7 @@ void print_review_json(std::ostream& out, const Review& review, int exit_code) {
   }
   w.key("obligations").begin_array();
   for (const ReviewEntry& e : review.entries) {
+    if (!filter.selects(e)) continue;
     w.begin_object();
     w.field("path", e.path).field("line", static_cast<uint64_t>(e.line)).field("column", static_cast<uint64_t>(e.column));
     w.field("tag", e.tag).field("rule", e.rule).field("status", e.status).field("outcome", e.outcome);
@@ -162,6 +209,9 @@ void print_review_json(std::ostream& out, const Review& review, int exit_code) {
     w.field("example_text", e.example_text());
     if (!e.context_note.empty()) w.field("context_note", e.context_note);
     w.field("runtime_check", e.runtime_check).field("runtime_reason", e.runtime_reason);
+    w.field("function", e.function).field("function_line", static_cast<uint64_t>(e.function_line));
+    w.field("trivia", trivia_kind(e)).field("suppressed", e.suppressed);
+    w.field("severity", e.severity);
     if (review.has_stats()) {
       w.key("run");
       if (e.run) {

@@ -6,22 +6,28 @@
 #include <iosfwd>
 
 #include "cli/review.h"
+#include "cli/review_triage.h"
 
 namespace gshape::cli {
 
 struct ReviewPrintOptions {
   bool summary_only = false;  // the table alone, no per-obligation lines
   bool color = false;
+  ReviewFilter filter;        // what the listing shows (cli/review_triage.h)
 };
 
-// The listing (unless summary_only) and the summary table.
+// The triaged listing (unless summary_only): refuted, then deferred, then
+// (--all) proven obligations, each per file and function; the summary
+// table; and what the listing left out.
 void print_review_text(std::ostream& out, const Review& review, const ReviewPrintOptions& options);
 
 // The summary table alone: one row per file with obligations, and a total.
 void print_review_table(std::ostream& out, const Review& review);
 
 // {"tool", "version", "command": "report", "source", "stats", "obligations": [...],
-//  "files": [...], "summary": {...}, "unanalysed_files", "unmatched_stats", "exit_code"}
-void print_review_json(std::ostream& out, const Review& review, int exit_code);
+//  "files": [...], "summary": {...}, "unanalysed_files", "unmatched_stats", "exit_code"};
+// "obligations" holds every entry the explicit filters select, hidden or
+// not, each with "function", "trivia", "suppressed" and "severity".
+void print_review_json(std::ostream& out, const Review& review, const ReviewFilter& filter, int exit_code);
 
 }  // namespace gshape::cli

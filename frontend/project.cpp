@@ -408,11 +408,16 @@ void load_file(const FoundFile& found, LoadedFile& out) {
 
 }  // namespace
 
-Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads) {
+Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads,
+                     const FileFilter& keep) {
   Project project;
   Walker walker(project, diags);
   for (const std::string& path : paths) walker.add_root(path);
   std::vector<FoundFile> files = walker.take_files();
+  if (keep) {
+    // files named on the command line are the user's explicit choice: kept
+    std::erase_if(files, [&](const FoundFile& f) { return f.path != fs::path(f.root).lexically_normal().string() && !keep(f.path); });
+  }
   std::stable_sort(files.begin(), files.end(), [](const FoundFile& a, const FoundFile& b) { return a.path < b.path; });
 
   // Files parse independently (a tree-sitter parser per thread); the

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +56,11 @@ inline constexpr std::size_t kMaxSourceFileBytes = 20u * 1024u * 1024u;
 // listed in `missing_paths`). Fills the import graph and `analysis_order`.
 // Files are read and parsed on `threads` threads (0: default_thread_count()
 // of parallel_for.h); the result is the same whatever the number.
-Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads = 0);
+// `keep`, when set, is asked about every file found by walking a directory
+// (not about files named in `paths`): false leaves the file out as if it were
+// not there (gshape's --exclude and configured include/exclude globs).
+using FileFilter = std::function<bool(const std::string& path)>;
+Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads = 0,
+                     const FileFilter& keep = {});
 
 }  // namespace gshape

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what gshape needs, only what is missing; silent when all is present.
 #   Debian packages: tree-sitter 0.20, Z3, libtorch + python3-torch 1.13,
-#                    Boost.Graph, GoogleTest, pybind11, a C++ toolchain.
+#                    Boost.Graph, GoogleTest, pybind11, toml++ (gshape.toml),
+#                    a C++ toolchain.
 #   npm registry:    the tree-sitter-python grammar 0.23.6 (language ABI 14),
 #                    unpacked into .deps/ (git-ignored; never committed).
 set -euo pipefail
@@ -12,7 +13,7 @@ grammar_dir="$root/.deps/tree-sitter-python-$grammar_version"
 
 packages=(build-essential cmake pkg-config libtree-sitter-dev libz3-dev
           libtorch-dev python3-torch libboost-graph-dev libgtest-dev
-          pybind11-dev)
+          pybind11-dev libtomlplusplus-dev)
 
 missing=()
 for p in "${packages[@]}"; do

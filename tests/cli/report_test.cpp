@@ -55,30 +55,115 @@ const Json* find_obligation(const Json& doc, const std::string& file_suffix, int
   return nullptr;
 }
 
-TEST(Report, ListsEveryObligationPerFileAndLineWithItsStatus) {
+TEST(Report, TriagesRefutedFirstThenDeferredPerFileAndFunction) {
   Project p;
   ProcessResult r = gshape({"report", "--color=never", p.src});
   EXPECT_EQ(r.exit_code, 1) << "a refuted obligation is an error: " << r.err;
   const std::string& out = r.out;
-  // Files in order, each followed by its obligations.
-  std::size_t model = out.find(p.src + "/model.py\n"), train = out.find(p.src + "/train.py\n");
-  ASSERT_NE(model, std::string::npos) << out;
-  ASSERT_NE(train, std::string::npos) << out;
-  EXPECT_LT(model, train);
+  // Sections in order, each per file and function.
+  std::size_t refuted = out.find("refuted (1)\n" + p.src + "/model.py\n  at module level\n");
+  std::size_t deferred = out.find("deferred (1)\n" + p.src + "/train.py\n  in main (line 12)\n");
+  ASSERT_NE(refuted, std::string::npos) << out;
+  ASSERT_NE(deferred, std::string::npos) << out;
+  EXPECT_LT(refuted, deferred);
   std::smatch m;
-  EXPECT_TRUE(std::regex_search(out, m, std::regex("\n  5:5 +refuted +matmul_c2 +input\\.size\\(1\\) == other\\.size\\(0\\)\n")))
+  EXPECT_TRUE(std::regex_search(out, m, std::regex("\n    5:5 +refuted +matmul_c2 +input\\.size\\(1\\) == other\\.size\\(0\\)\n")))
       << out;
-  EXPECT_TRUE(contains(out, "error:          matmul: the last dimension of the first operand (5)")) << out;
-  // A deferred obligation says why it is not proven and which values fail.
-  ASSERT_TRUE(std::regex_search(out, m, std::regex("\n  15:11 +deferred +linear_c1 +input\\.size\\(-1\\) == 4\n"
-                                                   "( +.*\n)*? +not proven: +(.+)\n +fails for: +(.+)\n")))
+  EXPECT_TRUE(contains(out, "error: matmul: the last dimension of the first operand (5)")) << out;
+  EXPECT_TRUE(contains(out, "run-time check: inserted")) << "a refuted one says its check stops the run: " << out;
+  // A deferred obligation says what fails, why it is not proven and which values fail.
+  ASSERT_TRUE(std::regex_search(out, m, std::regex("\n    15:11 +deferred +linear_c1 +input\\.size\\(-1\\) == 4\n"
+                                                   " +nn\\.Linear\\(4, 2\\) expects .*\n"
+                                                   " +not proven: (.+); fails for (.+)\n")))
       << out;
-  EXPECT_TRUE(contains(m[2].str(), "unknown")) << m[2];
-  EXPECT_TRUE(contains(m[3].str(), "input.size(-1) = ")) << m[3];
-  EXPECT_FALSE(contains(m[3].str(), "= 4")) << "4 would not fail: " << m[3];
-  EXPECT_TRUE(contains(out, "run-time check: inserted")) << out;
-  // Proven obligations are listed too.
-  EXPECT_TRUE(std::regex_search(out, std::regex("\n  13:10 +proven +")) ) << out;
+  EXPECT_TRUE(contains(m[1].str(), "unknown")) << m[1];
+  EXPECT_TRUE(contains(m[2].str(), "input.size(-1) = ")) << m[2];
+  EXPECT_FALSE(contains(m[2].str(), "= 4")) << "4 would not fail: " << m[2];
+  // An inserted check is the normal case for a deferred one: not repeated.
+  EXPECT_EQ(count_of(out.substr(deferred), "run-time check:"), 0u) << out;
+  // Proven ones and the 0-dimensional trivia (linear_c2) are counted, not listed.
+  EXPECT_FALSE(std::regex_search(out, std::regex("\n +13:10 +proven"))) << out;
+  EXPECT_FALSE(contains(out, "linear_c2")) << out;
+  EXPECT_TRUE(contains(out, "not listed: 4 proven obligations (--all), 1 deferred requirement that an operand is not "
+                            "0-dimensional (--verbose lists the trivial ones)\n"))
+      << out;
+}
+
+TEST(Report, AllListsProvenObligationsAsWhatHolds) {
+  Project p;
+  ProcessResult r = gshape({"report", "--color=never", "--all", p.src});
+  EXPECT_EQ(r.exit_code, 1);
+  std::size_t proven = r.out.find("proven (4)\n");
+  ASSERT_NE(proven, std::string::npos) << r.out;
+  EXPECT_GT(proven, r.out.find("deferred (1)\n")) << "proven ones come last: " << r.out;
+  std::string section = r.out.substr(proven, r.out.find("\nfile ") - proven);
+  EXPECT_TRUE(std::regex_search(section, std::regex("\n    13:10 +proven +nn_linear_c1 +holds for every input"))) << section;
+  // No failure text under a proven obligation.
+  EXPECT_FALSE(contains(section, "error:")) << section;
+  EXPECT_FALSE(contains(section, "not proven")) << section;
+  EXPECT_FALSE(contains(section, "fails for")) << section;
+  EXPECT_FALSE(contains(r.out, "proven obligations (--all)")) << r.out;
+}
+
+// A hyperparameter read from the command line: every size requirement on it
+// is that it is not negative (trivia), but view's element count is real.
+const char* kHyperScript =
+    "import sys\n"
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "\n"
+    "n = int(sys.argv[1])\n"
+    "fc = nn.Linear(n, 4)\n"    // 6: nn_linear_c1 in_features >= 0
+    "x = torch.zeros(2, n)\n"   // 7: zeros_c1 size[1] >= 0
+    "y = x.view(2, n)\n";       // 8: view_c2 shape[1] >= -1
+
+TEST(Report, TriviaIsHiddenUnlessVerbose) {
+  TempDir dir;
+  dir.write("hyper.py", kHyperScript);
+  ProcessResult quiet = gshape({"report", "--color=never", dir.str()});
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.err;
+  for (const char* tag : {"nn_linear_c1", "zeros_c1", "view_c2"}) EXPECT_FALSE(contains(quiet.out, tag)) << quiet.out;
+  EXPECT_TRUE(contains(quiet.out, "3 deferred requirements that a size or hyperparameter is not negative")) << quiet.out;
+  ProcessResult verbose = gshape({"report", "--color=never", "--verbose", dir.str()});
+  for (const char* tag : {"nn_linear_c1", "zeros_c1", "view_c2"}) EXPECT_TRUE(contains(verbose.out, tag)) << verbose.out;
+  EXPECT_FALSE(contains(verbose.out, "not listed: 3 deferred")) << verbose.out;
+  // JSON keeps every obligation and says which are trivia.
+  Json doc = parse_or_fail(gshape({"report", "--format=json", dir.str()}).out);
+  int sign = 0;
+  for (const Json& o : doc["obligations"].array) {
+    if (o["trivia"].string == "sign") ++sign;
+    if (o["tag"].string == "nn_linear_c1") {
+      EXPECT_EQ(o["trivia"].string, "sign");
+    }
+  }
+  EXPECT_EQ(sign, 3) << "hyper.py has three sign requirements";
+}
+
+TEST(Report, FiltersByStatusTagAndFile) {
+  Project p;
+  ProcessResult refuted = gshape({"report", "--color=never", "--status=refuted", p.src});
+  EXPECT_TRUE(contains(refuted.out, "refuted (1)")) << refuted.out;
+  EXPECT_FALSE(contains(refuted.out, "deferred (")) << refuted.out;
+  EXPECT_TRUE(contains(refuted.out, "outside --status/--tag/--file")) << refuted.out;
+  ProcessResult tag = gshape({"report", "--color=never", "--tag=linear_*", p.src});
+  EXPECT_FALSE(contains(tag.out, "refuted (")) << tag.out;
+  EXPECT_TRUE(contains(tag.out, "15:11  deferred  linear_c1")) << tag.out;
+  ProcessResult file = gshape({"report", "--color=never", "--file=train.py", p.src});
+  EXPECT_FALSE(contains(file.out, "matmul_c2")) << file.out;
+  EXPECT_TRUE(contains(file.out, "linear_c1")) << file.out;
+  EXPECT_EQ(file.exit_code, 1) << "filters change the listing, not the exit status";
+  // --status=proven lists proven ones without --all; filters apply to JSON too.
+  ProcessResult proven = gshape({"report", "--color=never", "--status=proven", "--file=model.py", p.src});
+  EXPECT_TRUE(contains(proven.out, "proven (3)")) << proven.out;
+  Json doc = parse_or_fail(gshape({"report", "--format=json", "--status", "deferred", p.src}).out);
+  ASSERT_EQ(doc["obligations"].array.size(), 2u);
+  for (const Json& o : doc["obligations"].array) {
+    EXPECT_EQ(o["status"].string, "deferred");
+    EXPECT_EQ(o["function"].string, "main");
+  }
+  ProcessResult bad = gshape({"report", "--status=broken", p.src});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "unknown --status 'broken'")) << bad.err;
 }
 
 TEST(Report, TheSummaryTableCountsPerFile) {
@@ -174,12 +259,13 @@ TEST(Report, StatsShowHowOftenEachCheckRanAndFailed) {
   ProcessResult r = gshape({"report", "--color=never", "--stats", stats, p.src});
   EXPECT_EQ(r.exit_code, 1);
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("\n  15:11 +deferred +linear_c1 .*\n(( +.*\n)*?) +in the run: +(.+)\n")))
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("\n    15:11 +deferred +linear_c1 .*\n(( +.*\n)*?) +in the run: +(.+)\n")))
       << r.out;
   EXPECT_EQ(m[3].str(), "ran 3 times, failed 1 time");
-  // linear_c2 is checked by the same site: it ran as often, and never failed
-  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("\n  15:11 +deferred +linear_c2 .*\n(( +.*\n)*?) +in the run: +(.+)\n")))
-      << r.out;
+  // linear_c2 (trivia: --verbose) is checked by the same site: it ran as often, and never failed
+  ProcessResult v = gshape({"report", "--color=never", "--verbose", "--stats", stats, p.src});
+  ASSERT_TRUE(std::regex_search(v.out, m, std::regex("\n    15:11 +deferred +linear_c2 .*\n(( +.*\n)*?) +in the run: +(.+)\n")))
+      << v.out;
   EXPECT_EQ(m[3].str(), "ran 3 times, never failed");
   EXPECT_TRUE(contains(r.out, "  ran  failed\n")) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex("/train\\.py +[0-9]+ +0 +2 +0 +2 +1\n"))) << r.out;

@@ -1,4 +1,7 @@
 // The command line itself: version, help, usage errors and their exit codes.
+#include <fstream>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "gshape_runner.h"
@@ -39,6 +42,37 @@ TEST(Usage, EverySubcommandHasHelpWithUsageOptionsAndExample) {
     EXPECT_EQ(gshape({"help", sub}).out, r.out) << sub;
     EXPECT_EQ(gshape({sub, "-h"}).out, r.out) << sub;
   }
+}
+
+// The options of the review, configuration and output formats are in their commands' help.
+TEST(Usage, HelpDocumentsTheReviewConfigAndFormatOptions) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> expected = {
+      {"check", {"--format=text|json|sarif|github", "--exclude GLOB", "--config FILE", "--warn-unused-ignores",
+                 "# gshape: ignore"}},
+      {"report", {"--all", "--verbose", "--status=", "--tag=", "--file=", "--config FILE", "--exclude GLOB",
+                  "--warn-unused-ignores"}},
+      {"instrument", {"--config FILE", "--warn-unused-ignores"}},
+      {"run", {"--config FILE", "configuration's python"}},
+  };
+  for (const auto& [sub, options] : expected) {
+    std::string help = gshape({sub, "--help"}).out;
+    for (const std::string& o : options) EXPECT_NE(help.find(o), std::string::npos) << sub << " --help lacks " << o;
+  }
+}
+
+// .pre-commit-hooks.yaml: the gshape-check hook runs `gshape check` with options that exist.
+TEST(Usage, PreCommitHookRunsCheck) {
+  std::ifstream in(std::string(GSHAPE_SOURCE_DIR) + "/.pre-commit-hooks.yaml");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string hooks = text.str();
+  for (const char* line : {"- id: gshape-check\n", "  entry: gshape check --color=never\n", "  language: system\n",
+                           "  types: [python]\n", "  pass_filenames: false\n", "  args: [.]\n"}) {
+    EXPECT_NE(hooks.find(line), std::string::npos) << "missing: " << line << "\n" << hooks;
+  }
+  TempDir dir;
+  dir.write("ok.py", "x = 1\n");
+  EXPECT_EQ(gshape({"check", "--color=never", "."}, dir.str()).exit_code, 0);
 }
 
 TEST(Usage, NoArgumentsIsAUsageError) {
