@@ -146,7 +146,15 @@ Value layer_norm(RuleContext& ctx, const Arg& input, const std::vector<IntTerm>&
   m3 << ", expected input with shape [*";
   for (const IntTerm& d : shape) m3 << ", " << d;
   m3 << "], but got input of shape " << ctx.shape_hole(input);
-  ctx.require("layer_norm_c3", all_of(tail), m3);  // layer_norm_c3
+  Status c3 = ctx.require("layer_norm_c3", all_of(tail), m3);  // layer_norm_c3
+  if (!input.shape().rank_known() && c3 != Status::Refuted) {
+    // unknown rank: after c3 its last axes are normalized_shape
+    const std::vector<Dim>& known = input.shape().known_suffix();
+    std::vector<Dim> suffix;
+    if (known.size() > shape.size()) suffix.assign(known.begin(), known.end() - static_cast<std::ptrdiff_t>(shape.size()));
+    for (const IntTerm& d : shape) suffix.push_back(d.dim());
+    return Value::tensor(Shape::unknown_with_suffix(std::move(suffix)));
+  }
   return Value::tensor(input.shape());
 }
 

@@ -406,5 +406,20 @@ TEST(Values, ConvAndPoolKeepTheAxesTheyKnowOfAnInputOfUnknownRank) {
   EXPECT_EQ(a.outcome(line_of(src, "# linear"), "linear_c1"), Outcome::Proven) << a.dump();
 }
 
+// A LayerNorm of an input of unknown rank ends in its normalized shape, so
+// the Linear after it is proven (vit-pytorch's `nn.LayerNorm(dim)` then
+// `nn.Linear(dim, ...)` in functions nobody calls).
+TEST(Values, LayerNormOfAnInputOfUnknownRankEndsInItsNormalizedShape) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "def f(x, dim):\n"
+      "    y = nn.LayerNorm(dim)(x)  # norm\n"
+      "    return nn.Linear(dim, 2 * dim)(y)  # linear\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# norm"), "y"), "[*, dim]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# linear"), "linear_c1"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
