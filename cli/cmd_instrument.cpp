@@ -12,7 +12,10 @@
 #include "cli/commands.h"
 #include "cli/diagnostic_formats.h"
 #include "cli/config.h"
+#include "cli/diagnostic_policy.h"
 #include "cli/project_analysis.h"
+#include "cli/review.h"
+#include "cli/review_html.h"
 #include "codegen/instrument_tree.h"
 #include "codegen/plan.h"
 #include "frontend/json_writer.h"
@@ -82,7 +85,7 @@ std::string written_line(const WrittenCounts& c, const std::string& out) {
 }
 
 void print_json(const AnalysedProject& a, const codegen::TreeResult& tree, const WrittenCounts& c,
-                const std::string& out_dir, int exit_code) {
+                const std::string& out_dir, const std::string& html_path, int exit_code) {
   std::ostream& out = std::cout;
   out << "{\"tool\":\"gshape\",\"version\":" << json_quote(GSHAPE_VERSION) << ",\"command\":\"instrument\",\"diagnostics\":[";
   bool first = true;
@@ -115,6 +118,12 @@ void print_json(const AnalysedProject& a, const codegen::TreeResult& tree, const
     iw.null();
   } else {
     iw.value(tree.report_path);
+  }
+  iw.key("html");
+  if (html_path.empty()) {
+    iw.null();
+  } else {
+    iw.value(html_path);
   }
   iw.field("python_files", static_cast<uint64_t>(tree.python_files.size()));
   iw.field("instrumented_files", static_cast<uint64_t>(c.instrumented_files));
@@ -156,7 +165,9 @@ int run_instrument(const ParsedArgs& args) {
   std::optional<Settings> settings = load_settings(args, {input});
   if (!settings) return kExitUsage;
 
-  AnalysedProject analysed = analyse_paths({input}, args.has("verbose"), *settings);
+  gradual::AnalysisOptions analysis_options;
+  analysis_options.record_shapes = true;  // for the HTML review's shapes
+  AnalysedProject analysed = analyse_paths({input}, args.has("verbose"), *settings, analysis_options);
   std::vector<gradual::Obligation> obligations = analysed.result.plain_obligations();
   // The plans decide what is checked; the report keeps every obligation's true status.
   // --check-proven: every site is checked, proven ones too (to measure the
@@ -167,12 +178,29 @@ int run_instrument(const ParsedArgs& args) {
       codegen::build_plans(analysed.project, obligations, analysed.result.sites, plan_options);
   codegen::TreeResult tree = codegen::instrument_tree(analysed.project, plans, obligations, {input, out_dir});
   WrittenCounts counts = count_written(tree, obligations);
+  // The review as a page next to gshape-report.json (what `report --html` writes).
+  std::string html_path, html_error;
+  if (!tree.report_path.empty()) {
+    html_path = (fs::path(tree.report_path).parent_path() / "gshape-report.html").string();
+    Review review = review_from_tree(analysed.project, analysed.result, tree);
+    attach_functions(analysed.project, review);
+    Suppressions suppressions = scan_suppressions(analysed.project);
+    apply_review_settings(review, suppressions, *settings);
+    ReviewPageOptions page_options;
+    page_options.title = "gshape review of " + input;
+    html_error = write_review_html_file(html_path, review, page_extras_from_analysis(analysed.project, analysed.result),
+                                        page_options);
+    if (!html_error.empty()) {
+      tree.errors.push_back(html_path + ": " + html_error);
+      html_path.clear();
+    }
+  }
   // Shape errors do not stop the copy: their checks are in it, so a run
   // stops cleanly at the line. Exit 1 says they exist; 2 that OUT is incomplete.
-  int exit_code = !tree.ok() ? kExitUsage : analysed.summary.errors > 0 ? kExitErrorsFound : kExitOk;
+  const int exit_code = !tree.ok() ? kExitUsage : analysed.summary.errors > 0 ? kExitErrorsFound : kExitOk;
 
   if (output->format == OutputFormat::Json) {
-    print_json(analysed, tree, counts, out_dir, exit_code);
+    print_json(analysed, tree, counts, out_dir, html_path, exit_code);
     return exit_code;
   }
   print_check_text(analysed, output->color);
@@ -184,6 +212,7 @@ int run_instrument(const ParsedArgs& args) {
               << tree.report_path << "')\n";
   }
   if (!tree.report_path.empty()) std::cerr << "wrote " << tree.report_path << "\n";
+  if (!html_path.empty()) std::cerr << "wrote " << html_path << "\n";
   return exit_code;
 }
 
@@ -202,7 +231,10 @@ proven statically is checked at run time, at its line, before PyTorch runs
 the operation: a failing check raises ShapeCheckError naming the file, line,
 rule and actual sizes. Files without checks and every other file are copied
 unchanged; OUT/gshape-report.json records every obligation and what became
-of it ('gshape report --from OUT/gshape-report.json' prints it).
+of it ('gshape report --from OUT/gshape-report.json' prints it), and
+OUT/gshape-report.html the same review as a page to open in a browser
+(what 'gshape report --html' writes: the summary per file, each file's
+source with its obligations marked and colour-coded, shapes on hover).
 
 The source tree is never modified: OUT may not be PATH, lie inside it, or
 be the folder holding an input file. Static errors do not stop the copy:
@@ -213,6 +245,7 @@ scripts/install-runtime.sh BUILD once, or PYTHONPATH=BUILD/runtime/python.
 After the diagnostics it prints
   instrumented N files (K checks), copied M files into OUT
   wrote OUT/gshape-report.json
+  wrote OUT/gshape-report.html
 
 options:
   -o, --output OUT         the directory to write (required; created if missing)

@@ -10,6 +10,7 @@
 #include "cli/diagnostic_policy.h"
 #include "cli/project_analysis.h"
 #include "cli/review.h"
+#include "cli/review_html.h"
 #include "cli/review_render.h"
 #include "codegen/atomic_file.h"
 
@@ -48,6 +49,8 @@ int run_report(const ParsedArgs& args) {
   }
   if (from_file && args.get("from").empty()) return usage_error("report", "'--from' needs a file");
   if (args.has("stats") && args.get("stats").empty()) return usage_error("report", "'--stats' needs a file");
+  if (args.has("html") && args.get("html").empty()) return usage_error("report", "'--html' needs a file to write");
+  const bool html = args.has("html");
   if (output->format != OutputFormat::Text && output->format != OutputFormat::Json) {
     return usage_error("report", "unknown --format '" + args.get("format") + "' (expected text or json)");
   }
@@ -64,6 +67,7 @@ int run_report(const ParsedArgs& args) {
   }
 
   Review review;
+  ReviewPageExtras page;
   std::size_t front_end_errors = 0;
   Suppressions suppressions;
   DiagnosticSink diags;
@@ -87,9 +91,12 @@ int run_report(const ParsedArgs& args) {
     project = load_project(sources, unused);
     suppressions = scan_suppressions(project);
     attach_functions(project, review);
+    if (html) add_sources(project, page);
   } else {
     project = load_project(args.positional, diags, 0, settings->file_filter());
-    gradual::AnalysisResult result = gradual::analyse_project(project);
+    gradual::AnalysisOptions options;
+    options.record_shapes = html;  // the page shows each expression's shape
+    gradual::AnalysisResult result = gradual::analyse_project(project, options);
     // The obligations are the report; only what kept files out of it (syntax
     // errors, unreadable files ...) is shown as diagnostics.
     diags.sort();
@@ -101,16 +108,10 @@ int run_report(const ParsedArgs& args) {
     review = review_from_analysis(project, result);
     attach_functions(project, review);
     suppressions = scan_suppressions(project);
+    if (html) page = page_extras_from_analysis(project, result);
   }
   // ignore comments and configured severities, as check applies them
-  for (ReviewEntry& e : review.entries) {
-    if (e.needs_check()) e.suppressed = suppressions.suppresses(e.path, e.line, e.tag);
-    if (auto it = settings->severity.find(e.tag); it != settings->severity.end()) {
-      static const char* names[] = {"error", "warning", "note", "ignore"};
-      e.severity = names[static_cast<int>(it->second)];
-      if (it->second == SeverityOverride::Ignore && e.needs_check()) e.suppressed = true;
-    }
-  }
+  apply_review_settings(review, suppressions, *settings);
   if (settings->warn_unused_ignores) {
     for (Diagnostic& d : suppressions.unused_warnings()) {
       if (std::optional<Severity> s = settings->severity_of(d.tag, d.severity)) {
@@ -133,10 +134,23 @@ int run_report(const ParsedArgs& args) {
   FileCounts totals = review.totals();
   bool refuted = std::any_of(review.entries.begin(), review.entries.end(), [](const ReviewEntry& e) { return e.counts_as_error(); });
   int exit_code = (refuted || totals.failed > 0 || front_end_errors > 0) ? kExitErrorsFound : kExitOk;
+  if (html) {
+    ReviewPageOptions page_options;
+    page_options.filter = filter;
+    std::string what = from_file ? args.get("from") : std::string();
+    for (const std::string& p : args.positional) what += (what.empty() ? "" : " ") + p;
+    page_options.title = "gshape review of " + what;
+    std::string problem = write_review_html_file(args.get("html"), review, page, page_options);
+    if (!problem.empty()) {
+      std::cerr << args.get("html") << ": error: cannot write the HTML review: " << problem << "\n";
+      return kExitUsage;
+    }
+  }
   if (output->format == OutputFormat::Json) {
-    print_review_json(std::cout, review, filter, exit_code);
+    print_review_json(std::cout, review, filter, exit_code, html ? args.get("html") : std::string());
   } else {
     print_review_text(std::cout, review, {args.has("summary"), output->color, filter});
+    if (html) std::cerr << "wrote " << args.get("html") << "\n";
   }
   return exit_code;
 }
@@ -175,6 +189,16 @@ writes when GSHAPE_STATS=FILE is set, see docs/runtime.md) each check also
 shows how many times it ran and whether it failed in that run, matched by
 path, line, column and tag; the table gains 'ran' and 'failed' columns.
 
+With --html FILE the review is also written as one self-contained HTML page
+(no network, no script): the summary per file (proven, refuted, deferred,
+not checked, no run-time check; ran and failed with --stats), then each
+file's source with every obligation under its line, the line coloured by
+its worst status (refuted red, deferred amber, proven green, not checked
+grey), and the inferred shape of each tensor expression on hover (PATHs
+only: a report read with --from has no shapes). --status/--tag/--file
+select what the page holds; proven, trivial and suppressed obligations are
+on it behind two toggles (--all and --verbose turn them on).
+
 options:
   --all                    list proven obligations too
   --verbose                list trivia and suppressed obligations too
@@ -186,6 +210,7 @@ options:
                            'models/*.py', 'src/**'; repeatable)
   --stats FILE             counters of a run (GSHAPE_STATS) to show per check
   --from REPORT            read OUT/gshape-report.json instead of analysing PATHs
+  --html FILE              also write the review as an HTML page to FILE
   --summary                print the summary table only
   --format=text|json       json: one JSON document on stdout with every
                            obligation the filters select (hidden ones too,
@@ -202,7 +227,8 @@ options:
 exit status: 0 nothing refuted and no check failed; 1 a refuted obligation
 (not suppressed, not configured below error), a check that failed in the run
 given by --stats, or a file that could not be parsed; 2 usage or I/O error (a
-missing PATH, an unreadable or malformed --stats, --from or config file).
+missing PATH, an unreadable or malformed --stats, --from or config file, an
+--html FILE that cannot be written).
 The filters change what is listed, never the exit status.
 
 example:
@@ -210,11 +236,13 @@ example:
   gshape report --status=refuted --file=model.py src/
   gshape report --all --tag='linear_*' src/
   gshape report --summary samples/
+  gshape report --html review.html src/
   GSHAPE_STATS=stats.json gshape run train.py; gshape report --stats stats.json .
   gshape report --from build/instrumented/gshape-report.json
 )",
       [] {
         std::vector<OptionSpec> o = {format_option(), color_option(), {"stats", '\0', true}, {"from", '\0', true},
+                                     {"html", '\0', true},
                                      {"summary", '\0', false}, {"all", '\0', false}, {"verbose", '\0', false},
                                      {"status", '\0', true}, {"tag", '\0', true}, {"file", '\0', true},
                                      {"warn-unused-ignores", '\0', false}};

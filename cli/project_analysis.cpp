@@ -22,13 +22,14 @@ std::size_t add_checked_diagnostics(const Project& project, const gradual::Analy
   return apply_diagnostic_policy(settings, suppressions, result, diags);
 }
 
-AnalysedProject analyse_paths(const std::vector<std::string>& paths, bool verbose, const Settings& settings) {
+AnalysedProject analyse_paths(const std::vector<std::string>& paths, bool verbose, const Settings& settings,
+                              const gradual::AnalysisOptions& options) {
   AnalysedProject a;
   a.project = load_project(paths, a.diags);
   if (a.project.all_files.empty() && a.project.missing_paths.empty()) {
     a.diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
   }
-  a.result = gradual::analyse_project(a.project);
+  a.result = gradual::analyse_project(a.project, options);
   std::size_t suppressed = add_checked_diagnostics(a.project, a.result, a.diags, verbose, settings);
   a.summary = count_diagnostics(a.diags, a.project.all_files.size(), a.project.modules.size());
   a.summary.suppressed = suppressed;

@@ -35,7 +35,8 @@ std::size_t add_checked_diagnostics(const Project& project, const gradual::Analy
 
 // load_project on `paths`, analyse_project, diagnostics as `check` reports
 // them (suppressions and severities of `settings` applied).
-AnalysedProject analyse_paths(const std::vector<std::string>& paths, bool verbose, const Settings& settings = {});
+AnalysedProject analyse_paths(const std::vector<std::string>& paths, bool verbose, const Settings& settings = {},
+                              const gradual::AnalysisOptions& options = {});
 
 // The diagnostics and check's summary lines on stderr (text form).
 void print_check_text(const AnalysedProject& analysed, bool color);

@@ -83,14 +83,15 @@ std::string status_text(gradual::Status s) { return gradual::status_name(s); }
 
 }  // namespace
 
-Review review_from_analysis(const Project& project, const gradual::AnalysisResult& result) {
+namespace {
+
+Review build_review(const Project& project, const gradual::AnalysisResult& result,
+                    const std::map<int, codegen::CheckOutcome>& outcomes) {
   Review review;
   review.source = "analysis";
   review.python_files = project.all_files.size();
   review.files = project.all_files;
   for (const std::unique_ptr<SourceFile>& f : project.rejected_files) review.unanalysed_files.push_back(f->path());
-  std::vector<gradual::Obligation> plain = result.plain_obligations();
-  std::map<int, codegen::CheckOutcome> outcomes = plan_outcomes(project, plain, result.sites);
   for (const gradual::AnalysedObligation& a : result.obligations) {
     const gradual::Obligation& ob = a.ob;
     ReviewEntry e;
@@ -127,6 +128,34 @@ Review review_from_analysis(const Project& project, const gradual::AnalysisResul
   }
   sort_entries(review.entries);
   return review;
+}
+
+}  // namespace
+
+Review review_from_analysis(const Project& project, const gradual::AnalysisResult& result) {
+  std::vector<gradual::Obligation> plain = result.plain_obligations();
+  return build_review(project, result, plan_outcomes(project, plain, result.sites));
+}
+
+Review review_from_tree(const Project& project, const gradual::AnalysisResult& result, const codegen::TreeResult& tree) {
+  std::map<int, codegen::CheckOutcome> outcomes;
+  for (const codegen::PythonFileSummary& f : tree.python_files) {
+    for (const codegen::CheckOutcome& o : f.outcomes) {
+      if (o.obligation_id >= 0) outcomes[o.obligation_id] = o;
+    }
+  }
+  return build_review(project, result, outcomes);
+}
+
+void apply_review_settings(Review& review, Suppressions& suppressions, const Settings& settings) {
+  for (ReviewEntry& e : review.entries) {
+    if (e.needs_check()) e.suppressed = suppressions.suppresses(e.path, e.line, e.tag);
+    if (auto it = settings.severity.find(e.tag); it != settings.severity.end()) {
+      static const char* names[] = {"error", "warning", "note", "ignore"};
+      e.severity = names[static_cast<int>(it->second)];
+      if (it->second == SeverityOverride::Ignore && e.needs_check()) e.suppressed = true;
+    }
+  }
 }
 
 std::string review_from_report_json(const Json& report, Review& out) {

@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "cli/config.h"
+#include "cli/suppressions.h"
+#include "codegen/instrument_tree.h"
 #include "frontend/json_reader.h"
 #include "frontend/project.h"
 #include "gradual/analysis.h"
@@ -92,6 +95,15 @@ struct Review {
 // every module in memory (nothing is written) to tell which checks can be
 // inserted, exactly as `gshape instrument` would.
 Review review_from_analysis(const Project& project, const gradual::AnalysisResult& result);
+
+// The same review for a tree `gshape instrument` has just written: what
+// became of each check is read from `tree` (no second rewrite in memory).
+Review review_from_tree(const Project& project, const gradual::AnalysisResult& result, const codegen::TreeResult& tree);
+
+// Marks entries named by `# gshape: ignore` comments as suppressed and gives
+// each its tag's configured severity (an `ignore` severity suppresses), as
+// `check` applies them to its diagnostics.
+void apply_review_settings(Review& review, Suppressions& suppressions, const Settings& settings);
 
 // The review stored in an instrumented tree's gshape-report.json; "" or why not.
 std::string review_from_report_json(const Json& report, Review& out);

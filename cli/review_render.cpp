@@ -16,25 +16,6 @@ const char* status_color(const std::string& status) {
   return "\033[1;32m";
 }
 
-std::string times(int64_t n) { return std::to_string(n) + (n == 1 ? " time" : " times"); }
-
-std::string run_text(const ReviewEntry& e, const Review& review) {
-  if (!review.stats_checks_enabled) return "not run (the run had GSHAPE_CHECKS=0)";
-  if (e.runtime_check != "inserted") return "no check to run";
-  if (!e.run || e.run->runs == 0) return "never ran";
-  std::string s = "ran " + times(e.run->runs) + ", ";
-  s += e.run->failures == 0 ? std::string("never failed") : "failed " + times(e.run->failures);
-  if (e.run->skipped > 0) s += ", not evaluable " + times(e.run->skipped);
-  return s;
-}
-
-std::string runtime_check_text(const ReviewEntry& e) {
-  if (e.runtime_check == "inserted") return "inserted";
-  if (e.runtime_check == "not_instrumentable") return "not instrumentable: " + e.runtime_reason;
-  if (e.runtime_check == "not_in_plan") return "none (" + e.runtime_reason + ")";
-  return e.runtime_check;
-}
-
 std::string plural(std::size_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -113,6 +94,28 @@ std::string pad_left(const std::string& s, std::size_t width) {
 
 }  // namespace
 
+namespace {
+std::string times(int64_t n) { return std::to_string(n) + (n == 1 ? " time" : " times"); }
+
+}  // namespace
+
+std::string run_text(const ReviewEntry& e, const Review& review) {
+  if (!review.stats_checks_enabled) return "not run (the run had GSHAPE_CHECKS=0)";
+  if (e.runtime_check != "inserted") return "no check to run";
+  if (!e.run || e.run->runs == 0) return "never ran";
+  std::string s = "ran " + times(e.run->runs) + ", ";
+  s += e.run->failures == 0 ? std::string("never failed") : "failed " + times(e.run->failures);
+  if (e.run->skipped > 0) s += ", not evaluable " + times(e.run->skipped);
+  return s;
+}
+
+std::string runtime_check_text(const ReviewEntry& e) {
+  if (e.runtime_check == "inserted") return "inserted";
+  if (e.runtime_check == "not_instrumentable") return "not instrumentable: " + e.runtime_reason;
+  if (e.runtime_check == "not_in_plan") return "none (" + e.runtime_reason + ")";
+  return e.runtime_check;
+}
+
 void print_review_table(std::ostream& out, const Review& review) {
   std::map<std::string, FileCounts> files = review.counts_by_file();
   std::string total_label = "total (" + std::to_string(files.size()) + (files.size() == 1 ? " file)" : " files)");
@@ -183,7 +186,8 @@ void print_review_text(std::ostream& out, const Review& review, const ReviewPrin
   }
 }
 
-void print_review_json(std::ostream& out, const Review& review, const ReviewFilter& filter, int exit_code) {
+void print_review_json(std::ostream& out, const Review& review, const ReviewFilter& filter, int exit_code,
+                       const std::string& html_path) {
   JsonWriter w(out);
   w.begin_object();
   w.field("tool", "gshape").field("version", GSHAPE_VERSION).field("command", "report");
@@ -247,6 +251,12 @@ void print_review_json(std::ostream& out, const Review& review, const ReviewFilt
   w.key("unmatched_stats").begin_array();
   for (const std::string& s : review.unmatched_stats) w.value(s);
   w.end_array();
+  w.key("html");
+  if (html_path.empty()) {
+    w.null();
+  } else {
+    w.value(html_path);
+  }
   w.field("exit_code", exit_code);
   w.end_object();
   out << "\n";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 #include "cli/review.h"
 #include "cli/review_triage.h"
@@ -21,13 +22,20 @@ struct ReviewPrintOptions {
 // table; and what the listing left out.
 void print_review_text(std::ostream& out, const Review& review, const ReviewPrintOptions& options);
 
+// "ran 3 times, never failed", "never ran", "no check to run" ... (with --stats).
+std::string run_text(const ReviewEntry& e, const Review& review);
+// "inserted", "not instrumentable: why", "none (why)".
+std::string runtime_check_text(const ReviewEntry& e);
+
 // The summary table alone: one row per file with obligations, and a total.
 void print_review_table(std::ostream& out, const Review& review);
 
 // {"tool", "version", "command": "report", "source", "stats", "obligations": [...],
 //  "files": [...], "summary": {...}, "unanalysed_files", "unmatched_stats", "exit_code"};
 // "obligations" holds every entry the explicit filters select, hidden or
-// not, each with "function", "trivia", "suppressed" and "severity".
-void print_review_json(std::ostream& out, const Review& review, const ReviewFilter& filter, int exit_code);
+// not, each with "function", "trivia", "suppressed" and "severity"; "html"
+// is the page written with --html (null when none).
+void print_review_json(std::ostream& out, const Review& review, const ReviewFilter& filter, int exit_code,
+                       const std::string& html_path = {});
 
 }  // namespace gshape::cli

@@ -50,8 +50,8 @@ TEST(Usage, HelpDocumentsTheReviewConfigAndFormatOptions) {
       {"check", {"--format=text|json|sarif|github", "--exclude GLOB", "--config FILE", "--warn-unused-ignores",
                  "# gshape: ignore"}},
       {"report", {"--all", "--verbose", "--status=", "--tag=", "--file=", "--config FILE", "--exclude GLOB",
-                  "--warn-unused-ignores"}},
-      {"instrument", {"--config FILE", "--warn-unused-ignores"}},
+                  "--warn-unused-ignores", "--html FILE"}},
+      {"instrument", {"--config FILE", "--warn-unused-ignores", "gshape-report.html"}},
       {"run", {"--config FILE", "configuration's python"}},
   };
   for (const auto& [sub, options] : expected) {
