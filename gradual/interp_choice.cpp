@@ -14,13 +14,11 @@ Value Interpreter::over_choice(const ChoiceObject& choice, const std::function<V
   std::vector<bool> first_side;
   for (std::size_t i = 0; i < alts.size(); ++i) {
     if (alts[i].is_none()) continue;
-    if (choice.condition && alts.size() == 2) {
-      SolverScope scope(*solver_);
+    // each alternative in its own scope: what one checks is not a fact for the other
+    SolverScope scope(*solver_);
+    if (choice.condition && alts.size() == 2)
       add_fact(i == 0 ? *choice.condition : !*choice.condition, {}, "the alternative taken");
-      results.push_back(apply(alts[i]));
-    } else {
-      results.push_back(apply(alts[i]));
-    }
+    results.push_back(apply(alts[i]));
     first_side.push_back(i == 0);
   }
   if (results.empty()) return Value::unknown();

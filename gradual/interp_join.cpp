@@ -89,8 +89,9 @@ Value join_objects(const Value& a, const Value& b, const JoinOptions& options) {
   }
   if (alternatives.size() > kMaxAlternatives) return Value::unknown();
   if (alternatives.size() == 1) return alternatives.front();
-  // a loop head meeting what it already holds: the fixed point
-  if (ca && alternatives.size() == ca->alternatives.size()) return a;
+  // a loop head meeting what it already holds: the fixed point (a condition
+  // no longer says which one: the other side holds one of them regardless)
+  if (ca && alternatives.size() == ca->alternatives.size() && !ca->condition) return a;
   auto choice = std::make_shared<ChoiceObject>();
   choice->alternatives = std::move(alternatives);
   if (!ca && !cb && !options.widen && options.condition && !options.condition->is_constant())

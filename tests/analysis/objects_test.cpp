@@ -113,5 +113,32 @@ TEST(Objects, AParameterNobodyPassedComparesAsItsInt) {
   for (const auto* ob : obligations) EXPECT_EQ(ob->outcome, Outcome::Proven) << ob->ob.tag << "\n" << a.dump();
 }
 
+// A choice met again with one of its alternatives (another path holds `a`
+// whatever `p` is) no longer says `p` selects it; and what one alternative's
+// call checks is not a fact for the other's.
+TEST(Objects, ChoicesKeepNoConditionTheyCannotVouchForAndAlternativesShareNoChecks) {
+  const std::string src =
+      "import sys\n"
+      "import torch\n"
+      "from torch import nn\n"
+      "p = len(sys.argv) > 1\n"
+      "q = len(sys.argv) > 2\n"
+      "a = nn.Linear(8, 4)\n"
+      "b = nn.Linear(16, 4)\n"
+      "if q:\n"
+      "    m = a if p else b\n"
+      "else:\n"
+      "    m = a\n"
+      "x = torch.zeros(2, 8) if p else torch.zeros(2, 16)\n"
+      "y = m(x)  # call\n";
+  Analysed a(src);
+  // `a` runs with x of 16 when neither p nor q holds: not proven
+  // `b` runs only when p does not hold, with x of 16: not an error
+  auto obligations = a.at(line_of(src, "# call"), "linear_c1");
+  ASSERT_EQ(obligations.size(), 2u) << a.dump();
+  for (const auto* ob : obligations) EXPECT_EQ(ob->outcome, Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.count(Outcome::Error), 0u) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
