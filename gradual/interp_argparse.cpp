@@ -18,6 +18,7 @@
 
 #include "gradual/interp.h"
 #include "gradual/solver.h"
+#include "gradual/witness.h"
 #include "gradual/yaml_config.h"
 
 namespace gshape::gradual::interp {
@@ -761,6 +762,92 @@ std::string condition_text(const Pred& p) {
   return out;
 }
 
+bool has_min_max(const TermNode* n) {
+  if (n->op == TermOp::Min || n->op == TermOp::Max || n->op == TermOp::Ite) return true;
+  for (const TermNode* a : n->args)
+    if (has_min_max(a)) return true;
+  return false;
+}
+
+// A condition over one or two arguments written with min/max (a slice of a
+// table: `seq_len == max(0, min(block_size, seq_len)) or ...`), restated as
+// the first of a few plain forms — a sign requirement and a disjunction of
+// at most three comparisons — that is equivalent to it under `context`:
+// candidates are screened on small values, then Z3 confirms.
+std::optional<Pred> plain_form(const Pred& c, const std::vector<Pred>& context) {
+  if (!has_min_max(c.node())) return std::nullopt;
+  std::vector<Dim> syms = symbols_of(c.node());
+  if (syms.empty() || syms.size() > 2) return std::nullopt;
+  const Dim a = syms[0];
+  const Dim b = syms.size() > 1 ? syms[1] : syms[0];
+  std::vector<Pred> signs = {Pred(true), le(Dim(0), a), lt(Dim(0), a)};
+  std::vector<Pred> atoms = {eq(a, Dim(0)), eq(a, Dim(1))};
+  if (syms.size() > 1) {
+    signs.push_back(le(Dim(0), b));
+    signs.push_back(lt(Dim(0), b));
+    signs.push_back(le(Dim(0), a) && le(Dim(0), b));
+    for (const Pred& p : {le(a, b), le(b, a), lt(a, b), lt(b, a), eq(a, b), ne(a, b), eq(b, Dim(0)), eq(b, Dim(1))})
+      atoms.push_back(p);
+  }
+  // the context's conditions over these symbols alone screen the grid
+  std::vector<const TermNode*> local;
+  std::vector<Pred> parts;
+  for (const Pred& q : context) conjuncts_of(q, parts);
+  for (const Pred& q : parts) {
+    bool inside = true;
+    for (const Dim& s : symbols_of(q.node())) inside = inside && (s == a || s == b);
+    if (inside) local.push_back(q.node());
+  }
+  std::vector<Assignment> grid;
+  std::vector<int64_t> want;
+  for (int64_t x = -2; x <= 8; ++x) {
+    for (int64_t y = -2; y <= (syms.size() > 1 ? 8 : -2); ++y) {
+      Assignment at = {{a.node(), x}};
+      if (syms.size() > 1) at.push_back({b.node(), y});
+      bool in_context = true;
+      for (const TermNode* q : local) {
+        std::optional<int64_t> v = evaluate(q, at);
+        in_context = in_context && v && *v != 0;
+      }
+      if (!in_context) continue;
+      std::optional<int64_t> v = evaluate(c.node(), at);
+      if (!v) continue;
+      grid.push_back(at);
+      want.push_back(*v != 0);
+    }
+  }
+  if (grid.empty()) return std::nullopt;
+  auto agrees = [&](const Pred& cand) {
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+      std::optional<int64_t> v = evaluate(cand.node(), grid[i]);
+      if (!v || (*v != 0) != (want[i] != 0)) return false;
+    }
+    return true;
+  };
+  auto equivalent = [&](const Pred& cand) {
+    Solver solver;
+    for (const Pred& q : context) solver.add_fact(q, {}, "context");
+    return solver.query(implies(c, cand) && implies(cand, c)) == true;
+  };
+  std::vector<Pred> disjunctions;
+  for (std::size_t i = 0; i < atoms.size(); ++i) disjunctions.push_back(atoms[i]);
+  for (std::size_t i = 0; i < atoms.size(); ++i)
+    for (std::size_t j = i + 1; j < atoms.size(); ++j) disjunctions.push_back(atoms[i] || atoms[j]);
+  for (std::size_t i = 0; i < atoms.size(); ++i)
+    for (std::size_t j = i + 1; j < atoms.size(); ++j)
+      for (std::size_t k = j + 1; k < atoms.size(); ++k) disjunctions.push_back(atoms[i] || atoms[j] || atoms[k]);
+  for (const Pred& sign : signs) {
+    if (!sign.is_true() && agrees(sign) && equivalent(sign)) return sign;
+  }
+  for (const Pred& d : disjunctions) {
+    for (const Pred& sign : signs) {
+      Pred cand = sign && d;
+      if (agrees(cand) && equivalent(cand)) return cand;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<AnalysisResult::Precondition> simplify_preconditions(std::vector<AnalysisResult::Precondition> pres,
@@ -792,6 +879,16 @@ std::vector<AnalysisResult::Precondition> simplify_preconditions(std::vector<Ana
     if (kept.empty()) {
       keep[i] = false;
       continue;
+    }
+    // min/max forms restated plainly, equivalent under everything else
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      if (!has_min_max(kept[k].node())) continue;
+      std::vector<Pred> context = {declared};
+      for (std::size_t j = 0; j < pres.size(); ++j)
+        if (j != i && keep[j]) context.push_back(current[j]);
+      for (std::size_t l = 0; l < kept.size(); ++l)
+        if (l != k) context.push_back(kept[l]);
+      if (std::optional<Pred> plain = plain_form(kept[k], context)) kept[k] = *plain;
     }
     Pred simplified = all_of(kept);
     if (simplified == current[i]) continue;
