@@ -38,6 +38,8 @@ int run_run(const ParsedArgs& args) {
   codegen::RunOptions options;
   options.script = script;
   options.args = args.after_double_dash;
+  // `run SCRIPT -- ARGS`: analysed for that launch, as `check SCRIPT -- ARGS`
+  options.launch = args.double_dash;
   // the configuration (found from the script's folder): its python, severities and ignore comments
   std::optional<Settings> settings = load_settings(args, {script});
   if (!settings) return kExitUsage;
@@ -51,8 +53,14 @@ int run_run(const ParsedArgs& args) {
   // errors and warnings are shown before the script starts but do not stop
   // it: their checks are in the instrumented code, so the run stops with
   // ShapeCheckError at the line if it gets there.
-  codegen::ProjectAnalyzer analyze = [color, verbose, &settings](const Project& project, DiagnosticSink& diags) {
-    gradual::AnalysisResult result = gradual::analyse_project(project);
+  gradual::AnalysisOptions analysis_options;
+  if (options.launch) {
+    analysis_options.launch_args = options.args;
+    analysis_options.launch_script = script;
+  }
+  codegen::ProjectAnalyzer analyze = [color, verbose, &settings, &analysis_options](const Project& project,
+                                                                                   DiagnosticSink& diags) {
+    gradual::AnalysisResult result = gradual::analyse_project(project, analysis_options);
     add_checked_diagnostics(project, result, diags, verbose, *settings);
     print_diagnostics_text(std::cerr, diags, color);
     std::size_t errors = diags.count(Severity::Error);
@@ -60,7 +68,8 @@ int run_run(const ParsedArgs& args) {
       std::cerr << "gshape: " << errors << (errors == 1 ? " error" : " errors")
                 << " found statically; running with run-time checks anyway\n";
     }
-    return codegen::ProjectAnalysis{result.plain_obligations(), std::move(result.sites), std::nullopt};
+    return codegen::ProjectAnalysis{result.plain_obligations(), std::move(result.sites),
+                                    std::move(result.launch_inputs), std::nullopt};
   };
   DiagnosticSink diags;
   std::cout.flush();
@@ -94,7 +103,10 @@ analyses, gshape first prints the static errors and warnings on stderr (as
 check that fails when its line is reached.
 
 Options for gshape come before "--"; everything after it is passed to the
-script unchanged.
+script unchanged, and the analysis is that launch's (as 'gshape check
+SCRIPT -- ARGS': argparse reads ARGS, config files they name are read), so
+the static errors shown are the ones this command line meets. The cache is
+then also keyed by ARGS, the working directory and those config files.
 
 options:
   --python PY              the Python to run the script with (default: the

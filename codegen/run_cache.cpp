@@ -52,6 +52,11 @@ struct Manifest {
   std::string root;
   std::string display_root;  // the root as file paths in messages start (see display_root_of)
   std::map<std::string, ManifestEntry> files;  // relative path → entry
+  // A launch's analysis (RunOptions::launch): the fingerprint of the working
+  // directory and ARGS it was analysed with, and of each config file it read
+  // (absolute path → content fingerprint); "" / none for a defaults' analysis.
+  std::string launch;
+  std::map<std::string, std::string> inputs;
 };
 
 std::optional<Manifest> read_manifest(const fs::path& path) {
@@ -68,6 +73,12 @@ std::optional<Manifest> read_manifest(const fs::path& path) {
       m.root = line.substr(5);
     } else if (line.rfind("display ", 0) == 0) {
       m.display_root = line.substr(8);
+    } else if (line.rfind("launch ", 0) == 0) {
+      m.launch = line.substr(7);
+    } else if (line.rfind("input ", 0) == 0) {
+      std::size_t space = line.find(' ', 6);
+      if (space == std::string::npos) return std::nullopt;
+      m.inputs[line.substr(space + 1)] = line.substr(6, space - 6);
     } else if (line.rfind("file ", 0) == 0) {
       std::istringstream fields(line.substr(5));
       ManifestEntry e;
@@ -86,6 +97,8 @@ std::optional<Manifest> read_manifest(const fs::path& path) {
 std::string render_manifest(const Manifest& m) {
   std::string out = std::string(kManifestHeader) + "\nversion " + m.version + "\nroot " + m.root + "\ndisplay " +
                     m.display_root + "\n";
+  if (!m.launch.empty()) out += "launch " + m.launch + "\n";
+  for (const auto& [path, content] : m.inputs) out += "input " + content + " " + path + "\n";
   for (const auto& [relative, e] : m.files) {
     out += "file " + e.content + " " + e.plan + " " + (e.instrumented ? "1" : "0") + " " + relative + "\n";
   }
@@ -103,6 +116,21 @@ std::string plan_fingerprint(const FilePlan& plan) {
            o.kind + '\n';
     }
   }
+  return hex64(fingerprint(s));
+}
+
+std::string content_fingerprint(const fs::path& path) {
+  std::optional<std::string> text = read_file(path);
+  return text ? hex64(fingerprint(*text)) : "unreadable";
+}
+
+// What a launch's analysis depends on besides the sources: the working
+// directory (relative config paths) and the script's arguments.
+std::string launch_fingerprint(const RunOptions& options) {
+  if (!options.launch) return "";
+  std::error_code ec;
+  std::string s = fs::current_path(ec).string();
+  for (const std::string& a : options.args) s += std::string(1, '\0') + a;
   return hex64(fingerprint(s));
 }
 
@@ -166,7 +194,15 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   const std::string identity = analyser_identity();
   bool same = old && old->version == identity && old->root == update.project_root &&
               old->display_root == display_root &&
-              old->files.size() == sources.size();
+              old->files.size() == sources.size() && old->launch == launch_fingerprint(options);
+  if (same) {
+    for (const auto& [path, content] : old->inputs) {
+      if (content_fingerprint(path) != content) {
+        same = false;
+        break;
+      }
+    }
+  }
   if (same) {
     for (const auto& [relative, content] : sources) {
       auto it = old->files.find(relative);
@@ -200,6 +236,12 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   manifest.version = identity;
   manifest.root = update.project_root;
   manifest.display_root = display_root;
+  manifest.launch = launch_fingerprint(options);
+  for (const std::string& input : analysis.inputs) {
+    std::error_code ec;
+    fs::path absolute = fs::absolute(input, ec);
+    manifest.inputs[absolute.lexically_normal().string()] = content_fingerprint(absolute);
+  }
   const FilePlan no_plan;
   for (const TreeFile& file : files) {
     if (!file.is_python) continue;

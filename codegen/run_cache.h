@@ -6,8 +6,9 @@
 // tracebacks naming the user's files and lines, and exit code.
 //
 // Cache layout: CACHE_HOME/<fingerprint of the absolute project root>/
-//   manifest.txt   gshape version and binary (size, mtime), root, and per Python file: content and
-//                  plan fingerprints, whether an instrumented copy exists
+//   manifest.txt   gshape version and binary (size, mtime), root, for a launch's analysis the
+//                  fingerprint of its working directory and ARGS and of each config file it read,
+//                  and per Python file: content and plan fingerprints, whether an instrumented copy exists
 //   tree/REL.py    the instrumented copies (files without checks have none:
 //                  the launcher then runs the original)
 #pragma once
@@ -27,6 +28,9 @@ namespace gshape::codegen {
 struct ProjectAnalysis {
   std::vector<gradual::Obligation> obligations;
   std::vector<gradual::SiteSummary> sites;
+  // Files besides the sources the analysis read (a launch's config files):
+  // the cache is analysed again when one changes.
+  std::vector<std::string> inputs;
   // Plans to use instead of build_plans (tests, hand-made plans).
   std::optional<std::vector<FilePlan>> plans;
 };
@@ -35,6 +39,9 @@ using ProjectAnalyzer = std::function<ProjectAnalysis(const Project& project, Di
 struct RunOptions {
   std::string script;             // as the user typed it
   std::vector<std::string> args;  // the script's own arguments
+  // The analysis is the launch's (`gshape run SCRIPT -- ARGS`): it depends on
+  // ARGS and the working directory, so they are part of the cache's key.
+  bool launch = false;
   std::string python = "/usr/bin/python3";
   // Directory holding the gshape_runtime package; default: the build's.
   std::string runtime_path;

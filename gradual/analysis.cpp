@@ -63,6 +63,7 @@ std::vector<AnalysisResult::Precondition> preconditions_of(const std::vector<Obl
     if (!seen.insert({p.str(), place}).second) continue;
     AnalysisResult::Precondition pre;
     pre.condition = p.str();
+    pre.pred = p;
     pre.loc = ob.loc;
     pre.tag = ob.tag;
     pre.rule = ob.rule;
@@ -138,7 +139,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   result.obligations = merge_obligations(merged_input);
   if (options.symbolic_args) {
     result.argument_symbols = in.argument_symbols();
-    result.preconditions = preconditions_of(raw, result.argument_symbols);
+    result.preconditions = simplify_preconditions(preconditions_of(raw, result.argument_symbols), result.argument_symbols);
   }
 
   for (const auto& [expr, shapes] : in.shapes()) result.shapes.push_back({expr->loc, shapes});
@@ -169,6 +170,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   for (Diagnostic& d : in.internal()) result.internal.push_back(std::move(d));
   for (Diagnostic& d : in.launch_errors()) result.launch_errors.push_back(std::move(d));
   result.launch_values = in.launch_values();
+  result.launch_inputs = in.launch_inputs();
   AnalysisStats& st = result.stats;
   const AnalysisStats& is = in.stats();
   st.raw_obligations = raw.size();

@@ -151,6 +151,9 @@ struct AnalysisResult {
   std::vector<Diagnostic> launch_errors;  // errors of the launch's command line (part of diagnostics_of)
   // A launch's int arguments: their symbols and values (messages print the values).
   std::vector<std::pair<Dim, int64_t>> launch_values;
+  // The config files the launch read (paths as opened): gshape run's cache
+  // analyses again when one changes.
+  std::vector<std::string> launch_inputs;
   // With symbolic_args: the arguments that are symbols, and each requirement
   // over them alone that the analysis could not prove (a precondition the
   // script puts on its command line) or refuted (no command line passes).
@@ -159,6 +162,7 @@ struct AnalysisResult {
     std::string dest;  // also the symbol's name
     std::string flag;  // "--hidden", or the dest of a positional
     SourceLoc loc;     // its add_argument call
+    Pred declared;     // what the parser declares of it (its choices), else true
   };
   std::vector<ArgumentSymbol> argument_symbols;
   struct Precondition {
@@ -169,6 +173,7 @@ struct AnalysisResult {
     std::string message;
     bool refuted = false;   // no value of the arguments satisfies it
     std::string counterexample;  // arguments that break it: `--hidden 1 --heads 2`
+    Pred pred;                   // the condition as a term
   };
   std::vector<Precondition> preconditions;  // with record_signatures, in source order
   AnalysisStats stats;
@@ -181,6 +186,13 @@ struct AnalysisResult {
 // Analyses every module of `project` (dependencies first). Never throws:
 // a module whose analysis fails is reported in `internal` and skipped.
 AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options = {});
+
+// The preconditions as the report states them (interp_argparse.cpp): each
+// conjunct that the arguments' declarations and the other preconditions
+// imply is dropped (a precondition left with none is dropped), so that the
+// conjunction of all of them is unchanged but each says only what it adds.
+std::vector<AnalysisResult::Precondition> simplify_preconditions(std::vector<AnalysisResult::Precondition> pres,
+                                                                 const std::vector<AnalysisResult::ArgumentSymbol>& args);
 
 // Errors and warnings in compiler form (message, tag, notes), one per
 // refuted or warned obligation.

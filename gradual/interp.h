@@ -144,6 +144,7 @@ class Interpreter {
   std::vector<Diagnostic>& launch_errors() { return launch_errors_; }
   const std::vector<std::pair<Dim, int64_t>>& launch_values() const { return launch_values_; }
   const std::vector<AnalysisResult::ArgumentSymbol>& argument_symbols() const { return argument_symbols_; }
+  const std::vector<std::string>& launch_inputs() const { return launch_inputs_; }
   // With record_signatures: per project function, the parameters and result
   // of every call analysed with a caller; and the functions some caller of
   // which the analysis did not follow (their samples do not cover them).
@@ -245,6 +246,20 @@ class Interpreter {
   std::optional<Value> read_launch_json(const Value& source, bool is_text, const ir::Node* site);
   // --args=symbolic: every int argument a symbol named after its dest.
   Value symbolic_arguments(ArgParserObject& parser, const ir::Node* site);
+  // parser.add_argument / set_defaults / add_subparsers / parse_args ... and
+  // add_parser on a sub-parsers action (interp_argparse.cpp).
+  Value argparse_method(const std::shared_ptr<ArgParserObject>& parser, const std::string& m,
+                        const std::vector<ArgValue>& args, const ir::Node* site);
+  // One parser's share of a launch's command line (sub-parsers recurse).
+  void parse_words(ArgParserObject& parser, const std::vector<std::string>& words, ObjectValue& ns,
+                   std::vector<std::string>& extras, const ir::Node* site, bool& failed);
+  // Whether a launch's command line reaches the code analysed now: the
+  // module run at the bottom of the stack is the launched script (other
+  // scripts of a project `gshape run` analyses keep their defaults).
+  bool launch_applies_here() const;
+  // yaml.safe_load / yaml.load of a file a launch names (yaml_config.cpp reads it).
+  std::optional<Value> read_launch_yaml(const Value& source, const ir::Node* site);
+  void hold_config_ints(Value& v, const std::string& name, const std::string& prefix, const ir::Node* site, int depth);
   // ---- shape annotations (interp_annotations.cpp)
   const FunctionAnnotations* annotations_of(const ir::FunctionDef* def);
   // The entry check of an annotated call: obligations at the call site (none
@@ -382,6 +397,7 @@ class Interpreter {
   std::vector<Diagnostic> launch_errors_;  // command lines argparse would reject
   std::vector<std::pair<Dim, int64_t>> launch_values_;  // a launch's int arguments: symbol, value
   std::vector<AnalysisResult::ArgumentSymbol> argument_symbols_;  // --args=symbolic
+  std::vector<std::string> launch_inputs_;  // config files a launch opened for reading
   std::unordered_map<const ir::FunctionDef*, std::optional<FunctionAnnotations>> annotations_;
   std::map<const ir::FunctionDef*, std::vector<CallSample>> call_samples_;
   AnalysisStats stats_;

@@ -11,11 +11,15 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "frontend/json_reader.h"
 
 #include "gradual/interp.h"
+#include "gradual/solver.h"
+#include "gradual/witness.h"
+#include "gradual/yaml_config.h"
 
 namespace gshape::gradual::interp {
 
@@ -66,8 +70,15 @@ bool looks_like_option(const std::string& w) {
   return !python_float(w);  // a negative number is a value
 }
 
-// As argparse names an argument in its errors: `--hidden/-H`, or the dest.
+// As argparse names an argument in its errors: `--hidden/-H`, or the dest
+// (a sub-parsers positional without one: `{train,eval}`).
 std::string display(const Argument& a) {
+  if (a.action == "parsers" && a.dest == "==SUPPRESS==" && a.subparsers) {
+    std::string out;
+    for (const auto& [names, p] : a.subparsers->commands)
+      for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
+    return "{" + out + "}";
+  }
   if (a.flags.empty()) return a.dest;
   std::string out;
   for (const std::string& f : a.flags) out += (out.empty() ? "" : "/") + f;
@@ -87,15 +98,236 @@ std::string python_repr(const Value& v) {
   return v.str();
 }
 
+// Positional and keyword access to a call's arguments.
+struct Args {
+  const std::vector<ArgValue>& list;
+  std::vector<const ArgValue*> positional;
+  explicit Args(const std::vector<ArgValue>& l) : list(l) {
+    for (const ArgValue& a : list)
+      if (a.type == ir::Argument::Type::Positional) positional.push_back(&a);
+  }
+  const ArgValue* kw(const std::string& name) const {
+    for (const ArgValue& a : list)
+      if (a.type == ir::Argument::Type::Keyword && a.name == name) return &a;
+    return nullptr;
+  }
+};
+
+std::optional<bool> bool_of(const Value* v) {
+  if (!v) return std::nullopt;
+  if (v->is_bool() && v->as_bool().is_constant()) return v->as_bool().is_true();
+  if (v->is_int() && v->as_int().is_constant()) return *v->as_int().constant_value() != 0;
+  if (v->is_none()) return false;
+  return std::nullopt;
+}
+
+// Without a launch, which sub-command runs is not known: its dest and every
+// value a sub-parser could set are unknown.
+void forget_commands(const ArgParserObject& parser, ObjectValue& ns) {
+  for (const Argument& x : parser.arguments) {
+    if (x.action != "parsers" || !x.subparsers) continue;
+    if (x.dest != "==SUPPRESS==") ns.attributes[x.dest] = Value::unknown();
+    for (const auto& [names, sub] : x.subparsers->commands) {
+      for (const auto& [k, v] : sub->defaults) ns.attributes[k] = Value::unknown();
+      forget_commands(*sub, ns);
+    }
+  }
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// add_parser(..., parents=[common]) and ArgumentParser(parents=[...]): the
+// parents' arguments and defaults, copied.
+void inherit(ArgParserObject& parser, const Value* parents) {
+  if (!parents || !parents->is_sequence() || !parents->items()) return;
+  for (const Value& p : *parents->items()) {
+    const auto* parent = object_as<ArgParserObject>(p);
+    if (!parent) continue;
+    for (const auto& d : parent->defaults) parser.defaults.push_back(d);
+    for (const auto& arg : parent->arguments) parser.arguments.push_back(arg);
+  }
+}
+
 }  // namespace
+
+Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parser, const std::string& m,
+                                   const std::vector<ArgValue>& args, const Node* site) {
+  Args a(args);
+  auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
+  if (parser->class_name == "argparse._SubParsersAction") {
+    // add_parser(name, aliases=[...], parents=[...]): a parser for the rest of the command line
+    if (m != "add_parser" || !arg0() || !arg0()->is_str() || !arg0()->as_str()) return Value::unknown();
+    auto sub = std::make_shared<ArgParserObject>();
+    note_created(sub.get(), site->loc);
+    std::vector<std::string> names{*arg0()->as_str()};
+    if (const ArgValue* al = a.kw("aliases"); al && al->value.is_sequence() && al->value.items()) {
+      for (const Value& n : *al->value.items())
+        if (n.is_str() && n.as_str()) names.push_back(*n.as_str());
+    }
+    if (const ArgValue* pa = a.kw("parents")) inherit(*sub, &pa->value);
+    parser->commands.emplace_back(names, sub);
+    return Value::object(sub);
+  }
+  if (m == "add_subparsers") {
+    bool already = false;
+    for (const Argument& x : parser->arguments) already = already || x.action == "parsers";
+    if (already) return Value::unknown();  // argparse refuses a second one
+    auto action = std::make_shared<ArgParserObject>();
+    action->class_name = "argparse._SubParsersAction";
+    note_created(action.get(), site->loc);
+    Argument spec;
+    spec.action = "parsers";
+    spec.dest = "==SUPPRESS==";
+    if (const ArgValue* d = a.kw("dest"); d && d->value.is_str() && d->value.as_str()) spec.dest = *d->value.as_str();
+    if (const ArgValue* d = a.kw("dest"); d && !(d->value.is_str() && d->value.as_str())) return Value::unknown();
+    if (const ArgValue* req = a.kw("required")) spec.required = bool_of(&req->value) == true;
+    spec.subparsers = action;
+    spec.loc = site->loc;
+    parser->arguments.push_back(spec);
+    if (spec.dest != "==SUPPRESS==") parser->defaults.emplace_back(spec.dest, Value::none());
+    return Value::object(action);
+  }
+  if (m == "add_argument") {
+    std::string dest;
+    for (const ArgValue* p : a.positional) {
+      if (!p->value.is_str() || !p->value.as_str()) continue;
+      const std::string& flag = *p->value.as_str();
+      if (starts_with(flag, "--")) {
+        if (dest.empty() || dest.size() <= 1) dest = flag.substr(2);
+      } else if (starts_with(flag, "-")) {
+        if (dest.empty()) dest = flag.substr(1);
+      } else if (dest.empty()) {
+        dest = flag;
+      }
+    }
+    if (const ArgValue* d = a.kw("dest"); d && d->value.is_str() && d->value.as_str()) dest = *d->value.as_str();
+    for (char& c : dest)
+      if (c == '-') c = '_';
+    if (dest.empty()) return Value::unknown();
+    Value value = Value::none();
+    const ArgValue* action = a.kw("action");
+    std::string act = action && action->value.is_str() && action->value.as_str() ? *action->value.as_str() : "";
+    if (act == "store_true") value = Value::boolean(false);
+    if (act == "store_false") value = Value::boolean(true);
+    if (const ArgValue* d = a.kw("default")) {
+      value = d->value;
+      // argparse converts string defaults with `type`
+      const ArgValue* type = a.kw("type");
+      const auto* lib = type ? object_as<LibraryName>(type->value) : nullptr;
+      if (lib && value.is_str() && value.as_str()) {
+        try {
+          if (lib->path == "builtins.int") value = Value::integer(static_cast<int64_t>(std::stoll(*value.as_str())));
+          if (lib->path == "builtins.float") value = Value::floating(std::stod(*value.as_str()));
+        } catch (const std::exception&) {
+          value = Value::unknown();
+        }
+      }
+    } else if (const ArgValue* req = a.kw("required"); req && bool_of(&req->value) == true) {
+      value = Value::unknown();
+    } else if (a.kw("nargs")) {
+      value = Value::unknown();
+    }
+    bool replaced = false;
+    for (auto& [k, v] : parser->defaults) {
+      if (k == dest) {
+        v = value;
+        replaced = true;
+      }
+    }
+    if (!replaced) parser->defaults.emplace_back(dest, value);
+    // what a launch's command line is parsed with
+    ArgParserObject::Argument spec;
+    for (const ArgValue* p : a.positional)
+      if (p->value.is_str() && p->value.as_str() && starts_with(*p->value.as_str(), "-")) spec.flags.push_back(*p->value.as_str());
+    spec.dest = dest;
+    spec.action = act.empty() ? "store" : act;
+    if (const ArgValue* type = a.kw("type")) {
+      const auto* lib = object_as<LibraryName>(type->value);
+      std::string t = lib ? lib->path : "";
+      spec.type = t == "builtins.int" ? "int" : t == "builtins.float" ? "float" : t == "builtins.str" ? "str" : "?";
+    }
+    if (const ArgValue* n = a.kw("nargs")) {
+      if (n->value.is_str() && n->value.as_str()) spec.nargs = *n->value.as_str();
+      else if (n->value.is_int() && n->value.as_int().constant_value()) spec.nargs = std::to_string(*n->value.as_int().constant_value());
+      else spec.nargs = "?unknown";
+    }
+    if (const ArgValue* c = a.kw("const")) spec.constant = c->value;
+    if (const ArgValue* c = a.kw("choices")) {
+      if (auto items = known_items(c->value, 4096)) spec.choices = *items;
+      else spec.choices_known = false;
+    }
+    if (const ArgValue* req = a.kw("required")) spec.required = bool_of(&req->value) == true;
+    spec.loc = site->loc;
+    parser->arguments.push_back(std::move(spec));
+    return Value::unknown();
+  }
+  if (m == "add_argument_group" || m == "add_mutually_exclusive_group") return Value::object(parser);
+  if (m == "set_defaults") {
+    for (const ArgValue& x : args) {
+      if (x.type != ir::Argument::Type::Keyword) continue;
+      bool replaced = false;
+      for (auto& [k, v] : parser->defaults) {
+        if (k == x.name) {
+          v = x.value;
+          replaced = true;
+        }
+      }
+      if (!replaced) parser->defaults.emplace_back(x.name, x.value);
+    }
+    return Value::none();
+  }
+  if ((m == "parse_args" || m == "parse_known_args") && (launch_applies_here() || options_.symbolic_args) && !arg0() &&
+      !a.kw("args")) {
+    Value nsv = parse_command_line(*parser, site, m == "parse_known_args");
+    if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
+    return nsv;
+  }
+  if (m == "parse_args" || m == "parse_known_args") {
+    auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
+    for (const auto& [k, v] : parser->defaults) ns->attributes[k] = v;
+    forget_commands(*parser, *ns);
+    note_created(ns.get(), site->loc);
+    Value nsv = Value::object(ns);
+    if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
+    return nsv;
+  }
+  return Value::unknown();
+  return Value::unknown();
+}
+
+bool Interpreter::launch_applies_here() const {
+  if (!options_.launch_args) return false;
+  if (options_.launch_script.empty() || frames_.empty() || !frames_.front()->module ||
+      !frames_.front()->module->project_module)
+    return true;
+  std::error_code ec1, ec2;
+  std::filesystem::path a = std::filesystem::weakly_canonical(frames_.front()->module->project_module->file->path(), ec1);
+  std::filesystem::path b = std::filesystem::weakly_canonical(options_.launch_script, ec2);
+  return ec1 || ec2 || a == b;
+}
 
 Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site, bool known_only) {
   if (options_.symbolic_args) return symbolic_arguments(parser, site);
-  const std::vector<std::string>& words = *options_.launch_args;
   auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
-  for (const auto& [k, v] : parser.defaults) ns->attributes[k] = v;
   note_created(ns.get(), site->loc);
+  std::vector<std::string> extras;
   bool failed = false;
+  parse_words(parser, *options_.launch_args, *ns, extras, site, failed);
+  if (!extras.empty() && !known_only && !failed) {
+    std::string list;
+    for (const std::string& w : extras) list += (list.empty() ? "" : " ") + w;
+    launch_errors_.push_back({Severity::Error, site->loc, {},
+                              "argparse rejects this command line: unrecognized arguments: " + list +
+                                  " (the script exits with status 2)",
+                              {}, {}});
+  }
+  return Value::object(ns);
+}
+
+void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::string>& words, ObjectValue& nsobj,
+                              std::vector<std::string>& extras, const Node* site, bool& failed) {
+  ObjectValue* ns = &nsobj;
+  for (const auto& [k, v] : parser.defaults) ns->attributes[k] = v;
   auto error = [&](const std::string& message) {
     if (!failed) {
       launch_errors_.push_back({Severity::Error, site->loc, {},
@@ -105,6 +337,7 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
     failed = true;
   };
   std::map<std::string, std::string> given;  // dest → the words that set it
+  std::set<const Argument*> seen;
   // a value word converted by the argument's type and checked against its choices
   auto convert = [&](const Argument& a, const std::string& word) -> Value {
     Value v = Value::string(word);
@@ -152,14 +385,47 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
     }
     return match;
   };
+  // A sub-parsers positional takes the word after the positionals declared
+  // before it, and every word after that goes to the sub-parser it names.
+  const Argument* commands = nullptr;
+  std::size_t words_before_commands = 0;
+  bool unmodelled = false;
+  for (const Argument& a : parser.arguments) {
+    if (!a.flags.empty()) continue;
+    if (a.action == "parsers") {
+      commands = &a;
+      break;
+    }
+    if (a.nargs.empty()) ++words_before_commands;
+    else if (python_int(a.nargs)) words_before_commands += static_cast<std::size_t>(std::max<int64_t>(0, *python_int(a.nargs)));
+    else unmodelled = true;  // a variable number of words before the command: not modelled
+  }
+  if (commands && unmodelled) {
+    for (auto& [k, v] : ns->attributes) v = Value::unknown();
+    for (const auto& [names, sub] : commands->subparsers->commands)
+      for (const auto& [k, v] : sub->defaults) ns->attributes[k] = Value::unknown();
+    ns->attributes[commands->dest] = Value::unknown();
+    return;
+  }
   std::vector<std::string> positional_words;
+  std::optional<std::size_t> command_at;  // index in `words` of the sub-command's name
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (w == "--") {
-      positional_words.insert(positional_words.end(), words.begin() + static_cast<std::ptrdiff_t>(i) + 1, words.end());
+      for (std::size_t j = i + 1; j < words.size(); ++j) {
+        if (commands && !command_at && positional_words.size() == words_before_commands) {
+          command_at = j;
+          break;
+        }
+        positional_words.push_back(words[j]);
+      }
       break;
     }
     if (!looks_like_option(w)) {
+      if (commands && positional_words.size() == words_before_commands) {
+        command_at = i;
+        break;
+      }
       positional_words.push_back(w);
       continue;
     }
@@ -171,9 +437,10 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
     }
     const Argument* a = find_option(name);
     if (!a) {
-      if (!known_only) error("unrecognized arguments: " + w);
+      extras.push_back(w);
       continue;
     }
+    seen.insert(a);
     std::string& text = given[a->dest];
     text = w;
     if (a->action == "store_true" || a->action == "store_false") {
@@ -228,7 +495,7 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
   // positionals, in the order they were declared
   std::size_t next = 0;
   for (const Argument& a : parser.arguments) {
-    if (!a.flags.empty()) continue;
+    if (!a.flags.empty() || a.action == "parsers") continue;
     if (a.nargs == "*" || a.nargs == "+" || a.nargs == "?") {
       std::vector<Value> converted;
       for (; next < positional_words.size(); ++next) {
@@ -238,7 +505,8 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
           break;
         }
       }
-      if (a.nargs == "+" && converted.empty()) error("the following arguments are required: " + a.dest);
+      if (a.nargs == "+" && converted.empty()) continue;  // required, missing
+      seen.insert(&a);
       if (a.nargs == "?") {
         if (!converted.empty()) ns->attributes[a.dest] = converted.front();
       } else {
@@ -246,17 +514,51 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
       }
       continue;
     }
-    if (next >= positional_words.size()) {
-      error("the following arguments are required: " + a.dest);
-      continue;
-    }
+    if (next >= positional_words.size()) continue;  // required, missing
+    seen.insert(&a);
     given[a.dest] = positional_words[next];
     ns->attributes[a.dest] = convert(a, positional_words[next++]);
   }
-  if (next < positional_words.size() && !known_only) error("unrecognized arguments: " + positional_words[next]);
+  for (; next < positional_words.size(); ++next) extras.push_back(positional_words[next]);
+
+  // the sub-command: its parser parses the rest; its values (defaults too) win
+  std::set<std::string> set_by_command;
+  if (commands && command_at) {
+    const std::string& name = words[*command_at];
+    std::shared_ptr<ArgParserObject> sub;
+    std::string list;
+    for (const auto& [names, p] : commands->subparsers->commands) {
+      for (const std::string& n : names) {
+        if (n == name && !sub) sub = p;
+        list += (list.empty() ? "" : ", ") + ("'" + n + "'");
+      }
+    }
+    seen.insert(commands);
+    if (!sub) {
+      error("argument " + display(*commands) + ": invalid choice: '" + name + "' (choose from " + list + ")");
+    } else {
+      if (commands->dest != "==SUPPRESS==") ns->attributes[commands->dest] = Value::string(name);
+      ObjectValue subns("argparse.Namespace");
+      std::vector<std::string> rest(words.begin() + static_cast<std::ptrdiff_t>(*command_at) + 1, words.end());
+      parse_words(*sub, rest, subns, extras, site, failed);
+      for (auto& [k, v] : subns.attributes) {
+        ns->attributes[k] = v;
+        set_by_command.insert(k);
+      }
+    }
+  }
+  // what argparse requires and the command line does not give, in one message
+  std::string missing;
+  for (const Argument& a : parser.arguments) {
+    bool required = a.required || (a.flags.empty() && a.action != "parsers" && a.nargs != "?" && a.nargs != "*");
+    if (required && !seen.count(&a))
+      missing += (missing.empty() ? "" : ", ") + display(a);
+  }
+  if (!missing.empty()) error("the following arguments are required: " + missing);
 
   // each int: a symbol named after its option, held to its value by a fact
   for (const Argument& a : parser.arguments) {
+    if (set_by_command.count(a.dest)) continue;  // the sub-parser's own
     auto it = ns->attributes.find(a.dest);
     if (it == ns->attributes.end() || !it->second.is_int()) continue;
     std::optional<int64_t> value = it->second.as_int().constant_value();
@@ -270,12 +572,12 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
     launch_values_.push_back({s, *value});
     it->second = Value::integer(s);
   }
-  return Value::object(ns);
 }
 
 Value Interpreter::symbolic_arguments(ArgParserObject& parser, const Node* site) {
   auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
   for (const auto& [k, v] : parser.defaults) ns->attributes[k] = v;
+  forget_commands(parser, *ns);
   note_created(ns.get(), site->loc);
   for (const Argument& a : parser.arguments) {
     if (a.action != "store" || !a.nargs.empty()) continue;
@@ -283,16 +585,18 @@ Value Interpreter::symbolic_arguments(ArgParserObject& parser, const Node* site)
     bool is_int = a.type == "int" || (a.type.empty() && def && def->is_int());
     if (!is_int) continue;
     Dim s = Dim::symbol(a.dest, false);
+    Pred declared(true);
     if (!a.choices.empty() && a.choices_known) {
       std::vector<Pred> options;
       for (const Value& c : a.choices)
         if (c.is_int()) options.push_back(eq(s, c.as_int()));
       std::string list;
       for (const Value& c : a.choices) list += (list.empty() ? "" : ", ") + c.str();
-      add_fact(any_of(options), a.loc, short_name(a) + " is one of " + list);
+      declared = any_of(options);
+      add_fact(declared, a.loc, short_name(a) + " is one of " + list);
     }
     ns->attributes[a.dest] = Value::integer(s);
-    argument_symbols_.push_back({s, a.dest, a.flags.empty() ? "" : short_name(a), a.loc});
+    argument_symbols_.push_back({s, a.dest, a.flags.empty() ? "" : short_name(a), a.loc, declared});
   }
   return Value::object(ns);
 }
@@ -323,25 +627,82 @@ Value from_json(const Json& j) {
 
 }  // namespace
 
-std::optional<Value> Interpreter::read_launch_json(const Value& source, bool is_text, const Node* site) {
+namespace {
+
+Value from_yaml(const YamlValue& y) {
+  switch (y.kind) {
+    case YamlValue::Kind::Unknown: return Value::unknown();
+    case YamlValue::Kind::Null: return Value::none();
+    case YamlValue::Kind::Bool: return Value::boolean(Pred(y.boolean));
+    case YamlValue::Kind::Int: return Value::integer(Dim(y.integer));
+    case YamlValue::Kind::Float: return Value::floating(y.number);
+    case YamlValue::Kind::String: return Value::string(y.string);
+    case YamlValue::Kind::List: {
+      std::vector<Value> items;
+      for (const YamlValue& x : y.items) items.push_back(from_yaml(x));
+      return Value::list(std::move(items));
+    }
+    case YamlValue::Kind::Map: {
+      auto d = std::make_shared<DictObject>();
+      for (const auto& [k, v] : y.entries) d->set(k, from_yaml(v));
+      d->complete = y.complete;
+      return Value::object(d);
+    }
+  }
+  return Value::unknown();
+}
+
+// The text of a config file a launch opened (at most 1 MiB), or nullopt.
+std::optional<std::string> read_config_text(const Value& source, std::string& name, std::vector<std::string>& read) {
   constexpr std::uintmax_t kMaxConfigBytes = 1u << 20;  // a config, not a dataset
+  const auto* file = object_as<FileObject>(source);
+  if (!file) return std::nullopt;
+  read.push_back(file->path);  // gshape run's cache depends on it, read or not
+  std::error_code ec;
+  std::uintmax_t size = std::filesystem::file_size(file->path, ec);
+  if (ec || size > kMaxConfigBytes) return std::nullopt;
+  std::ifstream in(file->path, std::ios::binary);
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  if (!in && !in.eof()) return std::nullopt;
+  name = file->path;
+  return buf.str();
+}
+
+}  // namespace
+
+// The ints of a config's mappings (nested ones by their dotted key): symbols
+// held to their values by facts naming the file and key.
+void Interpreter::hold_config_ints(Value& v, const std::string& name, const std::string& prefix, const Node* site,
+                                   int depth) {
+  auto* d = object_as<DictObject>(v);
+  if (!d || depth > 8) return;
+  for (auto& [key, value] : d->entries) {
+    if (key.rfind("s:", 0) != 0) continue;
+    std::string k = prefix + key.substr(2);
+    if (object_as<DictObject>(value)) {
+      hold_config_ints(value, name, k + ".", site, depth + 1);
+      continue;
+    }
+    if (!value.is_int() || !value.as_int().constant_value()) continue;
+    int64_t n = *value.as_int().constant_value();
+    Dim s = Dim::symbol(k + "=" + std::to_string(n), false);
+    add_fact(eq(s, Dim(n)), site->loc, "from " + name + ": \"" + k + "\": " + std::to_string(n));
+    launch_values_.push_back({s, n});
+    value = Value::integer(s);
+  }
+}
+
+std::optional<Value> Interpreter::read_launch_json(const Value& source, bool is_text, const Node* site) {
   std::string text, name;
   if (is_text) {
     if (!source.is_str() || !source.as_str()) return std::nullopt;
     text = *source.as_str();
     name = "the JSON text";
   } else {
-    const auto* file = object_as<FileObject>(source);
-    if (!file) return std::nullopt;
-    std::error_code ec;
-    std::uintmax_t size = std::filesystem::file_size(file->path, ec);
-    if (ec || size > kMaxConfigBytes) return std::nullopt;
-    std::ifstream in(file->path, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (!in && !in.eof()) return std::nullopt;
-    text = buf.str();
-    name = file->path;
+    std::optional<std::string> t = read_config_text(source, name, launch_inputs_);
+    if (!t) return std::nullopt;
+    text = std::move(*t);
   }
   std::string error;
   std::optional<Json> doc = parse_json_text(text, error);
@@ -351,19 +712,233 @@ std::optional<Value> Interpreter::read_launch_json(const Value& source, bool is_
     return Value::unknown();
   }
   Value v = from_json(*doc);
-  // its top-level ints: symbols held to their values by facts naming the key
-  if (auto* d = object_as<DictObject>(v)) {
-    for (auto& [key, value] : d->entries) {
-      if (!value.is_int() || !value.as_int().constant_value()) continue;
-      int64_t n = *value.as_int().constant_value();
-      std::string k = key.substr(2);
-      Dim s = Dim::symbol(k + "=" + std::to_string(n), false);
-      add_fact(eq(s, Dim(n)), site->loc, "from " + name + ": \"" + k + "\": " + std::to_string(n));
-      launch_values_.push_back({s, n});
-      value = Value::integer(s);
-    }
+  hold_config_ints(v, name, "", site, 0);
+  return v;
+}
+
+std::optional<Value> Interpreter::read_launch_yaml(const Value& source, const Node* site) {
+  std::string text, name;
+  if (source.is_str() && source.as_str()) {
+    text = *source.as_str();
+    name = "the YAML text";
+  } else {
+    std::optional<std::string> t = read_config_text(source, name, launch_inputs_);
+    if (!t) return std::nullopt;
+    text = std::move(*t);
   }
+  std::string error;
+  std::optional<YamlValue> doc = read_yaml_config(text, error);
+  if (!doc) return Value::unknown();  // yaml-cpp and PyYAML differ on corner cases: no error claimed
+  Value v = from_yaml(*doc);
+  hold_config_ints(v, name, "", site, 0);
   return v;
 }
 
 }  // namespace gshape::gradual::interp
+
+namespace gshape::gradual {
+
+namespace {
+
+void conjuncts_of(const Pred& p, std::vector<Pred>& out) {
+  if (p.node()->op == TermOp::And) {
+    for (const TermNode* a : p.node()->args) conjuncts_of(Pred(a), out);
+    return;
+  }
+  out.push_back(p);
+}
+
+// Python's spelling, with the spaces the report's readers expect around `%`.
+std::string condition_text(const Pred& p) {
+  std::string text = p.str(), out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i > 0 && text[i - 1] != ' ') {
+      out += " % ";
+      if (i + 1 < text.size() && text[i + 1] == ' ') ++i;
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+bool has_min_max(const TermNode* n) {
+  if (n->op == TermOp::Min || n->op == TermOp::Max || n->op == TermOp::Ite) return true;
+  for (const TermNode* a : n->args)
+    if (has_min_max(a)) return true;
+  return false;
+}
+
+// A condition over one or two arguments written with min/max (a slice of a
+// table: `seq_len == max(0, min(block_size, seq_len)) or ...`), restated as
+// the first of a few plain forms — a sign requirement and a disjunction of
+// at most three comparisons — that is equivalent to it under `context`:
+// candidates are screened on small values, then Z3 confirms.
+std::optional<Pred> plain_form(const Pred& c, const std::vector<Pred>& context) {
+  if (!has_min_max(c.node())) return std::nullopt;
+  std::vector<Dim> syms = symbols_of(c.node());
+  if (syms.empty() || syms.size() > 2) return std::nullopt;
+  const Dim a = syms[0];
+  const Dim b = syms.size() > 1 ? syms[1] : syms[0];
+  std::vector<Pred> signs = {Pred(true), le(Dim(0), a), lt(Dim(0), a)};
+  std::vector<Pred> atoms = {eq(a, Dim(0)), eq(a, Dim(1))};
+  if (syms.size() > 1) {
+    signs.push_back(le(Dim(0), b));
+    signs.push_back(lt(Dim(0), b));
+    signs.push_back(le(Dim(0), a) && le(Dim(0), b));
+    for (const Pred& p : {le(a, b), le(b, a), lt(a, b), lt(b, a), eq(a, b), ne(a, b), eq(b, Dim(0)), eq(b, Dim(1))})
+      atoms.push_back(p);
+  }
+  // the context's conditions over these symbols alone screen the grid
+  std::vector<const TermNode*> local;
+  std::vector<Pred> parts;
+  for (const Pred& q : context) conjuncts_of(q, parts);
+  for (const Pred& q : parts) {
+    bool inside = true;
+    for (const Dim& s : symbols_of(q.node())) inside = inside && (s == a || s == b);
+    if (inside) local.push_back(q.node());
+  }
+  std::vector<Assignment> grid;
+  std::vector<int64_t> want;
+  for (int64_t x = -2; x <= 8; ++x) {
+    for (int64_t y = -2; y <= (syms.size() > 1 ? 8 : -2); ++y) {
+      Assignment at = {{a.node(), x}};
+      if (syms.size() > 1) at.push_back({b.node(), y});
+      bool in_context = true;
+      for (const TermNode* q : local) {
+        std::optional<int64_t> v = evaluate(q, at);
+        in_context = in_context && v && *v != 0;
+      }
+      if (!in_context) continue;
+      std::optional<int64_t> v = evaluate(c.node(), at);
+      if (!v) continue;
+      grid.push_back(at);
+      want.push_back(*v != 0);
+    }
+  }
+  if (grid.empty()) return std::nullopt;
+  auto agrees = [&](const Pred& cand) {
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+      std::optional<int64_t> v = evaluate(cand.node(), grid[i]);
+      if (!v || (*v != 0) != (want[i] != 0)) return false;
+    }
+    return true;
+  };
+  auto equivalent = [&](const Pred& cand) {
+    Solver solver;
+    for (const Pred& q : context) solver.add_fact(q, {}, "context");
+    return solver.query(implies(c, cand) && implies(cand, c)) == true;
+  };
+  std::vector<Pred> disjunctions;
+  for (std::size_t i = 0; i < atoms.size(); ++i) disjunctions.push_back(atoms[i]);
+  for (std::size_t i = 0; i < atoms.size(); ++i)
+    for (std::size_t j = i + 1; j < atoms.size(); ++j) disjunctions.push_back(atoms[i] || atoms[j]);
+  for (std::size_t i = 0; i < atoms.size(); ++i)
+    for (std::size_t j = i + 1; j < atoms.size(); ++j)
+      for (std::size_t k = j + 1; k < atoms.size(); ++k) disjunctions.push_back(atoms[i] || atoms[j] || atoms[k]);
+  for (const Pred& sign : signs) {
+    if (!sign.is_true() && agrees(sign) && equivalent(sign)) return sign;
+  }
+  for (const Pred& d : disjunctions) {
+    for (const Pred& sign : signs) {
+      Pred cand = sign && d;
+      if (agrees(cand) && equivalent(cand)) return cand;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<AnalysisResult::Precondition> simplify_preconditions(std::vector<AnalysisResult::Precondition> pres,
+                                                                 const std::vector<AnalysisResult::ArgumentSymbol>& args) {
+  std::vector<Pred> current;
+  for (const auto& p : pres) current.push_back(p.pred);
+  Pred declared(true);
+  for (const auto& a : args) declared = declared && a.declared;
+  std::vector<bool> keep(pres.size(), true);
+  constexpr std::size_t kMaxSimplified = 64;  // a solver per conjunct and pair: quadratic
+  for (std::size_t i = 0; i < pres.size() && pres.size() <= kMaxSimplified; ++i) {
+    if (pres[i].refuted || pres[i].pred.is_constant()) continue;
+    std::vector<Pred> parts;
+    conjuncts_of(current[i], parts);
+    std::vector<Pred> kept;
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+      // implied by the declarations, the other preconditions (as they stand
+      // now: the conjunction of all of them never changes) and the conjuncts
+      // of this one that stay
+      Solver solver;
+      solver.add_fact(declared, {}, "declared");
+      for (std::size_t j = 0; j < pres.size(); ++j)
+        if (j != i && keep[j]) solver.add_fact(current[j], {}, "precondition");
+      for (const Pred& q : kept) solver.add_fact(q, {}, "kept");
+      for (std::size_t l = k + 1; l < parts.size(); ++l) solver.add_fact(parts[l], {}, "rest");
+      if (solver.query(parts[k]) == true) continue;
+      kept.push_back(parts[k]);
+    }
+    if (kept.empty()) {
+      keep[i] = false;
+      continue;
+    }
+    // min/max forms restated plainly, equivalent under everything else
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      if (!has_min_max(kept[k].node())) continue;
+      std::vector<Pred> context = {declared};
+      for (std::size_t j = 0; j < pres.size(); ++j)
+        if (j != i && keep[j]) context.push_back(current[j]);
+      for (std::size_t l = 0; l < kept.size(); ++l)
+        if (l != k) context.push_back(kept[l]);
+      if (std::optional<Pred> plain = plain_form(kept[k], context)) kept[k] = *plain;
+    }
+    Pred simplified = all_of(kept);
+    if (simplified == current[i]) continue;
+    current[i] = simplified;
+    pres[i].pred = simplified;
+    // the counterexample must still break what is stated: else one that does
+    Solver check;
+    bool breaks = false;
+    {
+      Solver at;
+      std::string words = pres[i].counterexample;
+      std::map<std::string, int64_t> given;
+      std::istringstream in(words);
+      std::string w;
+      std::string flag;
+      while (in >> w) {
+        if (flag.empty() && w.rfind("-", 0) == 0 && !interp::python_int(w)) {
+          flag = w;
+          continue;
+        }
+        std::optional<int64_t> v = interp::python_int(w);
+        if (v && !flag.empty()) given[flag] = *v;
+        flag.clear();
+      }
+      for (const auto& a : args) {
+        auto it = given.find(a.flag);
+        if (it != given.end()) at.add_fact(eq(a.symbol, Dim(it->second)), {}, "value");
+      }
+      breaks = !given.empty() && at.query(simplified) == false;
+    }
+    if (!breaks) {
+      check.add_fact(declared, {}, "declared");
+      Verdict v = check.decide(simplified);
+      std::string ce;
+      for (const auto& [name, value] : v.example) {
+        std::string word = std::to_string(value);
+        for (const auto& a : args)
+          if (a.dest == name && !a.flag.empty()) word = a.flag + " " + word;
+        ce += (ce.empty() ? "" : " ") + word;
+      }
+      pres[i].counterexample = ce;
+    }
+  }
+  std::vector<AnalysisResult::Precondition> out;
+  for (std::size_t i = 0; i < pres.size(); ++i) {
+    if (!keep[i]) continue;
+    pres[i].condition = condition_text(pres[i].pred);
+    out.push_back(std::move(pres[i]));
+  }
+  return out;
+}
+
+}  // namespace gshape::gradual

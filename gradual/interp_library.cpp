@@ -149,7 +149,7 @@ Value Interpreter::library_attribute(const std::string& raw) {
   if (starts_with(path, "torch.functional.")) path = "torch." + path.substr(std::string("torch.functional.").size());
   if (starts_with(path, "torch.Tensor.")) path = "Tensor." + path.substr(std::string("torch.Tensor.").size());
   if (path == "math.pi") return Value::floating(M_PI);
-  if (path == "sys.argv" && options_.launch_args) {  // a launch's command line
+  if (path == "sys.argv" && launch_applies_here()) {  // a launch's command line
     std::vector<Value> words{Value::string(options_.launch_script)};
     for (const std::string& w : *options_.launch_args) words.push_back(Value::string(w));
     return Value::list(std::move(words));
@@ -211,6 +211,9 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
 
   if ((path == "json.load" || path == "json.loads") && options_.launch_args && arg0()) {
     if (std::optional<Value> v = read_launch_json(*arg0(), path == "json.loads", site)) return *v;
+  }
+  if ((path == "yaml.safe_load" || path == "yaml.load" || path == "yaml.full_load") && options_.launch_args && arg0()) {
+    if (std::optional<Value> v = read_launch_yaml(*arg0(), site)) return *v;
   }
   // ---- Python builtins whose meaning on ints and sequences is ours
   if (starts_with(path, "builtins.")) {
@@ -775,111 +778,7 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
     }
     return Value::unknown();
   }
-  if (auto parser = shared_as<ArgParserObject>(self)) {
-    if (m == "add_argument") {
-      std::string dest;
-      for (const ArgValue* p : a.positional) {
-        if (!p->value.is_str() || !p->value.as_str()) continue;
-        const std::string& flag = *p->value.as_str();
-        if (starts_with(flag, "--")) {
-          if (dest.empty() || dest.size() <= 1) dest = flag.substr(2);
-        } else if (starts_with(flag, "-")) {
-          if (dest.empty()) dest = flag.substr(1);
-        } else if (dest.empty()) {
-          dest = flag;
-        }
-      }
-      if (const ArgValue* d = a.kw("dest"); d && d->value.is_str() && d->value.as_str()) dest = *d->value.as_str();
-      for (char& c : dest)
-        if (c == '-') c = '_';
-      if (dest.empty()) return Value::unknown();
-      Value value = Value::none();
-      const ArgValue* action = a.kw("action");
-      std::string act = action && action->value.is_str() && action->value.as_str() ? *action->value.as_str() : "";
-      if (act == "store_true") value = Value::boolean(false);
-      if (act == "store_false") value = Value::boolean(true);
-      if (const ArgValue* d = a.kw("default")) {
-        value = d->value;
-        // argparse converts string defaults with `type`
-        const ArgValue* type = a.kw("type");
-        const auto* lib = type ? object_as<LibraryName>(type->value) : nullptr;
-        if (lib && value.is_str() && value.as_str()) {
-          try {
-            if (lib->path == "builtins.int") value = Value::integer(static_cast<int64_t>(std::stoll(*value.as_str())));
-            if (lib->path == "builtins.float") value = Value::floating(std::stod(*value.as_str()));
-          } catch (const std::exception&) {
-            value = Value::unknown();
-          }
-        }
-      } else if (const ArgValue* req = a.kw("required"); req && bool_of(&req->value) == true) {
-        value = Value::unknown();
-      } else if (a.kw("nargs")) {
-        value = Value::unknown();
-      }
-      bool replaced = false;
-      for (auto& [k, v] : parser->defaults) {
-        if (k == dest) {
-          v = value;
-          replaced = true;
-        }
-      }
-      if (!replaced) parser->defaults.emplace_back(dest, value);
-      // what a launch's command line is parsed with
-      ArgParserObject::Argument spec;
-      for (const ArgValue* p : a.positional)
-        if (p->value.is_str() && p->value.as_str() && starts_with(*p->value.as_str(), "-")) spec.flags.push_back(*p->value.as_str());
-      spec.dest = dest;
-      spec.action = act.empty() ? "store" : act;
-      if (const ArgValue* type = a.kw("type")) {
-        const auto* lib = object_as<LibraryName>(type->value);
-        std::string t = lib ? lib->path : "";
-        spec.type = t == "builtins.int" ? "int" : t == "builtins.float" ? "float" : t == "builtins.str" ? "str" : "?";
-      }
-      if (const ArgValue* n = a.kw("nargs")) {
-        if (n->value.is_str() && n->value.as_str()) spec.nargs = *n->value.as_str();
-        else if (n->value.is_int() && n->value.as_int().constant_value()) spec.nargs = std::to_string(*n->value.as_int().constant_value());
-        else spec.nargs = "?unknown";
-      }
-      if (const ArgValue* c = a.kw("const")) spec.constant = c->value;
-      if (const ArgValue* c = a.kw("choices")) {
-        if (auto items = known_items(c->value, 4096)) spec.choices = *items;
-        else spec.choices_known = false;
-      }
-      spec.loc = site->loc;
-      parser->arguments.push_back(std::move(spec));
-      return Value::unknown();
-    }
-    if (m == "add_argument_group" || m == "add_mutually_exclusive_group") return self;
-    if (m == "set_defaults") {
-      for (const ArgValue& x : args) {
-        if (x.type != Argument::Type::Keyword) continue;
-        bool replaced = false;
-        for (auto& [k, v] : parser->defaults) {
-          if (k == x.name) {
-            v = x.value;
-            replaced = true;
-          }
-        }
-        if (!replaced) parser->defaults.emplace_back(x.name, x.value);
-      }
-      return Value::none();
-    }
-    if ((m == "parse_args" || m == "parse_known_args") && (options_.launch_args || options_.symbolic_args) && !arg0() &&
-        !a.kw("args")) {
-      Value nsv = parse_command_line(*parser, site, m == "parse_known_args");
-      if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
-      return nsv;
-    }
-    if (m == "parse_args" || m == "parse_known_args") {
-      auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
-      for (const auto& [k, v] : parser->defaults) ns->attributes[k] = v;
-      note_created(ns.get(), site->loc);
-      Value nsv = Value::object(ns);
-      if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
-      return nsv;
-    }
-    return Value::unknown();
-  }
+  if (auto parser = shared_as<ArgParserObject>(self)) return argparse_method(parser, m, args, site);  // interp_argparse.cpp
   return Value::unknown();
 }
 

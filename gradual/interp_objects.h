@@ -139,8 +139,15 @@ struct ArgParserObject : ObjectValue {
     std::vector<Value> choices;
     bool choices_known = true;
     SourceLoc loc;       // the add_argument call
+    bool required = false;  // required=True (positionals: by their nargs)
+    // action "parsers": add_subparsers(), a positional whose value names the
+    // sub-parser that parses the rest of the command line
+    std::shared_ptr<ArgParserObject> subparsers;
   };
   std::vector<Argument> arguments;
+  // On the object add_subparsers() returns (class argparse._SubParsersAction):
+  // each add_parser(name, aliases=...) and the parser it made.
+  std::vector<std::pair<std::vector<std::string>, std::shared_ptr<ArgParserObject>>> commands;
 };
 
 // torch.utils.data.TensorDataset of known tensors.

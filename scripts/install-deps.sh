@@ -2,9 +2,11 @@
 # Installs what gshape needs, only what is missing; silent when all is present.
 #   Debian packages: tree-sitter 0.20, Z3, libtorch + python3-torch 1.13,
 #                    Boost.Graph, GoogleTest, pybind11, toml++ (gshape.toml),
-#                    a C++ toolchain; Chromium, for the test that renders
-#                    the HTML review headless (about 100 packages, three
-#                    minutes; without it that test is skipped).
+#                    yaml-cpp (YAML configs a launch names), PyYAML for the
+#                    samples' own scripts, a C++ toolchain; Chromium, for
+#                    the test that renders the HTML review headless (about
+#                    100 packages, three minutes; without it that test is
+#                    skipped).
 #   npm registry:    the tree-sitter-python grammar 0.23.6 (language ABI 14),
 #                    unpacked into .deps/ (git-ignored; never committed).
 set -euo pipefail
@@ -15,7 +17,8 @@ grammar_dir="$root/.deps/tree-sitter-python-$grammar_version"
 
 packages=(build-essential cmake pkg-config libtree-sitter-dev libz3-dev
           libtorch-dev python3-torch libboost-graph-dev libgtest-dev
-          pybind11-dev libtomlplusplus-dev chromium)
+          pybind11-dev libtomlplusplus-dev libyaml-cpp-dev python3-yaml
+          chromium)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -69,6 +69,106 @@ TEST_F(Launch, DefaultsThatCauseAnErrorAreNamedAsDefaults) {
   EXPECT_TRUE(contains(r.err, "nn.Linear(7, 3) expects in_features 7")) << r.err;
 }
 
+const char* kCommands =
+    "import argparse\n"
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "def fit(args):\n"
+    "    nn.Linear(args.features, 4)(torch.randn(2, 10))\n"
+    "def show(args):\n"
+    "    torch.randn(args.rows, 3).view(-1, args.cols)\n"
+    "p = argparse.ArgumentParser()\n"
+    "p.add_argument('--verbose', action='count', default=0)\n"
+    "sub = p.add_subparsers(dest='command', required=True)\n"
+    "f = sub.add_parser('fit', aliases=['train'])\n"
+    "f.add_argument('--features', type=int, required=True)\n"
+    "f.set_defaults(func=fit)\n"
+    "s = sub.add_parser('show')\n"
+    "s.add_argument('rows', type=int)\n"
+    "s.add_argument('--cols', type=int, default=3)\n"
+    "s.set_defaults(func=show)\n"
+    "args = p.parse_args()\n"
+    "args.func(args)\n";
+
+TEST(LaunchSubcommands, TheSubcommandsParserReadsTheRestAndItsFunctionRuns) {
+  TempDir dir;
+  std::string script = dir.write("cli.py", kCommands);
+  auto check = [&](std::vector<std::string> words) {
+    std::vector<std::string> args{"check", "--color=never", script, "--"};
+    args.insert(args.end(), words.begin(), words.end());
+    return gshape(args);
+  };
+  EXPECT_EQ(check({"fit", "--features", "10"}).exit_code, 0);
+  EXPECT_EQ(check({"--verb", "train", "--features=10"}).exit_code, 0) << "an alias, a parent option before it";
+  ProcessResult bad = check({"fit", "--features", "12"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "nn.Linear(12, 4) expects in_features 12")) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "note: from the command line: --features 12")) << bad.err;
+  EXPECT_EQ(check({"show", "4"}).exit_code, 0);
+  ProcessResult view = check({"show", "5", "--cols", "4"});
+  EXPECT_EQ(view.exit_code, 1) << view.err;
+  EXPECT_TRUE(contains(view.err, "[view_c")) << view.err;
+  // argparse's errors: a missing sub-command or required option, an unknown
+  // sub-command, words the sub-parser does not know
+  EXPECT_TRUE(contains(check({}).err, "argparse rejects this command line: the following arguments are required: command"));
+  EXPECT_TRUE(contains(check({"fit"}).err, "the following arguments are required: --features"));
+  EXPECT_TRUE(contains(check({"show"}).err, "the following arguments are required: rows"));
+  EXPECT_TRUE(contains(check({"plot"}).err,
+                       "argument command: invalid choice: 'plot' (choose from 'fit', 'train', 'show')"));
+  EXPECT_TRUE(contains(check({"show", "4", "--rows", "3"}).err, "unrecognized arguments: --rows 3"));
+}
+
+TEST(LaunchSubcommands, WithoutALaunchTheSubcommandIsUnknownNotAnError) {
+  TempDir dir;
+  std::string script = dir.write("cli.py", kCommands);
+  ProcessResult r = gshape({"check", "--color=never", script});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(LaunchRequired, AMissingRequiredOptionIsArgparsesError) {
+  TempDir dir;
+  std::string script = dir.write("req.py",
+                                 "import argparse\n"
+                                 "p = argparse.ArgumentParser()\n"
+                                 "p.add_argument('--a', type=int, required=True)\n"
+                                 "p.add_argument('--b', required=True)\n"
+                                 "p.add_argument('--c', type=int, default=1)\n"
+                                 "args = p.parse_args()\n");
+  ProcessResult r = gshape({"check", "--color=never", script, "--", "--c", "2"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "argparse rejects this command line: the following arguments are required: --a, --b"))
+      << r.err;
+  EXPECT_EQ(gshape({"check", "--color=never", script, "--", "--a", "1", "--b", "x"}).exit_code, 0);
+}
+
+TEST(LaunchYaml, AYamlConfigTheCommandLineNamesIsRead) {
+  TempDir dir;
+  std::string script = dir.write("train.py",
+                                 "import argparse\n"
+                                 "import torch\n"
+                                 "import torch.nn as nn\n"
+                                 "import yaml\n"
+                                 "p = argparse.ArgumentParser()\n"
+                                 "p.add_argument('--config', default='a.yaml')\n"
+                                 "args = p.parse_args()\n"
+                                 "cfg = yaml.safe_load(open(args.config))\n"
+                                 "m = cfg['model']\n"
+                                 "nn.Linear(m['inputs'], 4)(torch.randn(2, 10))\n");
+  dir.write("good.yaml", "model:\n  inputs: 10  # features\n  act: relu\n");
+  dir.write("bad.yaml", "model: {inputs: 12, act: relu}\n");
+  dir.write("string.yaml", "model:\n  inputs: '12'\n");
+  auto check = [&](const std::string& config) {
+    return gshape({"check", "--color=never", "train.py", "--", "--config", config}, dir.str());
+  };
+  EXPECT_EQ(check("good.yaml").exit_code, 0) << check("good.yaml").err;
+  ProcessResult bad = check("bad.yaml");
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "nn.Linear(12, 4) expects in_features 12")) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "note: from bad.yaml: \"model.inputs\": 12")) << bad.err;
+  EXPECT_FALSE(contains(check("string.yaml").err, "expects in_features")) << "a quoted '12' is a string, no int";
+  EXPECT_EQ(check("missing.yaml").exit_code, 0) << "a file that cannot be read leaves the value unknown";
+}
+
 TEST(LaunchUsage, OnlyOneScript) {
   TempDir dir;
   std::string a = dir.write("a.py", "x = 1\n");

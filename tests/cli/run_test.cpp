@@ -121,6 +121,51 @@ TEST_F(RunScript, TheCacheIsReusedUntilAFileChanges) {
   EXPECT_TRUE(contains(last_line(third.err), "[linear_c1]")) << third.err;
 }
 
+const char* kLaunchScript =
+    "import argparse\n"
+    "import json\n"
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "p = argparse.ArgumentParser()\n"
+    "p.add_argument('--features', type=int, default=4)\n"
+    "p.add_argument('--config', default='')\n"
+    "args = p.parse_args()\n"
+    "outputs = json.load(open(args.config))['outputs'] if args.config else 3\n"
+    "net = nn.Linear(args.features, outputs)\n"
+    "y = net(torch.randn(1, 4))\n"
+    "nn.Linear(3, 1)(y)\n"
+    "print('ok')\n";
+
+TEST_F(RunScript, ALaunchIsAnalysedWithItsArgumentsAndTheCacheKnowsThem) {
+  std::string script = dir_.write("src/train.py", kLaunchScript);
+  // another script of the project with its own arguments: not this launch's
+  dir_.write("src/other.py", "import argparse\np = argparse.ArgumentParser()\np.add_argument('--x')\np.parse_args()\n");
+  ProcessResult bad = run(script, {"--features", "5"});
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_TRUE(contains(bad.err, "train.py:11:5: error: nn.Linear(5, 3) expects in_features 5")) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "note: from the command line: --features 5")) << bad.err;
+  EXPECT_FALSE(contains(bad.err, "argparse rejects")) << "other.py is not launched: " << bad.err;
+  EXPECT_TRUE(contains(last_line(bad.err), "ShapeCheckError")) << bad.err;
+  // the same launch again: nothing to analyse
+  ProcessResult again = run(script, {"--features", "5"});
+  EXPECT_FALSE(contains(again.err, "error: nn.Linear")) << again.err;
+  EXPECT_TRUE(contains(last_line(again.err), "ShapeCheckError")) << again.err;
+  // other arguments: analysed again, for them
+  ProcessResult good = run(script, {"--features", "4"});
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_EQ(good.err, "") << "no static error for this launch";
+  // a config file the launch reads is part of the key
+  dir_.write("src/cfg.json", "{\"outputs\": 3}");
+  ProcessResult with_config = run(script, {"--config", "cfg.json"}, dir_.str() + "/src");
+  EXPECT_EQ(with_config.exit_code, 0) << with_config.err;
+  EXPECT_EQ(with_config.err, "");
+  dir_.write("src/cfg.json", "{\"outputs\": 2}");
+  ProcessResult edited = run(script, {"--config", "cfg.json"}, dir_.str() + "/src");
+  EXPECT_EQ(edited.exit_code, 1);
+  EXPECT_TRUE(contains(edited.err, "error: nn.Linear(3, 1) expects in_features 3")) << edited.err;
+  EXPECT_TRUE(contains(edited.err, "note: from cfg.json: \"outputs\": 2")) << edited.err;
+}
+
 TEST_F(RunScript, ARebuiltGshapeAnalysesAgain) {
   // a copy of gshape stands for a rebuilt binary: same version, new file
   TempDir bin;
