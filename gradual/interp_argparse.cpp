@@ -17,6 +17,7 @@
 #include "frontend/json_reader.h"
 
 #include "gradual/interp.h"
+#include "gradual/interp_args.h"
 #include "gradual/solver.h"
 #include "gradual/witness.h"
 #include "gradual/yaml_config.h"
@@ -96,29 +97,6 @@ std::string python_repr(const Value& v) {
   if (v.is_str() && v.as_str()) return "'" + *v.as_str() + "'";
   if (v.is_int() && v.as_int().constant_value()) return std::to_string(*v.as_int().constant_value());
   return v.str();
-}
-
-// Positional and keyword access to a call's arguments.
-struct Args {
-  const std::vector<ArgValue>& list;
-  std::vector<const ArgValue*> positional;
-  explicit Args(const std::vector<ArgValue>& l) : list(l) {
-    for (const ArgValue& a : list)
-      if (a.type == ir::Argument::Type::Positional) positional.push_back(&a);
-  }
-  const ArgValue* kw(const std::string& name) const {
-    for (const ArgValue& a : list)
-      if (a.type == ir::Argument::Type::Keyword && a.name == name) return &a;
-    return nullptr;
-  }
-};
-
-std::optional<bool> bool_of(const Value* v) {
-  if (!v) return std::nullopt;
-  if (v->is_bool() && v->as_bool().is_constant()) return v->as_bool().is_true();
-  if (v->is_int() && v->as_int().is_constant()) return *v->as_int().constant_value() != 0;
-  if (v->is_none()) return false;
-  return std::nullopt;
 }
 
 // Without a launch, which sub-command runs is not known: its dest and every

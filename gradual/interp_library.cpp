@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "gradual/interp.h"
+#include "gradual/interp_args.h"
 
 namespace gshape::gradual::interp {
 
@@ -19,45 +20,6 @@ bool starts_with(const std::string& s, const std::string& prefix) { return s.rfi
 std::string last_component(const std::string& path) {
   std::size_t dot = path.rfind('.');
   return dot == std::string::npos ? path : path.substr(dot + 1);
-}
-
-// Positional and keyword access to a library call's arguments.
-struct Args {
-  const std::vector<ArgValue>& list;
-  std::vector<const ArgValue*> positional;
-  bool has_star = false;
-  explicit Args(const std::vector<ArgValue>& l) : list(l) {
-    for (const ArgValue& a : list) {
-      if (a.type == Argument::Type::Positional) positional.push_back(&a);
-      if (a.type == Argument::Type::Star || a.type == Argument::Type::DoubleStar) has_star = true;
-    }
-  }
-  const ArgValue* kw(const std::string& name) const {
-    for (const ArgValue& a : list)
-      if (a.type == Argument::Type::Keyword && a.name == name) return &a;
-    return nullptr;
-  }
-  // Positional `index` or keyword `name`.
-  const Value* get(std::size_t index, const std::string& name) const {
-    if (const ArgValue* k = kw(name)) return &k->value;
-    if (index < positional.size()) return &positional[index]->value;
-    return nullptr;
-  }
-};
-
-std::optional<Dim> int_of(const Value* v) {
-  if (!v) return std::nullopt;
-  if (v->is_int()) return v->as_int();
-  if (v->is_bool() && v->as_bool().is_constant()) return Dim(v->as_bool().is_true() ? 1 : 0);
-  return std::nullopt;
-}
-
-std::optional<bool> bool_of(const Value* v) {
-  if (!v) return std::nullopt;
-  if (v->is_bool() && v->as_bool().is_constant()) return v->as_bool().is_true();
-  if (v->is_int() && v->as_int().is_constant()) return *v->as_int().constant_value() != 0;
-  if (v->is_none()) return false;
-  return std::nullopt;
 }
 
 // Tensor methods whose result is not a tensor.
