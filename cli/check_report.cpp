@@ -228,6 +228,7 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
   out << "\"raw_obligations\":" << st.raw_obligations << ",\"decided_without_z3\":" << st.decided_without_z3
       << ",\"decided_by_witness\":" << st.decided_by_witness
       << ",\"z3_checks\":" << st.z3_checks << ",\"z3_unknown\":" << st.z3_unknown << ",\"z3_seconds\":" << st.z3_seconds
+      << ",\"solver_cache_hits\":" << st.solver_cache_hits
       << ",\"functions_analysed\":" << st.functions_analysed << ",\"memo_hits\":" << st.memo_hits
       << ",\"budget_exhausted\":" << st.budget_exhausted << ",\"module_failures\":" << st.module_failures
       << ",\"steps\":" << st.steps << ",\"seconds\":" << st.seconds << "}";

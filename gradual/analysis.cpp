@@ -183,6 +183,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   st.z3_checks = solver.z3_checks;
   st.z3_seconds = solver.z3_seconds;
   st.z3_unknown = solver.z3_unknown;
+  st.solver_cache_hits = solver.cache_hits;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

@@ -46,7 +46,7 @@ struct AnalysisOptions {
   bool analyse_uncalled = true;
   // Per-query Z3 resource limit while analysing functions nobody calls (their
   // parameters are Dyn: hard queries there mostly end deferred anyway).
-  uint64_t uncalled_rlimit = 5'000;
+  uint64_t uncalled_rlimit = 15'000;
   // Try concrete witnesses before Z3 (gradual/witness.h); off only to
   // measure what they save (bench-check.sh).
   bool witnesses = true;
@@ -122,6 +122,7 @@ struct AnalysisStats {
   uint64_t z3_checks = 0;
   uint64_t z3_unknown = 0;           // checks Z3 could not decide (timeouts, nonlinear)
   double z3_seconds = 0;
+  uint64_t solver_cache_hits = 0;    // queries answered by an earlier identical query (same goal, same facts)
   uint64_t functions_analysed = 0;   // function bodies interpreted (memo misses)
   uint64_t memo_hits = 0;
   uint64_t budget_exhausted = 0;     // calls or modules cut short by a work budget

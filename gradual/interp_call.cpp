@@ -571,7 +571,7 @@ void Interpreter::adapt_solver_limit() {
   // so the same project always gets the same verdicts. Easy queries take a
   // few hundred units.
   uint64_t spent = solver_->stats().rlimit_units;
-  uint64_t limit = spent < 1'500'000 ? options_.solver_rlimit : spent < 5'000'000 ? 20'000 : 2'000;
+  uint64_t limit = spent < 15'000'000 ? options_.solver_rlimit : spent < 50'000'000 ? 50'000 : 5'000;
   limit = std::min(limit, options_.solver_rlimit);
   if (in_uncalled_pass_) limit = std::min(limit, options_.uncalled_rlimit);
   if (limit != solver_rlimit_) {

@@ -24,6 +24,52 @@ struct FactRecord {
 };
 }  // namespace
 
+// A decided query, up to the renaming of its symbols: the goal and the
+// conditions of the facts connected to it, written out node by node with
+// each symbol numbered by first occurrence (and its name and sign kept, so
+// messages read the same). Its verdict depends on nothing else, so a
+// function analysed again in another context with fresh sizes of the same
+// form asks Z3 once.
+class CanonicalQuery {
+ public:
+  std::string key;
+  void add_root(const TermNode* n) { key += 'R' + std::to_string(number(n)) + ';'; }
+
+ private:
+  std::unordered_map<const TermNode*, std::size_t> numbers_;
+  std::size_t number(const TermNode* n) {
+    auto it = numbers_.find(n);
+    if (it != numbers_.end()) return it->second;
+    std::vector<std::size_t> args;
+    for (const TermNode* a : n->args) args.push_back(number(a));
+    key += std::to_string(static_cast<int>(n->op));
+    if (n->op == TermOp::Symbol) {
+      key += n->nonneg ? "+" : "-";
+      key += Dim(n).symbol_name();
+    } else {
+      key += ' ' + std::to_string(n->value);
+    }
+    for (std::size_t a : args) key += ',' + std::to_string(a);
+    key += ';';
+    std::size_t k = numbers_.size();
+    numbers_.emplace(n, k);
+    return k;
+  }
+};
+
+// The verdict with its core as positions in the query's list of distinct
+// fact conditions (mapped back to the facts in that place at the next hit).
+struct CachedVerdict {
+  Verdict verdict;
+  std::vector<std::size_t> core;
+};
+
+// Creation order, not addresses: what Z3 is given (and so its verdict near
+// the resource limit) must not depend on where the allocator put a node.
+void sort_by_id(std::vector<const TermNode*>& nodes) {
+  std::sort(nodes.begin(), nodes.end(), [](const TermNode* a, const TermNode* b) { return a->id < b->id; });
+}
+
 struct Solver::Impl {
   explicit Impl(SolverOptions opts) : options(opts) {}
 
@@ -32,69 +78,52 @@ struct Solver::Impl {
   // without tensor code, obligations decided by simplification or
   // witnesses) never do, and creating a context costs more than the rest
   // of a small check.
-  struct Z3 {
-    z3::context ctx;
-    z3::solver solver{ctx};
-  };
-  std::unique_ptr<Z3> z3_;
-  Z3& z3() {
-    if (!z3_) {
-      z3_ = std::make_unique<Z3>();
-      apply_limits();
-    }
+  std::unique_ptr<z3::context> z3_;
+  z3::context& ctx() {
+    if (!z3_) z3_ = std::make_unique<z3::context>();
     return *z3_;
   }
-  z3::context& ctx() { return z3().ctx; }
-  z3::solver& solver() { return z3().solver; }
   SolverStats stats;
   std::size_t depth = 0;
   std::unordered_map<const TermNode*, z3::expr> cache;
-  // symbols whose `>= 0` axiom is asserted, with the Z3 scope it lives in
-  std::unordered_map<const TermNode*, std::size_t> axioms;
   std::vector<FactRecord> facts;  // index == the number in the indicator name; depths ascend
   std::unordered_map<std::string, std::size_t> fact_by_indicator;
-  std::size_t z3_depth = 0;
-  std::size_t z3_facts = 0;
   std::unordered_map<const TermNode*, int> assumed;  // condition → how many facts assert it now
+  std::unordered_map<std::string, CachedVerdict> verdicts;
 
-  void sync() {
-    for (; z3_facts < facts.size(); ++z3_facts) {
-      const FactRecord& f = facts[z3_facts];
-      for (; z3_depth < f.depth; ++z3_depth) solver().push();
-      ensure_axioms(f.condition);
-      std::string name = "fact!" + std::to_string(z3_facts);
-      solver().add(translate(f.condition), ctx().bool_const(name.c_str()));
-    }
+  z3::expr indicator(std::size_t fact) {
+    std::string name = "fact!" + std::to_string(fact);
+    return ctx().bool_const(name.c_str());
   }
 
   uint64_t last_rlimit = 0;
-  // The context's resource counter so far (deterministic for a Z3 build).
-  uint64_t rlimit_count() {
-    if (!z3_) return last_rlimit;
-    z3::stats st = solver().statistics();
+  // The resource units a solver spent (deterministic for a Z3 build).
+  static uint64_t rlimit_count(z3::solver& solver) {
+    z3::stats st = solver.statistics();
     for (unsigned i = 0; i < st.size(); ++i)
       if (st.key(i) == "rlimit count") return st.is_uint(i) ? st.uint_value(i) : static_cast<uint64_t>(st.double_value(i));
-    return last_rlimit;
+    return 0;
   }
 
   // A resource limit per check (Z3's deterministic step count), so a
   // verdict never depends on the machine's load; the wall-clock timeout is
   // only a safety net far above what the limit allows.
-  void apply_limits() {
+  void apply_limits(z3::solver& solver) {
     z3::params p(ctx());
     p.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(options.rlimit, 0xffffffffu)));
     p.set("timeout", kSafetyTimeoutMs);
-    solver().set(p);
+    solver.set(p);
   }
   static constexpr unsigned kSafetyTimeoutMs = 60'000;
 
   // Python floor division: SMT-LIB `div` floors for a positive divisor; for a
   // negative one floor(a/b) == floor(-a/-b).
+  // A divisor that cannot be negative (sizes, their sums and products)
+  // needs no case split: for 0 both forms are undefined in Python, and the
+  // ite made most nonlinear queries unknown.
   z3::expr floor_div(const z3::expr& a, const z3::expr& b, const TermNode* divisor) {
-    if (divisor->op == TermOp::Const) {
-      if (divisor->value > 0) return a / b;
-      if (divisor->value < 0) return (-a) / (-b);
-    }
+    if (divisor->op == TermOp::Const && divisor->value < 0) return (-a) / (-b);
+    if (divisor->nonneg) return a / b;
     return z3::ite(b > 0, a / b, (-a) / (-b));
   }
 
@@ -128,7 +157,7 @@ struct Solver::Impl {
       case TermOp::FloorDiv: return floor_div(arg(0), arg(1), n->args[1]);
       case TermOp::Mod: {
         const TermNode* divisor = n->args[1];
-        if (divisor->op == TermOp::Const && divisor->value > 0) return z3::mod(arg(0), arg(1));
+        if (divisor->nonneg) return z3::mod(arg(0), arg(1));
         z3::expr a = arg(0), b = arg(1);
         return a - b * floor_div(a, b, divisor);
       }
@@ -150,62 +179,107 @@ struct Solver::Impl {
     return ctx().bool_val(true);
   }
 
-  // Every size symbol in `n` gets its `>= 0` axiom at the current scope.
-  void ensure_axioms(const TermNode* n) {
-    for (const Dim& s : symbols_of(n)) {
-      if (!s.nonneg() || axioms.count(s.node())) continue;
-      solver().add(translate(s.node()) >= 0);
-      axioms.emplace(s.node(), z3_depth);
-    }
-  }
-
   struct CheckResult {
     z3::check_result result;
     std::string reason_unknown;
   };
 
-  // One check of facts ∧ `extra`, in its own push/pop.
+  // One check of the facts numbered `assumed` ∧ `extra` (whose symbols are
+  // `symbols`), in a solver of its own holding only them. Z3's incremental
+  // solver (push/pop over every fact of the analysis) slows down as the
+  // analysis goes on, by ten times and more per resource unit on a large
+  // project; a one-shot solver that first solves equations away (most
+  // facts are `a == b*c`) decides the same queries faster. Its cost to
+  // create is well under a millisecond, and the verdict cache keeps the
+  // number of checks small.
+  z3::solver one_shot_solver() {
+    z3::context& c = ctx();
+    z3::solver solver = (z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
+                         z3::tactic(c, "simplify") & z3::tactic(c, "smt"))
+                            .mk_solver();
+    apply_limits(solver);
+    return solver;
+  }
+
   template <class OnResult>
-  CheckResult check_with(const z3::expr& extra, OnResult&& on_result) {
-    solver().push();
+  CheckResult check_with(const z3::expr& extra, const std::vector<const TermNode*>& symbols,
+                         const std::vector<std::size_t>& assumed, OnResult&& on_result) {
     CheckResult r{z3::unknown, {}};
     try {
-      solver().add(extra);
+      z3::solver solver = one_shot_solver();
+      add_axioms(solver, symbols);
+      for (std::size_t i : assumed) solver.add(translate(facts[i].condition));
+      solver.add(extra);
       auto start = std::chrono::steady_clock::now();
-      r.result = solver().check();
+      r.result = solver.check();
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      uint64_t units = rlimit_count();
-      stats.rlimit_units += units - last_rlimit;
-      last_rlimit = units;
+      count_units(solver);
       ++stats.z3_checks;
       stats.z3_seconds += secs;
       if (secs > stats.max_check_seconds) stats.max_check_seconds = secs;
       if (r.result == z3::unknown) {
         ++stats.z3_unknown;
-        r.reason_unknown = solver().reason_unknown();
+        r.reason_unknown = solver.reason_unknown();
       }
-      on_result(r.result);
+      on_result(solver, r.result);
     } catch (const z3::exception& e) {
       r.result = z3::unknown;
       r.reason_unknown = std::string("solver error: ") + e.msg();
     }
-    solver().pop();
     return r;
   }
 
-  std::vector<FactRef> core() {
-    std::vector<FactRef> out;
-    z3::expr_vector c = solver().unsat_core();
+  void add_axioms(z3::solver& solver, const std::vector<const TermNode*>& symbols) {
+    for (const TermNode* s : symbols)
+      if (Dim(s).nonneg()) solver.add(translate(s) >= 0);
+  }
+
+  void count_units(z3::solver& solver) {
+    uint64_t units = rlimit_count(solver);  // the context's counter
+    stats.rlimit_units += units - last_rlimit;
+    last_rlimit = units;
+  }
+
+  // The facts among `assumed` that an unsat check of `extra` needs (an
+  // unsat core): asked of Z3's plain solver with one indicator per fact,
+  // after the one-shot solver found the check unsat. Cores only explain a
+  // verdict, so where Z3 cannot find one, every fact is named.
+  std::vector<std::size_t> core_of(const z3::expr& extra, const std::vector<const TermNode*>& symbols,
+                                   const std::vector<std::size_t>& assumed) {
+    if (assumed.empty()) return {};
+    try {
+      z3::solver solver(ctx(), z3::solver::simple());
+      apply_limits(solver);
+      add_axioms(solver, symbols);
+      z3::expr_vector indicators(ctx());
+      for (std::size_t i : assumed) {
+        z3::expr ind = indicator(i);
+        solver.add(z3::implies(ind, translate(facts[i].condition)));
+        indicators.push_back(ind);
+      }
+      solver.add(extra);
+      z3::check_result r = solver.check(indicators);
+      count_units(solver);
+      if (r == z3::unsat) return core(solver);
+    } catch (const z3::exception&) {
+    }
+    return assumed;
+  }
+
+  // The facts of an unsat check's core, by number.
+  std::vector<std::size_t> core(z3::solver& solver) {
+    std::vector<std::size_t> out;
+    z3::expr_vector c = solver.unsat_core();
     for (unsigned i = 0; i < c.size(); ++i) {
       auto it = fact_by_indicator.find(c[i].to_string());
-      if (it != fact_by_indicator.end() && it->second < facts.size()) out.push_back(facts[it->second].ref);
+      if (it != fact_by_indicator.end() && it->second < facts.size()) out.push_back(it->second);
     }
     return out;
   }
 
-  std::vector<std::pair<std::string, int64_t>> model_of(const std::vector<Dim>& symbols) {
+  std::vector<std::pair<std::string, int64_t>> model_of(z3::solver& solver, const std::vector<Dim>& symbols) {
     std::vector<std::pair<std::string, int64_t>> out;
-    z3::model m = solver().get_model();
+    z3::model m = solver.get_model();
     for (const Dim& s : symbols) {
       int64_t v = 0;
       z3::expr value = m.eval(translate(s.node()), true);
@@ -215,13 +289,16 @@ struct Solver::Impl {
   }
 
   // The facts that share a symbol with `goal`, transitively (and every
-  // fact without symbols: a false one makes the path dead). The others
-  // cannot make a witness of the goal's symbols fail.
-  std::vector<const TermNode*> connected_facts(const TermNode* goal) {
+  // fact without symbols: a false one makes the path dead), by number.
+  // The others cannot change whether the goal holds: they constrain other
+  // symbols only, so any model of the connected ones extends to them
+  // unless they are contradictory on their own (a dead path, where
+  // leaving them out only loses a vacuous proof).
+  std::vector<std::size_t> connected_facts(const TermNode* goal) {
     std::unordered_set<const TermNode*> reached;
     for (const Dim& s : symbols_of(goal)) reached.insert(s.node());
     std::vector<bool> taken(facts.size(), false);
-    std::vector<const TermNode*> out;
+    std::vector<std::size_t> out;
     for (bool grew = true; grew;) {
       grew = false;
       for (std::size_t i = 0; i < facts.size(); ++i) {
@@ -232,7 +309,7 @@ struct Solver::Impl {
         if (!shares) continue;
         taken[i] = true;
         grew = true;
-        out.push_back(f.condition);
+        out.push_back(i);
         reached.insert(f.symbols.begin(), f.symbols.end());
       }
     }
@@ -240,12 +317,49 @@ struct Solver::Impl {
   }
 
   Verdict decide(const Pred& c) {
-    Verdict v;
     if (auto k = c.constant_value()) {
+      Verdict v;
       v.status = *k ? Status::Proven : Status::Refuted;
       v.without_z3 = true;
       return v;
     }
+    std::vector<std::size_t> connected = connected_facts(c.node());
+    // the distinct conditions, in the order the facts were added
+    std::vector<std::size_t> distinct;
+    std::unordered_set<const TermNode*> seen;
+    for (std::size_t f : connected)
+      if (seen.insert(facts[f].condition).second) distinct.push_back(f);
+    CanonicalQuery query;
+    query.add_root(c.node());
+    for (std::size_t f : distinct) query.add_root(facts[f].condition);
+    auto hit = verdicts.find(query.key);
+    if (hit != verdicts.end()) {
+      ++stats.cache_hits;
+      return with_core(hit->second.verdict, hit->second.core, distinct);
+    }
+    std::vector<std::size_t> core_facts;
+    Verdict v = decide_uncached(c, connected, core_facts);
+    CachedVerdict cached{v, {}};
+    for (std::size_t f : core_facts)
+      for (std::size_t i = 0; i < distinct.size(); ++i)
+        if (facts[distinct[i]].condition == facts[f].condition) {
+          cached.core.push_back(i);
+          break;
+        }
+    Verdict out = with_core(v, cached.core, distinct);
+    verdicts.emplace(std::move(query.key), std::move(cached));
+    return out;
+  }
+
+  // `v` with its core: the facts at those positions of `distinct`.
+  Verdict with_core(Verdict v, const std::vector<std::size_t>& core, const std::vector<std::size_t>& distinct) {
+    v.core.clear();
+    for (std::size_t i : core) v.core.push_back(facts[distinct[i]].ref);
+    return v;
+  }
+
+  Verdict decide_uncached(const Pred& c, const std::vector<std::size_t>& connected, std::vector<std::size_t>& core_facts) {
+    Verdict v;
     std::vector<Dim> symbols = symbols_of(c.node());
     // Concrete witnesses first: one for facts ∧ ¬c (so c is not proven, and
     // it is the failing example) and one for facts ∧ c (so it is not
@@ -253,7 +367,7 @@ struct Solver::Impl {
     bool not_proven = false;
     if (options.witnesses) {
       std::vector<const TermNode*> conditions{(!c).node()};
-      for (const TermNode* f : connected_facts(c.node())) conditions.push_back(f);
+      for (std::size_t f : connected) conditions.push_back(facts[f].condition);
       if (auto failing = find_witness(conditions)) {
         not_proven = true;
         v.example = example_of(*failing, symbols);
@@ -266,16 +380,19 @@ struct Solver::Impl {
         }
       }
     }
-    sync();
-    ensure_axioms(c.node());
     z3::expr goal = translate(c.node());
+    std::vector<const TermNode*> all_symbols;
+    for (const Dim& d : symbols) all_symbols.push_back(d.node());
+    for (std::size_t f : connected) all_symbols.insert(all_symbols.end(), facts[f].symbols.begin(), facts[f].symbols.end());
+    sort_by_id(all_symbols);
+    all_symbols.erase(std::unique(all_symbols.begin(), all_symbols.end()), all_symbols.end());
 
     // facts ∧ ¬c unsatisfiable → proven; otherwise its model is a failing example
     CheckResult negated{z3::sat, {}};
     if (!not_proven) {
-      negated = check_with(!goal, [&](z3::check_result r) {
-        if (r == z3::unsat) v.core = core();
-        if (r == z3::sat) v.example = model_of(symbols);
+      negated = check_with(!goal, all_symbols, connected, [&](z3::solver& solver, z3::check_result r) {
+        if (r == z3::unsat) core_facts = core_of(!goal, all_symbols, connected);
+        if (r == z3::sat) v.example = model_of(solver, symbols);
       });
     }
     if (negated.result == z3::unsat) {
@@ -283,13 +400,13 @@ struct Solver::Impl {
       return v;
     }
     // facts ∧ c unsatisfiable → refuted
-    std::vector<FactRef> refuting_core;
-    CheckResult positive = check_with(goal, [&](z3::check_result r) {
-      if (r == z3::unsat) refuting_core = core();
+    std::vector<std::size_t> refuting_core;
+    CheckResult positive = check_with(goal, all_symbols, connected, [&](z3::solver&, z3::check_result r) {
+      if (r == z3::unsat) refuting_core = core_of(goal, all_symbols, connected);
     });
     if (positive.result == z3::unsat) {
       v.status = Status::Refuted;
-      v.core = std::move(refuting_core);
+      core_facts = std::move(refuting_core);
       v.example.clear();
       return v;
     }
@@ -348,14 +465,6 @@ void Solver::pop_scope() {
     if (a != s.assumed.end() && --a->second == 0) s.assumed.erase(a);
     s.facts.pop_back();
   }
-  if (s.z3_depth > s.depth) {
-    s.solver().pop(static_cast<unsigned>(s.z3_depth - s.depth));
-    s.z3_depth = s.depth;
-    for (auto it = s.axioms.begin(); it != s.axioms.end();) {
-      it = it->second > s.z3_depth ? s.axioms.erase(it) : std::next(it);
-    }
-  }
-  s.z3_facts = std::min(s.z3_facts, s.facts.size());
 }
 
 std::size_t Solver::scope_depth() const { return impl_->depth; }
@@ -363,7 +472,7 @@ std::size_t Solver::scope_depth() const { return impl_->depth; }
 std::vector<const TermNode*> Solver::scoped_facts() const {
   std::vector<const TermNode*> out;
   for (auto it = impl_->facts.rbegin(); it != impl_->facts.rend() && it->depth > 0; ++it) out.push_back(it->condition);
-  std::sort(out.begin(), out.end());
+  sort_by_id(out);
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
@@ -379,8 +488,16 @@ void Solver::add_fact(const Pred& fact, const SourceLoc& loc, std::string descri
 }
 
 bool Solver::consistent() {
-  impl_->sync();
-  auto r = impl_->check_with(impl_->ctx().bool_val(true), [](z3::check_result) {});
+  Impl& s = *impl_;
+  std::vector<std::size_t> all(s.facts.size());
+  std::vector<const TermNode*> symbols;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    all[i] = i;
+    symbols.insert(symbols.end(), s.facts[i].symbols.begin(), s.facts[i].symbols.end());
+  }
+  sort_by_id(symbols);
+  symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
+  auto r = s.check_with(s.ctx().bool_val(true), symbols, all, [](z3::solver&, z3::check_result) {});
   return r.result != z3::unsat;
 }
 
@@ -413,8 +530,7 @@ std::optional<bool> Solver::query(const Pred& c) {
 }
 
 void Solver::set_rlimit(uint64_t units) {
-  impl_->options.rlimit = units;
-  if (impl_->z3_) impl_->apply_limits();  // else applied when Z3 is created
+  impl_->options.rlimit = units;  // applied to each check's solver
 }
 
 const SolverStats& Solver::stats() const { return impl_->stats; }

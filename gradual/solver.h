@@ -42,6 +42,7 @@ struct SolverStats {
   double z3_seconds = 0;             // total time inside check()
   uint64_t rlimit_units = 0;         // Z3's deterministic resource count spent in check()
   double max_check_seconds = 0;
+  uint64_t cache_hits = 0;           // queries answered by an earlier identical one
 };
 
 // The outcome of deciding one condition under the current facts.

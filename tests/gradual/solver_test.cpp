@@ -164,9 +164,10 @@ TEST_F(SolverTest, TypicalQueryTime) {
   Solver s;
   const int n = 300;
   for (int i = 0; i < n; ++i) {
+    // a different size each time: the same form would be answered by the cache
     Dim b = Dim::symbol("B"), c = Dim::symbol("C");
-    s.add_fact(eq(c, 784), line(1), "assert x.shape[1] == 784");
-    Obligation ob = obligation("linear_c1", eq(c, 784) && ge(b * c, 0), 2);
+    s.add_fact(eq(c, 784 + i), line(1), "assert x.shape[1] == 784 + i");
+    Obligation ob = obligation("linear_c1", eq(c, 784 + i) && ge(b * c, 0), 2);
     s.discharge(ob);
     ASSERT_EQ(ob.status, Status::Proven);
   }
@@ -174,6 +175,52 @@ TEST_F(SolverTest, TypicalQueryTime) {
   std::printf("[ solver   ] %d typical obligations: %.4f ms per Z3 check (max %.3f ms)\n", n, per_check_ms,
               1000.0 * s.stats().max_check_seconds);
   EXPECT_LT(per_check_ms, 50.0);
+}
+
+// A function analysed again in another context asks the same question of
+// fresh symbols: the verdict comes from the cache, and its core names the
+// facts of the second question, not the first's.
+TEST_F(SolverTest, AQueryOfTheSameFormOverFreshSymbolsIsAnsweredFromTheCache) {
+  Solver s;
+  Dim h1 = Dim::symbol("h"), p1 = Dim::symbol("p");
+  s.add_fact(eq(mod(h1, p1), 0), line(1), "first context");
+  s.add_fact(gt(p1, 0), line(1), "p > 0 (first)");
+  Verdict first = s.decide(eq(floordiv(h1, p1) * p1, h1));
+  ASSERT_EQ(first.status, Status::Proven);
+  uint64_t checks = s.stats().z3_checks;
+
+  Dim h2 = Dim::symbol("h"), p2 = Dim::symbol("p");
+  s.add_fact(eq(mod(h2, p2), 0), line(2), "second context");
+  s.add_fact(gt(p2, 0), line(2), "p > 0 (second)");
+  Verdict second = s.decide(eq(floordiv(h2, p2) * p2, h2));
+  EXPECT_EQ(second.status, Status::Proven);
+  EXPECT_EQ(s.stats().z3_checks, checks);
+  EXPECT_EQ(s.stats().cache_hits, 1u);
+  ASSERT_FALSE(second.core.empty());
+  for (const FactRef& f : second.core) EXPECT_EQ(f.loc.line, 2u) << f.description;
+
+  // the same form without the divisibility fact is another question
+  Dim h3 = Dim::symbol("h"), p3 = Dim::symbol("p");
+  s.add_fact(gt(p3, 0), line(3), "p > 0 (third)");
+  Verdict third = s.decide(eq(floordiv(h3, p3) * p3, h3));
+  EXPECT_EQ(third.status, Status::Deferred);
+}
+
+// Facts over other symbols cannot change a verdict, and a hard one among
+// them no longer makes an easy query end unknown.
+TEST_F(SolverTest, FactsOverOtherSymbolsDoNotReachTheQuery) {
+  Solver s;
+  Dim a = Dim::symbol("a"), b = Dim::symbol("b"), c = Dim::symbol("c");
+  s.add_fact(eq(a * a * a + b * b * b, c * c * c), line(1), "hard, unrelated");
+  Dim n = Dim::symbol("n");
+  s.add_fact(eq(n, 4), line(2), "n == 4");
+  Verdict v = s.decide(eq(n * 2, 8));
+  EXPECT_EQ(v.status, Status::Proven);
+  ASSERT_EQ(v.core.size(), 1u);
+  EXPECT_EQ(v.core[0].loc.line, 2u);
+  // a contradiction among the facts is still seen by consistent()
+  s.add_fact(eq(n, 5), line(3), "n == 5");
+  EXPECT_FALSE(s.consistent());
 }
 
 }  // namespace
