@@ -1,6 +1,9 @@
 // `gshape check SCRIPT -- ARGS`: argparse's reading of a command line
 // (options, prefixes, flags, nargs, positionals, choices, errors), and shape
 // errors reported with the argument that causes them.
+#include <fstream>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "gshape_runner.h"
@@ -11,6 +14,13 @@ namespace {
 
 bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
+}
+
+std::string read_file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 const char* kScript =
@@ -167,6 +177,79 @@ TEST(LaunchYaml, AYamlConfigTheCommandLineNamesIsRead) {
   EXPECT_TRUE(contains(bad.err, "note: from bad.yaml: \"model.inputs\": 12")) << bad.err;
   EXPECT_FALSE(contains(check("string.yaml").err, "expects in_features")) << "a quoted '12' is a string, no int";
   EXPECT_EQ(check("missing.yaml").exit_code, 0) << "a file that cannot be read leaves the value unknown";
+}
+
+// `gshape report --args=symbolic SCRIPT`: the preconditions at the top of
+// the review, in text, JSON and the HTML page.
+const char* kHeadsScript =
+    "import argparse\n"
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "p = argparse.ArgumentParser()\n"
+    "p.add_argument('--hidden', type=int, default=64)\n"
+    "p.add_argument('--heads', type=int, default=4)\n"
+    "args = p.parse_args()\n"
+    "attn = nn.MultiheadAttention(args.hidden, args.heads, batch_first=True)\n"
+    "x = torch.randn(2, 5, args.hidden)\n"
+    "out, _ = attn(x, x, x)\n";
+
+TEST(SymbolicReport, TheReviewStartsWithThePreconditions) {
+  TempDir dir;
+  std::string script = dir.write("heads.py", kHeadsScript);
+  ProcessResult text = gshape({"report", "--args=symbolic", "--color=never", script});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.out.rfind("arguments as symbols: --hidden, --heads\n", 0), 0u) << text.out;
+  std::size_t pre = text.out.find("requires hidden % heads == 0");
+  std::size_t deferred = text.out.find("deferred (");
+  ASSERT_NE(pre, std::string::npos) << text.out;
+  ASSERT_NE(deferred, std::string::npos) << text.out;
+  EXPECT_LT(pre, deferred) << "the preconditions come first";
+  // the same lines as check prints
+  ProcessResult check = gshape({"check", "--args=symbolic", script});
+  EXPECT_EQ(text.out.rfind(check.out, 0), 0u) << text.out << "\n---\n" << check.out;
+
+  Json doc = gshape_json({"report", "--args=symbolic", "--format=json", script});
+  ASSERT_EQ(doc["symbolic_arguments"].type, Json::Type::Array);
+  EXPECT_EQ(doc["symbolic_arguments"].array.size(), 2u);
+  ASSERT_EQ(doc["preconditions"].type, Json::Type::Array);
+  bool found = false;
+  for (const Json& p : doc["preconditions"].array) {
+    if (p["condition"].string != "hidden % heads == 0") continue;
+    found = true;
+    EXPECT_EQ(p["tag"].string, "nn_mha_c1");
+    EXPECT_EQ(p["line"].number, 8);
+    EXPECT_FALSE(p["counterexample"].string.empty());
+  }
+  EXPECT_TRUE(found) << "no hidden % heads == 0 in the JSON";
+  Json plain = gshape_json({"report", "--format=json", script});
+  EXPECT_EQ(plain["preconditions"].type, Json::Type::Null) << "without --args=symbolic";
+
+  std::string page = dir / "review.html";
+  ProcessResult html = gshape({"report", "--args=symbolic", "--html", page, script});
+  EXPECT_EQ(html.exit_code, 0) << html.err;
+  std::string body = read_file_text(page);
+  std::size_t section = body.find("<section id=\"preconditions\">");
+  ASSERT_NE(section, std::string::npos) << body;
+  EXPECT_NE(body.find("<code>--hidden</code>", section), std::string::npos);
+  std::size_t condition = body.find("<code class=\"condition\">hidden % heads == 0</code>", section);
+  EXPECT_NE(condition, std::string::npos) << body.substr(section, 2000);
+  EXPECT_NE(body.find("fails for <code class=\"counterexample\">--hidden", section), std::string::npos);
+  std::size_t header_end = body.find("</header>");
+  EXPECT_LT(condition, header_end) << "in the page's header, above the files";
+  std::string plain_page = dir / "plain.html";
+  EXPECT_EQ(gshape({"report", "--html", plain_page, script}).exit_code, 0);
+  EXPECT_EQ(read_file_text(plain_page).find("id=\"preconditions\""), std::string::npos);
+}
+
+TEST(SymbolicReport, UsageErrors) {
+  TempDir dir;
+  std::string a = dir.write("a.py", "x = 1\n");
+  std::string b = dir.write("b.py", "y = 1\n");
+  EXPECT_EQ(gshape({"report", "--args=symbolic", a, b}).exit_code, 2);
+  EXPECT_EQ(gshape({"report", "--args=concrete", a}).exit_code, 2);
+  ProcessResult none = gshape({"report", "--args=symbolic", a});
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out.rfind("no int argument of an argparse parser", 0), 0u) << none.out;
 }
 
 TEST(LaunchUsage, OnlyOneScript) {

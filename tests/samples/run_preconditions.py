@@ -7,7 +7,8 @@ hold exactly when the script runs under PyTorch. Argument combinations: the
 counterexample gshape prints for each precondition, the sample's own
 launches, and 40 random combinations of small values (each argument's
 `choices` when it has them), all run in one /usr/bin/python3 process. With
-GOLDEN_DIR, the text report must also equal GOLDEN_DIR/NAME.txt.
+GOLDEN_DIR, the text report must also equal GOLDEN_DIR/NAME.txt, and `gshape report --args=symbolic` must start with
+the same text.
 Exits 1 on a disagreement.
 """
 import json
@@ -59,6 +60,11 @@ def main():
         pres = doc.get("preconditions", [])
         text = subprocess.run([os.path.abspath(gshape), "check", "--args=symbolic", name], capture_output=True,
                               text=True, cwd=folder).stdout
+        # `gshape report --args=symbolic` starts with the same lines
+        review = subprocess.run([os.path.abspath(gshape), "report", "--args=symbolic", "--color=never", name],
+                                capture_output=True, text=True, cwd=folder).stdout
+        if not review.startswith(text):
+            problems.append("report --args=symbolic does not start with check's preconditions:\n%s" % review[:2000])
         if golden:
             path = os.path.join(golden, name[:-3] + ".txt")
             expected = open(path).read() if os.path.exists(path) else None
