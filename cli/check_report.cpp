@@ -251,7 +251,9 @@ void print_obligations_text(std::ostream& out, const AnalysisResult& result) {
 
 PreconditionReport precondition_report(const AnalysisResult& result) {
   PreconditionReport r;
-  for (const AnalysisResult::ArgumentSymbol& s : result.argument_symbols) r.arguments.push_back(s.flag.empty() ? s.dest : s.flag);
+  for (const AnalysisResult::ArgumentSymbol& s : result.argument_symbols)
+    r.arguments.push_back((s.command.empty() ? "" : s.command + " ") + (s.flag.empty() ? s.dest : s.flag));
+  r.config_files = result.symbolic_inputs;
   for (const AnalysisResult::Precondition& p : result.preconditions) {
     PreconditionReport::Item item;
     item.condition = p.condition;
@@ -264,6 +266,7 @@ PreconditionReport precondition_report(const AnalysisResult& result) {
     item.rule = p.rule;
     item.message = p.message;
     item.counterexample = p.counterexample;
+    item.command = p.command;
     r.items.push_back(std::move(item));
   }
   return r;
@@ -277,13 +280,19 @@ void print_preconditions_text(std::ostream& out, const PreconditionReport& repor
   std::string names;
   for (const std::string& a : report.arguments) names += (names.empty() ? "" : ", ") + a;
   out << "arguments as symbols: " << names << "\n";
+  if (!report.config_files.empty()) {
+    std::string files;
+    for (const std::string& f : report.config_files) files += (files.empty() ? "" : ", ") + f;
+    out << "config values from: " << files << " (the default paths; another file may change the preconditions)\n";
+  }
   if (report.items.empty()) {
     out << "no precondition: every shape requirement holds for all values of these arguments\n";
     return;
   }
   out << "preconditions on them (" << report.items.size() << "):\n";
   for (const PreconditionReport::Item& p : report.items) {
-    out << "  " << (p.refuted ? "never holds: " : "requires ") << p.condition << "\n";
+    out << "  " << (p.command.empty() ? "" : "with " + p.command + ": ") << (p.refuted ? "never holds: " : "requires ")
+        << p.condition << "\n";
     out << "      " << (p.path.empty() ? "" : p.path + ":" + std::to_string(p.line) + ": ") << p.tag << " (" << p.rule
         << ")\n";
     if (!p.counterexample.empty()) out << "      fails for: " << p.counterexample << "\n";
@@ -302,6 +311,7 @@ void write_preconditions_json(JsonWriter& w, const PreconditionReport& report) {
     w.field("rule", p.rule);
     w.field("message", p.message);
     w.field("counterexample", p.counterexample);
+    w.field("command", p.command);
     w.end_object();
   }
   w.end_array();

@@ -45,7 +45,8 @@ void print_shapes_text(std::ostream& out, const gradual::AnalysisResult& result)
 // --args=symbolic: the arguments taken as symbols and the preconditions on
 // them, as check and report print them (text, JSON, the HTML review).
 struct PreconditionReport {
-  std::vector<std::string> arguments;  // "--hidden", or a positional's dest
+  std::vector<std::string> arguments;  // "--hidden", a positional's dest; a sub-command's: "train --width"
+  std::vector<std::string> config_files;  // read for their values (the default paths)
   struct Item {
     std::string condition;  // Python: `hidden % heads == 0`
     bool refuted = false;   // no value of the arguments satisfies it
@@ -53,6 +54,7 @@ struct PreconditionReport {
     uint32_t line = 0;
     std::string tag, rule, message;
     std::string counterexample;  // a command line that breaks it ("" when none)
+    std::string command;         // "" or the sub-command that imposes it
   };
   std::vector<Item> items;
 };

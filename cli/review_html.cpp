@@ -327,6 +327,12 @@ class PageWriter {
     for (std::size_t i = 0; i < r.arguments.size(); ++i)
       out_ << (i ? ", " : "") << "<code>" << html_escape(r.arguments[i]) << "</code>";
     out_ << "</p>\n";
+    if (!r.config_files.empty()) {
+      out_ << "<p class=\"meta\">config values from: ";
+      for (std::size_t i = 0; i < r.config_files.size(); ++i)
+        out_ << (i ? ", " : "") << "<code>" << html_escape(r.config_files[i]) << "</code>";
+      out_ << " (the default paths; another file may change the preconditions)</p>\n";
+    }
     if (r.items.empty()) {
       out_ << "<p class=\"none\">no precondition: every shape requirement holds for all values of these arguments</p>"
            << "</section>\n";
@@ -335,6 +341,7 @@ class PageWriter {
     out_ << "<ul>\n";
     for (const PreconditionReport::Item& p : r.items) {
       out_ << "<li class=\"" << (p.refuted ? "never" : "requires") << "\">"
+           << (p.command.empty() ? "" : "with <code class=\"command\">" + html_escape(p.command) + "</code>: ")
            << (p.refuted ? "never holds: " : "requires ") << "<code class=\"condition\">" << html_escape(p.condition)
            << "</code> &mdash; ";
       if (!p.path.empty()) out_ << html_escape(p.path) << ":" << p.line << ": ";

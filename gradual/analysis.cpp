@@ -46,7 +46,8 @@ namespace {
 // Read from the obligations of each context (before merging: a site reached
 // with several layers has one requirement per layer).
 std::vector<AnalysisResult::Precondition> preconditions_of(const std::vector<Obligation>& obligations,
-                                                           const std::vector<AnalysisResult::ArgumentSymbol>& args) {
+                                                           const std::vector<AnalysisResult::ArgumentSymbol>& args,
+                                                           const std::string& command) {
   std::map<const TermNode*, const AnalysisResult::ArgumentSymbol*> by_node;
   for (const auto& a : args) by_node[a.symbol.node()] = &a;
   std::vector<AnalysisResult::Precondition> out;
@@ -69,18 +70,37 @@ std::vector<AnalysisResult::Precondition> preconditions_of(const std::vector<Obl
     pre.rule = ob.rule;
     pre.message = ob.render_message();
     pre.refuted = ob.status == Status::Refuted;
-    for (const auto& [name, value] : ob.example) {
-      std::string word = std::to_string(value);
-      for (const auto& s : args)
-        if (s.dest == name && !s.flag.empty()) word = s.flag + " " + word;
-      pre.counterexample += (pre.counterexample.empty() ? "" : " ") + word;
-    }
+    pre.command = command;
+    if (!ob.example.empty()) pre.counterexample = counterexample_words(ob.example, args, command);
     out.push_back(std::move(pre));
   }
   return out;
 }
 
 }  // namespace
+
+std::string counterexample_words(const std::vector<std::pair<std::string, int64_t>>& example,
+                                 const std::vector<AnalysisResult::ArgumentSymbol>& args, const std::string& command) {
+  std::string out;
+  auto add = [&](const std::string& w) { out += (out.empty() ? "" : " ") + w; };
+  auto words_of = [&](const std::string& which) {
+    for (const auto& s : args) {
+      if (s.command != which) continue;
+      std::optional<int64_t> value;
+      for (const auto& [name, v] : example)
+        if (name == s.dest) value = v;
+      if (!value && !s.required) continue;
+      std::string word = std::to_string(value.value_or(1));
+      add(s.flag.empty() ? word : s.flag + " " + word);
+    }
+  };
+  words_of("");
+  if (!command.empty()) {
+    add(command);
+    words_of(command);
+  }
+  return out;
+}
 
 AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options) {
   auto start = std::chrono::steady_clock::now();
@@ -139,7 +159,10 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   result.obligations = merge_obligations(merged_input);
   if (options.symbolic_args) {
     result.argument_symbols = in.argument_symbols();
-    result.preconditions = simplify_preconditions(preconditions_of(raw, result.argument_symbols), result.argument_symbols);
+    result.preconditions = simplify_preconditions(
+        preconditions_of(raw, result.argument_symbols, options.symbolic_command), result.argument_symbols);
+    result.symbolic_commands = in.symbolic_commands();
+    result.symbolic_inputs = in.symbolic_inputs();
   }
 
   for (const auto& [expr, shapes] : in.shapes()) result.shapes.push_back({expr->loc, shapes});
@@ -184,6 +207,30 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   st.z3_seconds = solver.z3_seconds;
   st.z3_unknown = solver.z3_unknown;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // --args=symbolic with sub-commands: which one runs is unknown here, so
+  // each is analysed as the one that runs; its preconditions are stated for
+  // it ("with train: ...") unless this analysis states them for every one.
+  if (options.symbolic_args && options.symbolic_command.empty()) {
+    for (const std::string& command : result.symbolic_commands) {
+      AnalysisOptions o = options;
+      o.symbolic_command = command;
+      o.record_shapes = false;
+      o.record_signatures = false;
+      AnalysisResult r = analyse_project(project, o);
+      for (const auto& a : r.argument_symbols)
+        if (a.command == command) result.argument_symbols.push_back(a);
+      for (const std::string& f : r.symbolic_inputs)
+        if (std::find(result.symbolic_inputs.begin(), result.symbolic_inputs.end(), f) == result.symbolic_inputs.end())
+          result.symbolic_inputs.push_back(f);
+      for (auto& p : r.preconditions) {
+        bool everywhere = false;
+        for (const auto& q : result.preconditions)
+          everywhere = everywhere || (q.command.empty() && q.condition == p.condition && q.loc.file == p.loc.file &&
+                                      q.loc.line == p.loc.line);
+        if (!everywhere) result.preconditions.push_back(std::move(p));
+      }
+    }
+  }
   return result;
 }
 

@@ -7,6 +7,7 @@
 // option, held to its value by a fact at the add_argument call, so that a
 // requirement it breaks is reported with the argument that caused it (the
 // fact is in the refutation's core: docs/hyperparameters.md).
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -557,9 +558,32 @@ Value Interpreter::symbolic_arguments(ArgParserObject& parser, const Node* site)
   for (const auto& [k, v] : parser.defaults) ns->attributes[k] = v;
   forget_commands(parser, *ns);
   note_created(ns.get(), site->loc);
+  symbolize_arguments(parser, *ns, "");
+  // sub-commands: analysed one by one (analyse_project), each as the one that runs
+  for (const Argument& x : parser.arguments) {
+    if (x.action != "parsers" || !x.subparsers) continue;
+    for (const auto& [names, sub] : x.subparsers->commands) {
+      if (names.empty()) continue;
+      const std::string& name = names.front();
+      if (options_.symbolic_command.empty()) {
+        if (std::find(symbolic_commands_.begin(), symbolic_commands_.end(), name) == symbolic_commands_.end())
+          symbolic_commands_.push_back(name);
+        continue;
+      }
+      if (name != options_.symbolic_command) continue;
+      if (x.dest != "==SUPPRESS==") ns->attributes[x.dest] = Value::string(name);
+      for (const auto& [k, v] : sub->defaults) ns->attributes[k] = v;
+      forget_commands(*sub, *ns);  // its own sub-commands stay unknown
+      symbolize_arguments(*sub, *ns, name);
+    }
+  }
+  return Value::object(ns);
+}
+
+void Interpreter::symbolize_arguments(const ArgParserObject& parser, ObjectValue& ns, const std::string& command) {
   for (const Argument& a : parser.arguments) {
     if (a.action != "store" || !a.nargs.empty()) continue;
-    const Value* def = ns->attribute(a.dest);
+    const Value* def = ns.attribute(a.dest);
     bool is_int = a.type == "int" || (a.type.empty() && def && def->is_int());
     if (!is_int) continue;
     Dim s = Dim::symbol(a.dest, false);
@@ -573,10 +597,13 @@ Value Interpreter::symbolic_arguments(ArgParserObject& parser, const Node* site)
       declared = any_of(options);
       add_fact(declared, a.loc, short_name(a) + " is one of " + list);
     }
-    ns->attributes[a.dest] = Value::integer(s);
-    argument_symbols_.push_back({s, a.dest, a.flags.empty() ? "" : short_name(a), a.loc, declared});
+    ns.attributes[a.dest] = Value::integer(s);
+    bool duplicate = false;  // a parse_args analysed again (another context)
+    for (const auto& known : argument_symbols_) duplicate = duplicate || (known.dest == a.dest && known.command == command);
+    if (duplicate) continue;
+    argument_symbols_.push_back({s, a.dest, a.flags.empty() ? "" : short_name(a), a.loc, declared, command,
+                                 a.required || a.flags.empty()});
   }
-  return Value::object(ns);
 }
 
 namespace {
@@ -653,6 +680,14 @@ std::optional<std::string> read_config_text(const Value& source, std::string& na
 // held to their values by facts naming the file and key.
 void Interpreter::hold_config_ints(Value& v, const std::string& name, const std::string& prefix, const Node* site,
                                    int depth) {
+  if (depth == 0 && options_.symbolic_args) {
+    // --args=symbolic: the file of a default path, its values constants (a
+    // requirement over them and the arguments is a precondition on the arguments)
+    bool file = name != "the JSON text" && name != "the YAML text";
+    if (file && std::find(symbolic_inputs_.begin(), symbolic_inputs_.end(), name) == symbolic_inputs_.end())
+      symbolic_inputs_.push_back(name);
+    return;
+  }
   auto* d = object_as<DictObject>(v);
   if (!d || depth > 8) return;
   for (auto& [key, value] : d->entries) {
@@ -900,14 +935,7 @@ std::vector<AnalysisResult::Precondition> simplify_preconditions(std::vector<Ana
     if (!breaks) {
       check.add_fact(declared, {}, "declared");
       Verdict v = check.decide(simplified);
-      std::string ce;
-      for (const auto& [name, value] : v.example) {
-        std::string word = std::to_string(value);
-        for (const auto& a : args)
-          if (a.dest == name && !a.flag.empty()) word = a.flag + " " + word;
-        ce += (ce.empty() ? "" : " ") + word;
-      }
-      pres[i].counterexample = ce;
+      pres[i].counterexample = v.example.empty() ? std::string() : counterexample_words(v.example, args, pres[i].command);
     }
   }
   std::vector<AnalysisResult::Precondition> out;

@@ -252,6 +252,58 @@ TEST(SymbolicReport, UsageErrors) {
   EXPECT_EQ(none.out.rfind("no int argument of an argparse parser", 0), 0u) << none.out;
 }
 
+TEST(SymbolicSubcommands, EachSubcommandsIntArgumentsAreSymbolsAndItsPreconditionsNameIt) {
+  TempDir dir;
+  std::string script = dir.write("cli.py", kCommands);
+  Json doc = gshape_json({"check", "--format=json", "--args=symbolic", script});
+  bool features = false, view = false;
+  for (const Json& p : doc["preconditions"].array) {
+    if (p["condition"].string == "features == 10") {
+      features = true;
+      EXPECT_EQ(p["command"].string, "fit");
+      EXPECT_EQ(p["counterexample"].string.rfind("fit --features ", 0), 0u) << p["counterexample"].string;
+    }
+    if (p["tag"].string.rfind("view_c", 0) == 0) {
+      view = true;
+      EXPECT_EQ(p["command"].string, "show");
+      EXPECT_EQ(p["counterexample"].string.rfind("show ", 0), 0u) << "the positional rows is required";
+    }
+  }
+  EXPECT_TRUE(features) << "fit's Linear requires features == 10";
+  EXPECT_TRUE(view) << "show's view states a precondition on rows and cols";
+  ProcessResult text = gshape({"check", "--args=symbolic", script});
+  EXPECT_TRUE(contains(text.out, "arguments as symbols: fit --features, show rows, show --cols"))
+      << text.out;
+  EXPECT_TRUE(contains(text.out, "  with fit: requires features == 10\n")) << text.out;
+  EXPECT_TRUE(contains(text.out, "      fails for: fit --features ")) << text.out;
+}
+
+TEST(SymbolicConfig, TheConfigOfADefaultPathIsReadAndAnUnreadableOneStatesNothingOnIt) {
+  TempDir dir;
+  const char* script =
+      "import argparse, json\n"
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "p = argparse.ArgumentParser()\n"
+      "p.add_argument('--config', default='model.json')\n"
+      "p.add_argument('--heads', type=int, default=4)\n"
+      "args = p.parse_args()\n"
+      "cfg = json.load(open(args.config))\n"
+      "attn = nn.MultiheadAttention(cfg['width'], args.heads)\n";
+  dir.write("train.py", script);
+  dir.write("model.json", "{\"width\": 48}\n");
+  ProcessResult read = gshape({"check", "--args=symbolic", "train.py"}, dir.str());
+  EXPECT_EQ(read.exit_code, 0) << read.err;
+  EXPECT_TRUE(contains(read.out, "config values from: model.json")) << read.out;
+  EXPECT_TRUE(contains(read.out, "requires 48 % heads == 0")) << read.out;
+  // no file at the default path: the width is unknown, so nothing is said of it
+  dir.write("other.py", std::string(script).replace(std::string(script).find("model.json"), 10, "gone.json"));
+  ProcessResult unread = gshape({"check", "--args=symbolic", "other.py"}, dir.str());
+  EXPECT_EQ(unread.exit_code, 0) << unread.err;
+  EXPECT_FALSE(contains(unread.out, "config values from")) << unread.out;
+  EXPECT_FALSE(contains(unread.out, "%")) << "a width nobody knows states no divisibility: " << unread.out;
+}
+
 TEST(LaunchUsage, OnlyOneScript) {
   TempDir dir;
   std::string a = dir.write("a.py", "x = 1\n");
