@@ -501,6 +501,7 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   if (path == "argparse.ArgumentParser") {
     auto p = std::make_shared<ArgParserObject>();
     note_created(p.get(), loc);
+    if (const ArgValue* pa = a.kw("parents")) inherit_arguments(*p, pa->value);
     return Value::object(p);
   }
   if (path == "torch.Size" && arg0()) {

@@ -304,6 +304,49 @@ TEST(SymbolicConfig, TheConfigOfADefaultPathIsReadAndAnUnreadableOneStatesNothin
   EXPECT_FALSE(contains(unread.out, "%")) << "a width nobody knows states no divisibility: " << unread.out;
 }
 
+// ArgumentParser(parents=[...]) and mutually exclusive groups, read as argparse reads them.
+const char* kShared =
+    "import argparse\n"
+    "import torch.nn as nn\n"
+    "common = argparse.ArgumentParser(add_help=False)\n"
+    "common.add_argument('--width', type=int, default=64)\n"
+    "p = argparse.ArgumentParser(parents=[common])\n"
+    "g = p.add_mutually_exclusive_group()\n"
+    "g.add_argument('--heads', type=int, default=4)\n"
+    "g.add_argument('--single', action='store_true')\n"
+    "need = p.add_mutually_exclusive_group(required=True)\n"
+    "need.add_argument('--train', action='store_true')\n"
+    "need.add_argument('--eval', action='store_true')\n"
+    "args = p.parse_args()\n"
+    "nn.MultiheadAttention(args.width, 1 if args.single else args.heads)\n";
+
+TEST(LaunchGroups, ParentsArgumentsAndExclusiveGroupsAreArgparses) {
+  TempDir dir;
+  std::string script = dir.write("shared.py", kShared);
+  auto check = [&](std::vector<std::string> words) {
+    std::vector<std::string> args{"check", "--color=never", script, "--"};
+    args.insert(args.end(), words.begin(), words.end());
+    return gshape(args);
+  };
+  ProcessResult ok = check({"--train", "--width", "96", "--heads", "8"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  ProcessResult bad = check({"--eval", "--width", "96", "--heads", "7"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "note: from the command line: --width 96")) << "the parent's option: " << bad.err;
+  EXPECT_TRUE(contains(bad.err, "note: from the command line: --heads 7")) << "the group's option: " << bad.err;
+  EXPECT_EQ(check({"--train", "--width", "90", "--single"}).exit_code, 0);
+  EXPECT_TRUE(contains(check({"--train", "--heads", "8", "--single"}).err,
+                       "argparse rejects this command line: argument --single: not allowed with argument --heads"));
+  EXPECT_TRUE(contains(check({"--eval", "--train"}).err, "argument --train: not allowed with argument --eval"));
+  EXPECT_TRUE(contains(check({"--width", "64"}).err, "one of the arguments --train --eval is required"));
+  // a value equal to the default may pass argparse's identity test: no conflict claimed
+  EXPECT_FALSE(contains(check({"--train", "--heads", "4", "--single"}).err, "not allowed"));
+  // without a launch: the parent's and the group's ints are symbols
+  ProcessResult symbolic = gshape({"check", "--args=symbolic", script});
+  EXPECT_TRUE(contains(symbolic.out, "arguments as symbols: --width, --heads")) << symbolic.out;
+  EXPECT_TRUE(contains(symbolic.out, "requires width % heads == 0")) << symbolic.out;
+}
+
 TEST(LaunchUsage, OnlyOneScript) {
   TempDir dir;
   std::string a = dir.write("a.py", "x = 1\n");
