@@ -291,7 +291,8 @@ void print_preconditions_text(std::ostream& out, const PreconditionReport& repor
   }
   out << "preconditions on them (" << report.items.size() << "):\n";
   for (const PreconditionReport::Item& p : report.items) {
-    out << "  " << (p.command.empty() ? "" : "with " + p.command + ": ") << (p.refuted ? "never holds: " : "requires ")
+    std::string when = p.command.empty() ? "" : p.command == gradual::kNoSubcommand ? "without a sub-command: " : "with " + p.command + ": ";
+    out << "  " << when << (p.refuted ? "never holds: " : "requires ")
         << p.condition << "\n";
     out << "      " << (p.path.empty() ? "" : p.path + ":" + std::to_string(p.line) + ": ") << p.tag << " (" << p.rule
         << ")\n";

@@ -341,7 +341,9 @@ class PageWriter {
     out_ << "<ul>\n";
     for (const PreconditionReport::Item& p : r.items) {
       out_ << "<li class=\"" << (p.refuted ? "never" : "requires") << "\">"
-           << (p.command.empty() ? "" : "with <code class=\"command\">" + html_escape(p.command) + "</code>: ")
+           << (p.command.empty()                      ? std::string()
+               : p.command == gradual::kNoSubcommand ? std::string("without a sub-command: ")
+                                                     : "with <code class=\"command\">" + html_escape(p.command) + "</code>: ")
            << (p.refuted ? "never holds: " : "requires ") << "<code class=\"condition\">" << html_escape(p.condition)
            << "</code> &mdash; ";
       if (!p.path.empty()) out_ << html_escape(p.path) << ":" << p.line << ": ";

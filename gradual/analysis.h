@@ -181,8 +181,10 @@ struct AnalysisResult {
     std::string counterexample;  // arguments that break it: `--hidden 1 --heads 2`
     Pred pred;                   // the condition as a term
     std::string command;         // "" or the sub-command that imposes it (it holds when that one runs)
+    std::string raw;             // the condition as the analysis read it (before simplification)
   };
   std::vector<Precondition> preconditions;  // in source order; then each sub-command's
+  std::vector<Precondition> raw_preconditions;  // the same before simplification
   std::vector<std::string> symbolic_commands;  // the sub-commands analysed one by one
   // The config files read for their values (paths as opened): with
   // symbolic_args the preconditions hold with these files' values.
@@ -193,6 +195,10 @@ struct AnalysisResult {
   // The merged obligations as the rewriter takes them.
   std::vector<Obligation> plain_obligations() const;
 };
+
+// AnalysisOptions::symbolic_command for "no sub-command given" (sub-parsers
+// that are not required).
+inline constexpr const char* kNoSubcommand = "(no sub-command)";
 
 // Analyses every module of `project` (dependencies first). Never throws:
 // a module whose analysis fails is reported in `internal` and skipped.

@@ -627,9 +627,13 @@ Value Interpreter::symbolic_arguments(ArgParserObject& parser, const Node* site)
   forget_commands(parser, *ns);
   note_created(ns.get(), site->loc);
   symbolize_arguments(parser, *ns, "");
-  // sub-commands: analysed one by one (analyse_project), each as the one that runs
+  // sub-commands: analysed one by one (analyse_project), each as the one
+  // that runs, and no sub-command when none is required
   for (const Argument& x : parser.arguments) {
     if (x.action != "parsers" || !x.subparsers) continue;
+    if (options_.symbolic_command.empty() && !x.required && !x.subparsers->commands.empty() &&
+        std::find(symbolic_commands_.begin(), symbolic_commands_.end(), kNoSubcommand) == symbolic_commands_.end())
+      symbolic_commands_.push_back(kNoSubcommand);
     for (const auto& [names, sub] : x.subparsers->commands) {
       if (names.empty()) continue;
       const std::string& name = names.front();
@@ -637,6 +641,10 @@ Value Interpreter::symbolic_arguments(ArgParserObject& parser, const Node* site)
         if (std::find(symbolic_commands_.begin(), symbolic_commands_.end(), name) == symbolic_commands_.end())
           symbolic_commands_.push_back(name);
         continue;
+      }
+      if (options_.symbolic_command == kNoSubcommand) {
+        if (x.dest != "==SUPPRESS==") ns->attributes[x.dest] = Value::none();
+        break;
       }
       if (name != options_.symbolic_command) continue;
       if (x.dest != "==SUPPRESS==") ns->attributes[x.dest] = Value::string(name);

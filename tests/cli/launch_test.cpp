@@ -278,6 +278,40 @@ TEST(SymbolicSubcommands, EachSubcommandsIntArgumentsAreSymbolsAndItsPreconditio
   EXPECT_TRUE(contains(text.out, "      fails for: fit --features ")) << text.out;
 }
 
+TEST(SymbolicSubcommands, ARequirementOfOneSubcommandsBranchIsNotStatedForAll) {
+  // the layer runs only for `a`: `b --dim 3 --k 5` runs it not, so what it
+  // requires is stated for `a` alone (never for every command line)
+  TempDir dir;
+  std::string script = dir.write("branch.py",
+                                 "import argparse\n"
+                                 "import torch\n"
+                                 "import torch.nn as nn\n"
+                                 "p = argparse.ArgumentParser()\n"
+                                 "p.add_argument('--dim', type=int, default=8)\n"
+                                 "sub = p.add_subparsers(dest='cmd')\n"
+                                 "a = sub.add_parser('a')\n"
+                                 "a.add_argument('--k', type=int, default=8)\n"
+                                 "b = sub.add_parser('b')\n"
+                                 "args = p.parse_args()\n"
+                                 "if args.cmd == 'a':\n"
+                                 "    nn.Linear(args.dim, 4)(torch.randn(2, args.k))\n"
+                                 "torch.zeros(args.dim)\n");
+  Json doc = gshape_json({"check", "--format=json", "--args=symbolic", script});
+  bool linear = false, zeros = false;
+  for (const Json& p : doc["preconditions"].array) {
+    if (p["line"].number == 12) {
+      EXPECT_EQ(p["command"].string, "a") << p["condition"].string << " is a's alone";
+      linear = linear || p["condition"].string == "dim == k";
+    }
+    if (p["line"].number == 13 && p["command"].string == "b") {
+      zeros = true;  // for `a`, what line 12 requires implies it
+      EXPECT_EQ(p["condition"].string, "0 <= dim");
+    }
+  }
+  EXPECT_TRUE(linear);
+  EXPECT_TRUE(zeros);
+}
+
 TEST(SymbolicConfig, TheConfigOfADefaultPathIsReadAndAnUnreadableOneStatesNothingOnIt) {
   TempDir dir;
   const char* script =
