@@ -58,7 +58,7 @@ for words in lines:
         verdict = "ok" if not e.code else "exit"
     except Exception as e:
         verdict = "fail " + type(e).__name__
-    print(json.dumps([verdict, seen.get("values"), seen.get("command", "")]))
+    print(json.dumps([verdict, seen.get("values"), seen.get("command", "(no sub-command)")]))
 '''
 
 
