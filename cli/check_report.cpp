@@ -190,20 +190,7 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
   if (!result.argument_symbols.empty()) {  // --args=symbolic
     out << ",\"preconditions\":";
     JsonWriter w(out);
-    w.begin_array();
-    for (const AnalysisResult::Precondition& p : result.preconditions) {
-      w.begin_object();
-      w.field("condition", p.condition);
-      w.field("refuted", p.refuted);
-      w.field("file", p.loc.valid() ? p.loc.file->path() : std::string());
-      w.field("line", static_cast<int64_t>(p.loc.line));
-      w.field("tag", p.tag);
-      w.field("rule", p.rule);
-      w.field("message", p.message);
-      w.field("counterexample", p.counterexample);
-      w.end_object();
-    }
-    w.end_array();
+    write_preconditions_json(w, precondition_report(result));
   }
   if (shapes) {  // --show-shapes
     out << ",\"shapes\":";
@@ -263,26 +250,73 @@ void print_obligations_text(std::ostream& out, const AnalysisResult& result) {
   out << obligation_summary_line(result) << "\n";
 }
 
-void print_preconditions_text(std::ostream& out, const AnalysisResult& result) {
-  std::string names;
+PreconditionReport precondition_report(const AnalysisResult& result) {
+  PreconditionReport r;
   for (const AnalysisResult::ArgumentSymbol& s : result.argument_symbols)
-    names += (names.empty() ? "" : ", ") + (s.flag.empty() ? s.dest : s.flag);
-  if (result.argument_symbols.empty()) {
+    r.arguments.push_back((s.command.empty() ? "" : s.command + " ") + (s.flag.empty() ? s.dest : s.flag));
+  r.config_files = result.symbolic_inputs;
+  for (const AnalysisResult::Precondition& p : result.preconditions) {
+    PreconditionReport::Item item;
+    item.condition = p.condition;
+    item.refuted = p.refuted;
+    if (p.loc.valid()) {
+      item.path = p.loc.file->path();
+      item.line = p.loc.line;
+    }
+    item.tag = p.tag;
+    item.rule = p.rule;
+    item.message = p.message;
+    item.counterexample = p.counterexample;
+    item.command = p.command;
+    r.items.push_back(std::move(item));
+  }
+  return r;
+}
+
+void print_preconditions_text(std::ostream& out, const PreconditionReport& report) {
+  if (report.arguments.empty()) {
     out << "no int argument of an argparse parser: no precondition to state\n";
     return;
   }
+  std::string names;
+  for (const std::string& a : report.arguments) names += (names.empty() ? "" : ", ") + a;
   out << "arguments as symbols: " << names << "\n";
-  if (result.preconditions.empty()) {
+  if (!report.config_files.empty()) {
+    std::string files;
+    for (const std::string& f : report.config_files) files += (files.empty() ? "" : ", ") + f;
+    out << "config values from: " << files << " (the default paths; another file may change the preconditions)\n";
+  }
+  if (report.items.empty()) {
     out << "no precondition: every shape requirement holds for all values of these arguments\n";
     return;
   }
-  out << "preconditions on them (" << result.preconditions.size() << "):\n";
-  for (const AnalysisResult::Precondition& p : result.preconditions) {
-    out << "  " << (p.refuted ? "never holds: " : "requires ") << p.condition << "\n";
-    out << "      " << (p.loc.valid() ? p.loc.file->path() + ":" + std::to_string(p.loc.line) + ": " : "") << p.tag
-        << " (" << p.rule << ")\n";
+  out << "preconditions on them (" << report.items.size() << "):\n";
+  for (const PreconditionReport::Item& p : report.items) {
+    std::string when = p.command.empty() ? "" : p.command == gradual::kNoSubcommand ? "without a sub-command: " : "with " + p.command + ": ";
+    out << "  " << when << (p.refuted ? "never holds: " : "requires ")
+        << p.condition << "\n";
+    out << "      " << (p.path.empty() ? "" : p.path + ":" + std::to_string(p.line) + ": ") << p.tag << " (" << p.rule
+        << ")\n";
     if (!p.counterexample.empty()) out << "      fails for: " << p.counterexample << "\n";
   }
+}
+
+void write_preconditions_json(JsonWriter& w, const PreconditionReport& report) {
+  w.begin_array();
+  for (const PreconditionReport::Item& p : report.items) {
+    w.begin_object();
+    w.field("condition", p.condition);
+    w.field("refuted", p.refuted);
+    w.field("file", p.path);
+    w.field("line", static_cast<int64_t>(p.line));
+    w.field("tag", p.tag);
+    w.field("rule", p.rule);
+    w.field("message", p.message);
+    w.field("counterexample", p.counterexample);
+    w.field("command", p.command);
+    w.end_object();
+  }
+  w.end_array();
 }
 
 void print_shapes_text(std::ostream& out, const AnalysisResult& result) {

@@ -3,6 +3,7 @@
 // `--emit=obligations` and `--show-shapes`.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -41,7 +42,26 @@ void print_obligations_text(std::ostream& out, const gradual::AnalysisResult& re
 
 // `--show-shapes`: each tensor-valued expression with its inferred shape.
 void print_shapes_text(std::ostream& out, const gradual::AnalysisResult& result);
-// --args=symbolic: the arguments taken as symbols and the preconditions on them.
-void print_preconditions_text(std::ostream& out, const gradual::AnalysisResult& result);
+// --args=symbolic: the arguments taken as symbols and the preconditions on
+// them, as check and report print them (text, JSON, the HTML review).
+struct PreconditionReport {
+  std::vector<std::string> arguments;  // "--hidden", a positional's dest; a sub-command's: "train --width"
+  std::vector<std::string> config_files;  // read for their values (the default paths)
+  struct Item {
+    std::string condition;  // Python: `hidden % heads == 0`
+    bool refuted = false;   // no value of the arguments satisfies it
+    std::string path;       // where it comes from ("" when unknown)
+    uint32_t line = 0;
+    std::string tag, rule, message;
+    std::string counterexample;  // a command line that breaks it ("" when none)
+    std::string command;         // "" or the sub-command that imposes it
+  };
+  std::vector<Item> items;
+};
+PreconditionReport precondition_report(const gradual::AnalysisResult& result);
+// "arguments as symbols: ...", then each precondition with its place and counterexample.
+void print_preconditions_text(std::ostream& out, const PreconditionReport& report);
+// The "preconditions" JSON array (one object per item).
+void write_preconditions_json(JsonWriter& w, const PreconditionReport& report);
 
 }  // namespace gshape::cli

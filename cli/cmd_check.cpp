@@ -65,7 +65,7 @@ int run_check(const ParsedArgs& args) {
     std::cerr << summary_line(summary) << "\n";
     return exit_code;
   }
-  if (options.symbolic_args) print_preconditions_text(std::cout, result);
+  if (options.symbolic_args) print_preconditions_text(std::cout, precondition_report(result));
   if (emit == "obligations") print_obligations_text(std::cout, result);
   if (show_shapes) print_shapes_text(std::cout, result);
   print_diagnostics_text(std::cerr, diags, output->color);

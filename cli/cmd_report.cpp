@@ -56,6 +56,12 @@ int run_report(const ParsedArgs& args) {
   }
   ReviewFilter filter;
   if (std::optional<std::string> error = ReviewFilter::read(args, filter)) return usage_error("report", *error);
+  const bool symbolic = args.has("args");
+  if (symbolic) {
+    if (args.get("args") != "symbolic") return usage_error("report", "unknown --args '" + args.get("args") + "' (expected symbolic)");
+    if (from_file) return usage_error("report", "--args=symbolic analyses a SCRIPT: it takes no --from");
+    if (args.positional.size() != 1) return usage_error("report", "--args=symbolic takes exactly one SCRIPT");
+  }
   std::optional<Settings> settings = load_settings(args, args.positional);
   if (!settings) return kExitUsage;
 
@@ -96,6 +102,7 @@ int run_report(const ParsedArgs& args) {
     project = load_project(args.positional, diags, 0, settings->file_filter());
     gradual::AnalysisOptions options;
     options.record_shapes = html;  // the page shows each expression's shape
+    options.symbolic_args = symbolic;
     gradual::AnalysisResult result = gradual::analyse_project(project, options);
     // The obligations are the report; only what kept files out of it (syntax
     // errors, unreadable files ...) is shown as diagnostics.
@@ -106,6 +113,7 @@ int run_report(const ParsedArgs& args) {
       return kExitUsage;
     }
     review = review_from_analysis(project, result);
+    if (symbolic) review.preconditions = precondition_report(result);
     attach_functions(project, review);
     suppressions = scan_suppressions(project);
     if (html) page = page_extras_from_analysis(project, result);
@@ -189,6 +197,11 @@ writes when GSHAPE_STATS=FILE is set, see docs/runtime.md) each check also
 shows how many times it ran and whether it failed in that run, matched by
 path, line, column and tag; the table gains 'ran' and 'failed' columns.
 
+With --args=symbolic (one SCRIPT) every int argument of the script's
+argparse parsers is a symbol, as for 'gshape check --args=symbolic', and the
+review starts with the preconditions the script puts on them (text, JSON
+"preconditions", and the top of the HTML page): docs/hyperparameters.md.
+
 With --html FILE the review is also written as one self-contained HTML page
 (no network, no script): the summary per file (proven, refuted, deferred,
 not checked, no run-time check; ran and failed with --stats), then each
@@ -211,6 +224,8 @@ options:
   --stats FILE             counters of a run (GSHAPE_STATS) to show per check
   --from REPORT            read OUT/gshape-report.json instead of analysing PATHs
   --html FILE              also write the review as an HTML page to FILE
+  --args=symbolic          (one SCRIPT) int arguments as symbols; the
+                           preconditions on them first
   --summary                print the summary table only
   --format=text|json       json: one JSON document on stdout with every
                            obligation the filters select (hidden ones too,
@@ -237,12 +252,13 @@ example:
   gshape report --all --tag='linear_*' src/
   gshape report --summary samples/
   gshape report --html review.html src/
+  gshape report --args=symbolic --html review.html train.py
   GSHAPE_STATS=stats.json gshape run train.py; gshape report --stats stats.json .
   gshape report --from build/instrumented/gshape-report.json
 )",
       [] {
         std::vector<OptionSpec> o = {format_option(), color_option(), {"stats", '\0', true}, {"from", '\0', true},
-                                     {"html", '\0', true},
+                                     {"html", '\0', true}, {"args", '\0', true},
                                      {"summary", '\0', false}, {"all", '\0', false}, {"verbose", '\0', false},
                                      {"status", '\0', true}, {"tag", '\0', true}, {"file", '\0', true},
                                      {"warn-unused-ignores", '\0', false}};

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/check_report.h"
 #include "cli/config.h"
 #include "cli/suppressions.h"
 #include "codegen/instrument_tree.h"
@@ -84,6 +85,9 @@ struct Review {
   std::string stats_path;
   bool stats_checks_enabled = true;
   std::vector<std::string> unmatched_stats;  // "path:line:col" of stats sites in files this review does not hold
+  // report --args=symbolic: the script's int arguments as symbols and the
+  // preconditions it puts on them (shown at the top of every form)
+  std::optional<PreconditionReport> preconditions;
 
   bool has_stats() const { return !stats_path.empty(); }
   // Files in path order, with their counts (only files that have obligations).

@@ -106,13 +106,6 @@ ReviewPageExtras page_extras_from_analysis(const Project& project, const gradual
       notes.push_back(n.message + (where.empty() ? "" : " (" + where + ")"));
     }
   }
-  for (const gradual::AnalysisResult::Precondition& p : result.preconditions) {
-    std::string line = (p.refuted ? "never holds: " : "requires ") + p.condition + " — ";
-    if (p.loc.valid()) line += p.loc.file->path() + ":" + std::to_string(p.loc.line) + ": ";
-    line += p.tag + " (" + p.rule + ")";
-    if (!p.counterexample.empty()) line += "; fails for " + p.counterexample;
-    x.preconditions.push_back(std::move(line));
-  }
   return x;
 }
 
@@ -309,11 +302,7 @@ class PageWriter {
          << "<span class=\"unchecked\">" << status_mark("unchecked") << " not checked</span></p>\n";
     out_ << "<p class=\"toggles\"><label for=\"show-proven\">show proven obligations</label>"
          << "<label for=\"show-hidden\">show trivia and suppressed obligations</label></p>\n";
-    if (!extras_.preconditions.empty()) {
-      out_ << "<section id=\"preconditions\"><h2>Preconditions on the command-line arguments</h2>\n<ul>\n";
-      for (const std::string& p : extras_.preconditions) out_ << "<li><code>" << html_escape(p) << "</code></li>\n";
-      out_ << "</ul></section>\n";
-    }
+    if (review_.preconditions) preconditions_section(*review_.preconditions);
     if (!review_.unanalysed_files.empty()) {
       out_ << "<p class=\"meta\" id=\"unanalysed\">not analysed (could not be read or parsed): ";
       for (std::size_t i = 0; i < review_.unanalysed_files.size(); ++i)
@@ -325,6 +314,45 @@ class PageWriter {
            << " in files this review does not hold (was the project changed since the run?)</p>\n";
     }
     out_ << "</header>\n";
+  }
+
+  // --args=symbolic: what the script requires of its int arguments, at the top.
+  void preconditions_section(const PreconditionReport& r) {
+    out_ << "<section id=\"preconditions\"><h2>Preconditions on the command-line arguments</h2>\n";
+    if (r.arguments.empty()) {
+      out_ << "<p class=\"meta\">no int argument of an argparse parser: no precondition to state</p></section>\n";
+      return;
+    }
+    out_ << "<p class=\"meta\">arguments as symbols: ";
+    for (std::size_t i = 0; i < r.arguments.size(); ++i)
+      out_ << (i ? ", " : "") << "<code>" << html_escape(r.arguments[i]) << "</code>";
+    out_ << "</p>\n";
+    if (!r.config_files.empty()) {
+      out_ << "<p class=\"meta\">config values from: ";
+      for (std::size_t i = 0; i < r.config_files.size(); ++i)
+        out_ << (i ? ", " : "") << "<code>" << html_escape(r.config_files[i]) << "</code>";
+      out_ << " (the default paths; another file may change the preconditions)</p>\n";
+    }
+    if (r.items.empty()) {
+      out_ << "<p class=\"none\">no precondition: every shape requirement holds for all values of these arguments</p>"
+           << "</section>\n";
+      return;
+    }
+    out_ << "<ul>\n";
+    for (const PreconditionReport::Item& p : r.items) {
+      out_ << "<li class=\"" << (p.refuted ? "never" : "requires") << "\">"
+           << (p.command.empty()                      ? std::string()
+               : p.command == gradual::kNoSubcommand ? std::string("without a sub-command: ")
+                                                     : "with <code class=\"command\">" + html_escape(p.command) + "</code>: ")
+           << (p.refuted ? "never holds: " : "requires ") << "<code class=\"condition\">" << html_escape(p.condition)
+           << "</code> &mdash; ";
+      if (!p.path.empty()) out_ << html_escape(p.path) << ":" << p.line << ": ";
+      out_ << "<span class=\"tag\">" << html_escape(p.tag) << "</span> (" << html_escape(p.rule) << ")";
+      if (!p.counterexample.empty())
+        out_ << "; fails for <code class=\"counterexample\">" << html_escape(p.counterexample) << "</code>";
+      out_ << "</li>\n";
+    }
+    out_ << "</ul></section>\n";
   }
 
   std::size_t unchecked_total() const {

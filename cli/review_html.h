@@ -45,7 +45,6 @@ struct ReviewPageExtras {
   // The notes of each static error and warning (where the shapes came
   // from), keyed by "path:line:column:tag".
   std::map<std::string, std::vector<std::string>> notes;
-  std::vector<std::string> preconditions;  // --args=symbolic: one line each ("requires ...")
 };
 
 // Sources of every parsed module.

@@ -145,6 +145,10 @@ void print_review_table(std::ostream& out, const Review& review) {
 
 void print_review_text(std::ostream& out, const Review& review, const ReviewPrintOptions& options) {
   Triage t = triage_review(review, options.filter);
+  if (review.preconditions) {  // --args=symbolic: what the script requires of its command line, first
+    print_preconditions_text(out, *review.preconditions);
+    out << "\n";
+  }
   if (!options.summary_only) {
     print_section(out, "refuted", t.refuted, review, options.color);
     print_section(out, "deferred", t.deferred, review, options.color);
@@ -251,6 +255,18 @@ void print_review_json(std::ostream& out, const Review& review, const ReviewFilt
   w.key("unmatched_stats").begin_array();
   for (const std::string& s : review.unmatched_stats) w.value(s);
   w.end_array();
+  // --args=symbolic: the arguments as symbols and the preconditions (null without)
+  w.key("symbolic_arguments");
+  if (review.preconditions) {
+    w.begin_array();
+    for (const std::string& a : review.preconditions->arguments) w.value(a);
+    w.end_array();
+  } else {
+    w.null();
+  }
+  w.key("preconditions");
+  if (review.preconditions) write_preconditions_json(w, *review.preconditions);
+  else w.null();
   w.key("html");
   if (html_path.empty()) {
     w.null();

@@ -17,7 +17,8 @@ struct ReviewPrintOptions {
   ReviewFilter filter;        // what the listing shows (cli/review_triage.h)
 };
 
-// The triaged listing (unless summary_only): refuted, then deferred, then
+// With --args=symbolic, the preconditions first (as check prints them); then
+// the triaged listing (unless summary_only): refuted, then deferred, then
 // (--all) proven obligations, each per file and function; the summary
 // table; and what the listing left out.
 void print_review_text(std::ostream& out, const Review& review, const ReviewPrintOptions& options);
@@ -31,7 +32,8 @@ std::string runtime_check_text(const ReviewEntry& e);
 void print_review_table(std::ostream& out, const Review& review);
 
 // {"tool", "version", "command": "report", "source", "stats", "obligations": [...],
-//  "files": [...], "summary": {...}, "unanalysed_files", "unmatched_stats", "exit_code"};
+//  "files": [...], "summary": {...}, "unanalysed_files", "unmatched_stats",
+//  "symbolic_arguments", "preconditions" (--args=symbolic; null otherwise), "exit_code"};
 // "obligations" holds every entry the explicit filters select, hidden or
 // not, each with "function", "trivia", "suppressed" and "severity"; "html"
 // is the page written with --html (null when none).

@@ -46,7 +46,8 @@ namespace {
 // Read from the obligations of each context (before merging: a site reached
 // with several layers has one requirement per layer).
 std::vector<AnalysisResult::Precondition> preconditions_of(const std::vector<Obligation>& obligations,
-                                                           const std::vector<AnalysisResult::ArgumentSymbol>& args) {
+                                                           const std::vector<AnalysisResult::ArgumentSymbol>& args,
+                                                           const std::string& command) {
   std::map<const TermNode*, const AnalysisResult::ArgumentSymbol*> by_node;
   for (const auto& a : args) by_node[a.symbol.node()] = &a;
   std::vector<AnalysisResult::Precondition> out;
@@ -63,24 +64,44 @@ std::vector<AnalysisResult::Precondition> preconditions_of(const std::vector<Obl
     if (!seen.insert({p.str(), place}).second) continue;
     AnalysisResult::Precondition pre;
     pre.condition = p.str();
+    pre.raw = pre.condition;
     pre.pred = p;
     pre.loc = ob.loc;
     pre.tag = ob.tag;
     pre.rule = ob.rule;
     pre.message = ob.render_message();
     pre.refuted = ob.status == Status::Refuted;
-    for (const auto& [name, value] : ob.example) {
-      std::string word = std::to_string(value);
-      for (const auto& s : args)
-        if (s.dest == name && !s.flag.empty()) word = s.flag + " " + word;
-      pre.counterexample += (pre.counterexample.empty() ? "" : " ") + word;
-    }
+    pre.command = command;
+    if (!ob.example.empty()) pre.counterexample = counterexample_words(ob.example, args, command);
     out.push_back(std::move(pre));
   }
   return out;
 }
 
 }  // namespace
+
+std::string counterexample_words(const std::vector<std::pair<std::string, int64_t>>& example,
+                                 const std::vector<AnalysisResult::ArgumentSymbol>& args, const std::string& command) {
+  std::string out;
+  auto add = [&](const std::string& w) { out += (out.empty() ? "" : " ") + w; };
+  auto words_of = [&](const std::string& which) {
+    for (const auto& s : args) {
+      if (s.command != which) continue;
+      std::optional<int64_t> value;
+      for (const auto& [name, v] : example)
+        if (name == s.dest) value = v;
+      if (!value && !s.required) continue;
+      std::string word = std::to_string(value.value_or(1));
+      add(s.flag.empty() ? word : s.flag + " " + word);
+    }
+  };
+  words_of("");
+  if (!command.empty() && command != kNoSubcommand) {
+    add(command);
+    words_of(command);
+  }
+  return out;
+}
 
 AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options) {
   auto start = std::chrono::steady_clock::now();
@@ -139,7 +160,10 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   result.obligations = merge_obligations(merged_input);
   if (options.symbolic_args) {
     result.argument_symbols = in.argument_symbols();
-    result.preconditions = simplify_preconditions(preconditions_of(raw, result.argument_symbols), result.argument_symbols);
+    result.raw_preconditions = preconditions_of(raw, result.argument_symbols, options.symbolic_command);
+    result.preconditions = simplify_preconditions(result.raw_preconditions, result.argument_symbols);
+    result.symbolic_commands = in.symbolic_commands();
+    result.symbolic_inputs = in.symbolic_inputs();
   }
 
   for (const auto& [expr, shapes] : in.shapes()) result.shapes.push_back({expr->loc, shapes});
@@ -185,6 +209,54 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   st.z3_unknown = solver.z3_unknown;
   st.solver_cache_hits = solver.cache_hits;
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // --args=symbolic with sub-commands: which one runs is unknown here, so
+  // this analysis took both sides of every test of it, and its requirements
+  // may hold for some sub-commands only. Each sub-command (and no
+  // sub-command, when none is required) is analysed as the one that runs:
+  // a precondition every one of those analyses states holds whichever runs;
+  // another is stated for the sub-commands whose analysis states it ("with
+  // train: ..."). This analysis' own are not stated.
+  if (options.symbolic_args && options.symbolic_command.empty() && !result.symbolic_commands.empty()) {
+    std::vector<AnalysisResult> runs;
+    for (const std::string& command : result.symbolic_commands) {
+      AnalysisOptions o = options;
+      o.symbolic_command = command;
+      o.record_shapes = false;
+      o.record_signatures = false;
+      runs.push_back(analyse_project(project, o));
+      const AnalysisResult& r = runs.back();
+      for (const auto& a : r.argument_symbols)
+        if (a.command == command) result.argument_symbols.push_back(a);
+      for (const std::string& f : r.symbolic_inputs)
+        if (std::find(result.symbolic_inputs.begin(), result.symbolic_inputs.end(), f) == result.symbolic_inputs.end())
+          result.symbolic_inputs.push_back(f);
+    }
+    // read before simplification: each analysis drops what its other
+    // preconditions imply, which differs from one sub-command to another
+    auto key = [](const AnalysisResult::Precondition& p) {
+      return p.raw + "@" + (p.loc.valid() ? p.loc.file->path() : std::string()) + ":" + std::to_string(p.loc.line);
+    };
+    std::map<std::string, std::size_t> stated_by;  // key → how many analyses state it
+    for (const AnalysisResult& r : runs) {
+      std::set<std::string> keys;
+      for (const auto& p : r.raw_preconditions) keys.insert(key(p));
+      for (const std::string& k : keys) ++stated_by[k];
+    }
+    // those of every analysis, simplified together (they hold whichever runs;
+    // counterexamples name the first sub-command analysed)
+    std::vector<AnalysisResult::Precondition> common_raw, own;
+    std::set<std::string> done;
+    for (const auto& p : runs.front().raw_preconditions)
+      if (stated_by[key(p)] == runs.size() && done.insert(key(p)).second) common_raw.push_back(p);
+    std::vector<AnalysisResult::Precondition> common =
+        simplify_preconditions(std::move(common_raw), runs.front().argument_symbols);
+    for (auto& p : common) p.command.clear();
+    for (AnalysisResult& r : runs)
+      for (auto& p : r.preconditions)
+        if (stated_by[key(p)] < runs.size()) own.push_back(std::move(p));
+    result.preconditions = std::move(common);
+    for (auto& p : own) result.preconditions.push_back(std::move(p));
+  }
   return result;
 }
 

@@ -42,6 +42,10 @@ struct AnalysisOptions {
   // is a symbol (constrained by its `choices`), and the result lists the
   // preconditions the script puts on them.
   bool symbolic_args = false;
+  // With symbolic_args: analyse as if this sub-command (its first name) ran,
+  // its int arguments symbols too. analyse_project sets it, once per
+  // sub-command the script's parser declares, and merges the preconditions.
+  std::string symbolic_command;
   // Analyse the functions nobody calls once with Dyn parameters.
   bool analyse_uncalled = true;
   // Per-query Z3 resource limit while analysing functions nobody calls (their
@@ -164,6 +168,8 @@ struct AnalysisResult {
     std::string flag;  // "--hidden", or the dest of a positional
     SourceLoc loc;     // its add_argument call
     Pred declared;     // what the parser declares of it (its choices), else true
+    std::string command;    // the sub-command whose parser declares it ("" for the script's parser)
+    bool required = false;  // required=True (a counterexample must give it)
   };
   std::vector<ArgumentSymbol> argument_symbols;
   struct Precondition {
@@ -175,14 +181,25 @@ struct AnalysisResult {
     bool refuted = false;   // no value of the arguments satisfies it
     std::string counterexample;  // arguments that break it: `--hidden 1 --heads 2`
     Pred pred;                   // the condition as a term
+    std::string command;         // "" or the sub-command that imposes it (it holds when that one runs)
+    std::string raw;             // the condition as the analysis read it (before simplification)
   };
-  std::vector<Precondition> preconditions;  // with record_signatures, in source order
+  std::vector<Precondition> preconditions;  // in source order; then each sub-command's
+  std::vector<Precondition> raw_preconditions;  // the same before simplification
+  std::vector<std::string> symbolic_commands;  // the sub-commands analysed one by one
+  // The config files read for their values (paths as opened): with
+  // symbolic_args the preconditions hold with these files' values.
+  std::vector<std::string> symbolic_inputs;
   AnalysisStats stats;
 
   std::size_t count(Outcome o) const;
   // The merged obligations as the rewriter takes them.
   std::vector<Obligation> plain_obligations() const;
 };
+
+// AnalysisOptions::symbolic_command for "no sub-command given" (sub-parsers
+// that are not required).
+inline constexpr const char* kNoSubcommand = "(no sub-command)";
 
 // Analyses every module of `project` (dependencies first). Never throws:
 // a module whose analysis fails is reported in `internal` and skipped.
@@ -194,6 +211,12 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
 // conjunction of all of them is unchanged but each says only what it adds.
 std::vector<AnalysisResult::Precondition> simplify_preconditions(std::vector<AnalysisResult::Precondition> pres,
                                                                  const std::vector<AnalysisResult::ArgumentSymbol>& args);
+
+// A command line of the example values `example` (dest → value) of the
+// arguments `args`: the script's options, then `command` and its options;
+// a required argument the example does not give gets 1.
+std::string counterexample_words(const std::vector<std::pair<std::string, int64_t>>& example,
+                                 const std::vector<AnalysisResult::ArgumentSymbol>& args, const std::string& command);
 
 // Errors and warnings in compiler form (message, tag, notes), one per
 // refuted or warned obligation.

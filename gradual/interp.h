@@ -145,6 +145,9 @@ class Interpreter {
   const std::vector<std::pair<Dim, int64_t>>& launch_values() const { return launch_values_; }
   const std::vector<AnalysisResult::ArgumentSymbol>& argument_symbols() const { return argument_symbols_; }
   const std::vector<std::string>& launch_inputs() const { return launch_inputs_; }
+  // --args=symbolic without symbolic_command: the sub-commands the parsers declare (first names).
+  const std::vector<std::string>& symbolic_commands() const { return symbolic_commands_; }
+  const std::vector<std::string>& symbolic_inputs() const { return symbolic_inputs_; }
   // With record_signatures: per project function, the parameters and result
   // of every call analysed with a caller; and the functions some caller of
   // which the analysis did not follow (their samples do not cover them).
@@ -244,8 +247,10 @@ class Interpreter {
   // values, each top-level int a symbol held by a fact naming its key;
   // nullopt when the file cannot be read (the value is then unknown).
   std::optional<Value> read_launch_json(const Value& source, bool is_text, const ir::Node* site);
-  // --args=symbolic: every int argument a symbol named after its dest.
+  // --args=symbolic: every int argument a symbol named after its dest; with
+  // AnalysisOptions::symbolic_command, that sub-command's too (it runs).
   Value symbolic_arguments(ArgParserObject& parser, const ir::Node* site);
+  void symbolize_arguments(const ArgParserObject& parser, ObjectValue& ns, const std::string& command);
   // parser.add_argument / set_defaults / add_subparsers / parse_args ... and
   // add_parser on a sub-parsers action (interp_argparse.cpp).
   Value argparse_method(const std::shared_ptr<ArgParserObject>& parser, const std::string& m,
@@ -398,6 +403,8 @@ class Interpreter {
   std::vector<std::pair<Dim, int64_t>> launch_values_;  // a launch's int arguments: symbol, value
   std::vector<AnalysisResult::ArgumentSymbol> argument_symbols_;  // --args=symbolic
   std::vector<std::string> launch_inputs_;  // config files a launch opened for reading
+  std::vector<std::string> symbolic_commands_;
+  std::vector<std::string> symbolic_inputs_;  // --args=symbolic: config files read (default paths)
   std::unordered_map<const ir::FunctionDef*, std::optional<FunctionAnnotations>> annotations_;
   std::map<const ir::FunctionDef*, std::vector<CallSample>> call_samples_;
   AnalysisStats stats_;

@@ -7,6 +7,7 @@
 // option, held to its value by a fact at the add_argument call, so that a
 // requirement it breaks is reported with the argument that caused it (the
 // fact is in the refutation's core: docs/hyperparameters.md).
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -114,24 +115,42 @@ void forget_commands(const ArgParserObject& parser, ObjectValue& ns) {
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
-// add_parser(..., parents=[common]) and ArgumentParser(parents=[...]): the
-// parents' arguments and defaults, copied.
-void inherit(ArgParserObject& parser, const Value* parents) {
-  if (!parents || !parents->is_sequence() || !parents->items()) return;
-  for (const Value& p : *parents->items()) {
+}  // namespace
+
+void inherit_arguments(ArgParserObject& parser, const Value& parents) {
+  if (!parents.is_sequence() || !parents.items()) return;
+  for (const Value& p : *parents.items()) {
     const auto* parent = object_as<ArgParserObject>(p);
     if (!parent) continue;
-    for (const auto& d : parent->defaults) parser.defaults.push_back(d);
+    for (const auto& d : parent->defaults) {
+      bool replaced = false;
+      for (auto& [k, v] : parser.defaults) {
+        if (k == d.first) {
+          v = d.second;
+          replaced = true;
+        }
+      }
+      if (!replaced) parser.defaults.push_back(d);
+    }
     for (const auto& arg : parent->arguments) parser.arguments.push_back(arg);
+    for (const auto& g : parent->exclusive_groups) parser.exclusive_groups.push_back(g);
   }
 }
-
-}  // namespace
 
 Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parser, const std::string& m,
                                    const std::vector<ArgValue>& args, const Node* site) {
   Args a(args);
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
+  if (parser->class_name == "argparse._MutuallyExclusiveGroup") {
+    // its add_argument adds to the parser, and the argument to the group
+    if (m != "add_argument" || !parser->owner) return Value::unknown();
+    ArgParserObject& owner = *parser->owner;
+    std::size_t before = owner.arguments.size();
+    Value v = argparse_method(parser->owner, m, args, site);
+    if (owner.arguments.size() > before && parser->group_index < owner.exclusive_groups.size())
+      owner.exclusive_groups[parser->group_index].dests.push_back(owner.arguments.back().dest);
+    return v;
+  }
   if (parser->class_name == "argparse._SubParsersAction") {
     // add_parser(name, aliases=[...], parents=[...]): a parser for the rest of the command line
     if (m != "add_parser" || !arg0() || !arg0()->is_str() || !arg0()->as_str()) return Value::unknown();
@@ -142,7 +161,7 @@ Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parse
       for (const Value& n : *al->value.items())
         if (n.is_str() && n.as_str()) names.push_back(*n.as_str());
     }
-    if (const ArgValue* pa = a.kw("parents")) inherit(*sub, &pa->value);
+    if (const ArgValue* pa = a.kw("parents")) inherit_arguments(*sub, pa->value);
     parser->commands.emplace_back(names, sub);
     return Value::object(sub);
   }
@@ -239,7 +258,19 @@ Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parse
     parser->arguments.push_back(std::move(spec));
     return Value::unknown();
   }
-  if (m == "add_argument_group" || m == "add_mutually_exclusive_group") return Value::object(parser);
+  if (m == "add_argument_group") return Value::object(parser);
+  if (m == "add_mutually_exclusive_group") {
+    auto group = std::make_shared<ArgParserObject>();
+    group->class_name = "argparse._MutuallyExclusiveGroup";
+    note_created(group.get(), site->loc);
+    group->owner = parser;
+    group->group_index = parser->exclusive_groups.size();
+    ArgParserObject::ExclusiveGroup g;
+    if (const ArgValue* req = a.kw("required")) g.required = bool_of(&req->value) == true;
+    else if (!a.positional.empty()) g.required = bool_of(&a.positional.front()->value) == true;
+    parser->exclusive_groups.push_back(std::move(g));
+    return Value::object(group);
+  }
   if (m == "set_defaults") {
     for (const ArgValue& x : args) {
       if (x.type != ir::Argument::Type::Keyword) continue;
@@ -316,6 +347,7 @@ void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::st
   };
   std::map<std::string, std::string> given;  // dest → the words that set it
   std::set<const Argument*> seen;
+  std::vector<const Argument*> seen_options;  // options, in the order the command line gives them
   // a value word converted by the argument's type and checked against its choices
   auto convert = [&](const Argument& a, const std::string& word) -> Value {
     Value v = Value::string(word);
@@ -419,6 +451,7 @@ void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::st
       continue;
     }
     seen.insert(a);
+    seen_options.push_back(a);
     std::string& text = given[a->dest];
     text = w;
     if (a->action == "store_true" || a->action == "store_false") {
@@ -525,6 +558,41 @@ void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::st
       }
     }
   }
+  std::string group_missing;  // argparse reports it after the required arguments
+  // mutually exclusive groups: two of one group given is an error (argparse
+  // names the second one seen); a required group none of whose is given too.
+  // An option whose value equals its default may pass argparse's identity
+  // test (`is not action.default`): not claimed as a conflict.
+  for (const ArgParserObject::ExclusiveGroup& g : parser.exclusive_groups) {
+    auto in_group = [&](const Argument* x) {
+      return std::find(g.dests.begin(), g.dests.end(), x->dest) != g.dests.end();
+    };
+    const Argument* first = nullptr;
+    bool any = false;
+    for (const Argument* x : seen_options) {
+      if (!in_group(x)) continue;
+      any = true;
+      const Value* v = ns->attribute(x->dest);
+      const Value* d = nullptr;
+      for (const auto& [k, dv] : parser.defaults)
+        if (k == x->dest) d = &dv;
+      bool non_default = v && (!d || d->is_none() ? !(v->is_none()) : !same_value(*v, *d));
+      if (!non_default) continue;
+      if (first && first->dest != x->dest) {
+        error("argument " + display(*x) + ": not allowed with argument " + display(*first));
+        break;
+      }
+      if (!first) first = x;
+    }
+    std::string names;
+    bool positional = false;  // a positional of the group (nargs='?') is not tracked here: no claim
+    for (const Argument& x : parser.arguments) {
+      if (std::find(g.dests.begin(), g.dests.end(), x.dest) == g.dests.end()) continue;
+      names += (names.empty() ? "" : " ") + display(x);
+      positional = positional || x.flags.empty();
+    }
+    if (g.required && !any && !positional && group_missing.empty()) group_missing = "one of the arguments " + names + " is required";
+  }
   // what argparse requires and the command line does not give, in one message
   std::string missing;
   for (const Argument& a : parser.arguments) {
@@ -533,6 +601,7 @@ void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::st
       missing += (missing.empty() ? "" : ", ") + display(a);
   }
   if (!missing.empty()) error("the following arguments are required: " + missing);
+  if (!group_missing.empty()) error(group_missing);
 
   // each int: a symbol named after its option, held to its value by a fact
   for (const Argument& a : parser.arguments) {
@@ -557,9 +626,40 @@ Value Interpreter::symbolic_arguments(ArgParserObject& parser, const Node* site)
   for (const auto& [k, v] : parser.defaults) ns->attributes[k] = v;
   forget_commands(parser, *ns);
   note_created(ns.get(), site->loc);
+  symbolize_arguments(parser, *ns, "");
+  // sub-commands: analysed one by one (analyse_project), each as the one
+  // that runs, and no sub-command when none is required
+  for (const Argument& x : parser.arguments) {
+    if (x.action != "parsers" || !x.subparsers) continue;
+    if (options_.symbolic_command.empty() && !x.required && !x.subparsers->commands.empty() &&
+        std::find(symbolic_commands_.begin(), symbolic_commands_.end(), kNoSubcommand) == symbolic_commands_.end())
+      symbolic_commands_.push_back(kNoSubcommand);
+    for (const auto& [names, sub] : x.subparsers->commands) {
+      if (names.empty()) continue;
+      const std::string& name = names.front();
+      if (options_.symbolic_command.empty()) {
+        if (std::find(symbolic_commands_.begin(), symbolic_commands_.end(), name) == symbolic_commands_.end())
+          symbolic_commands_.push_back(name);
+        continue;
+      }
+      if (options_.symbolic_command == kNoSubcommand) {
+        if (x.dest != "==SUPPRESS==") ns->attributes[x.dest] = Value::none();
+        break;
+      }
+      if (name != options_.symbolic_command) continue;
+      if (x.dest != "==SUPPRESS==") ns->attributes[x.dest] = Value::string(name);
+      for (const auto& [k, v] : sub->defaults) ns->attributes[k] = v;
+      forget_commands(*sub, *ns);  // its own sub-commands stay unknown
+      symbolize_arguments(*sub, *ns, name);
+    }
+  }
+  return Value::object(ns);
+}
+
+void Interpreter::symbolize_arguments(const ArgParserObject& parser, ObjectValue& ns, const std::string& command) {
   for (const Argument& a : parser.arguments) {
     if (a.action != "store" || !a.nargs.empty()) continue;
-    const Value* def = ns->attribute(a.dest);
+    const Value* def = ns.attribute(a.dest);
     bool is_int = a.type == "int" || (a.type.empty() && def && def->is_int());
     if (!is_int) continue;
     Dim s = Dim::symbol(a.dest, false);
@@ -573,10 +673,13 @@ Value Interpreter::symbolic_arguments(ArgParserObject& parser, const Node* site)
       declared = any_of(options);
       add_fact(declared, a.loc, short_name(a) + " is one of " + list);
     }
-    ns->attributes[a.dest] = Value::integer(s);
-    argument_symbols_.push_back({s, a.dest, a.flags.empty() ? "" : short_name(a), a.loc, declared});
+    ns.attributes[a.dest] = Value::integer(s);
+    bool duplicate = false;  // a parse_args analysed again (another context)
+    for (const auto& known : argument_symbols_) duplicate = duplicate || (known.dest == a.dest && known.command == command);
+    if (duplicate) continue;
+    argument_symbols_.push_back({s, a.dest, a.flags.empty() ? "" : short_name(a), a.loc, declared, command,
+                                 a.required || a.flags.empty()});
   }
-  return Value::object(ns);
 }
 
 namespace {
@@ -653,6 +756,14 @@ std::optional<std::string> read_config_text(const Value& source, std::string& na
 // held to their values by facts naming the file and key.
 void Interpreter::hold_config_ints(Value& v, const std::string& name, const std::string& prefix, const Node* site,
                                    int depth) {
+  if (depth == 0 && options_.symbolic_args) {
+    // --args=symbolic: the file of a default path, its values constants (a
+    // requirement over them and the arguments is a precondition on the arguments)
+    bool file = name != "the JSON text" && name != "the YAML text";
+    if (file && std::find(symbolic_inputs_.begin(), symbolic_inputs_.end(), name) == symbolic_inputs_.end())
+      symbolic_inputs_.push_back(name);
+    return;
+  }
   auto* d = object_as<DictObject>(v);
   if (!d || depth > 8) return;
   for (auto& [key, value] : d->entries) {
@@ -900,14 +1011,7 @@ std::vector<AnalysisResult::Precondition> simplify_preconditions(std::vector<Ana
     if (!breaks) {
       check.add_fact(declared, {}, "declared");
       Verdict v = check.decide(simplified);
-      std::string ce;
-      for (const auto& [name, value] : v.example) {
-        std::string word = std::to_string(value);
-        for (const auto& a : args)
-          if (a.dest == name && !a.flag.empty()) word = a.flag + " " + word;
-        ce += (ce.empty() ? "" : " ") + word;
-      }
-      pres[i].counterexample = ce;
+      pres[i].counterexample = v.example.empty() ? std::string() : counterexample_words(v.example, args, pres[i].command);
     }
   }
   std::vector<AnalysisResult::Precondition> out;

@@ -171,16 +171,18 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   const SourceLoc& loc = site->loc;
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
 
-  if ((path == "json.load" || path == "json.loads") && options_.launch_args && arg0()) {
+  // a launch's config files; with --args=symbolic those of the default paths
+  const bool read_configs = options_.launch_args || options_.symbolic_args;
+  if ((path == "json.load" || path == "json.loads") && read_configs && arg0()) {
     if (std::optional<Value> v = read_launch_json(*arg0(), path == "json.loads", site)) return *v;
   }
-  if ((path == "yaml.safe_load" || path == "yaml.load" || path == "yaml.full_load") && options_.launch_args && arg0()) {
+  if ((path == "yaml.safe_load" || path == "yaml.load" || path == "yaml.full_load") && read_configs && arg0()) {
     if (std::optional<Value> v = read_launch_yaml(*arg0(), site)) return *v;
   }
   // ---- Python builtins whose meaning on ints and sequences is ours
   if (starts_with(path, "builtins.")) {
     std::string name = path.substr(9);
-    if (name == "open" && options_.launch_args && arg0() && arg0()->is_str() && arg0()->as_str()) {
+    if (name == "open" && read_configs && arg0() && arg0()->is_str() && arg0()->as_str()) {
       // a launch's config file: json.load may read it
       const ArgValue* mode = a.positional.size() > 1 ? a.positional[1] : a.kw("mode");
       bool reading = !mode || (mode->value.is_str() && mode->value.as_str() && *mode->value.as_str() == "r");
@@ -499,6 +501,7 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   if (path == "argparse.ArgumentParser") {
     auto p = std::make_shared<ArgParserObject>();
     note_created(p.get(), loc);
+    if (const ArgValue* pa = a.kw("parents")) inherit_arguments(*p, pa->value);
     return Value::object(p);
   }
   if (path == "torch.Size" && arg0()) {

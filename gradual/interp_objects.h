@@ -148,7 +148,22 @@ struct ArgParserObject : ObjectValue {
   // On the object add_subparsers() returns (class argparse._SubParsersAction):
   // each add_parser(name, aliases=...) and the parser it made.
   std::vector<std::pair<std::vector<std::string>, std::shared_ptr<ArgParserObject>>> commands;
+  // add_mutually_exclusive_group(required=...): the dests of its arguments.
+  struct ExclusiveGroup {
+    std::vector<std::string> dests;
+    bool required = false;
+  };
+  std::vector<ExclusiveGroup> exclusive_groups;
+  // On the object add_mutually_exclusive_group() returns (class
+  // argparse._MutuallyExclusiveGroup): the parser its add_argument adds to,
+  // and its group there.
+  std::shared_ptr<ArgParserObject> owner;
+  std::size_t group_index = 0;
 };
+
+// ArgumentParser(parents=[...]) and add_parser(..., parents=[...]): the
+// parents' arguments, defaults and mutually exclusive groups, copied.
+void inherit_arguments(ArgParserObject& parser, const Value& parents);
 
 // torch.utils.data.TensorDataset of known tensors.
 struct DatasetObject : ObjectValue {

@@ -1,6 +1,9 @@
 // `gshape check SCRIPT -- ARGS`: argparse's reading of a command line
 // (options, prefixes, flags, nargs, positionals, choices, errors), and shape
 // errors reported with the argument that causes them.
+#include <fstream>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "gshape_runner.h"
@@ -11,6 +14,13 @@ namespace {
 
 bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
+}
+
+std::string read_file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 const char* kScript =
@@ -167,6 +177,208 @@ TEST(LaunchYaml, AYamlConfigTheCommandLineNamesIsRead) {
   EXPECT_TRUE(contains(bad.err, "note: from bad.yaml: \"model.inputs\": 12")) << bad.err;
   EXPECT_FALSE(contains(check("string.yaml").err, "expects in_features")) << "a quoted '12' is a string, no int";
   EXPECT_EQ(check("missing.yaml").exit_code, 0) << "a file that cannot be read leaves the value unknown";
+}
+
+// `gshape report --args=symbolic SCRIPT`: the preconditions at the top of
+// the review, in text, JSON and the HTML page.
+const char* kHeadsScript =
+    "import argparse\n"
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "p = argparse.ArgumentParser()\n"
+    "p.add_argument('--hidden', type=int, default=64)\n"
+    "p.add_argument('--heads', type=int, default=4)\n"
+    "args = p.parse_args()\n"
+    "attn = nn.MultiheadAttention(args.hidden, args.heads, batch_first=True)\n"
+    "x = torch.randn(2, 5, args.hidden)\n"
+    "out, _ = attn(x, x, x)\n";
+
+TEST(SymbolicReport, TheReviewStartsWithThePreconditions) {
+  TempDir dir;
+  std::string script = dir.write("heads.py", kHeadsScript);
+  ProcessResult text = gshape({"report", "--args=symbolic", "--color=never", script});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_EQ(text.out.rfind("arguments as symbols: --hidden, --heads\n", 0), 0u) << text.out;
+  std::size_t pre = text.out.find("requires hidden % heads == 0");
+  std::size_t deferred = text.out.find("deferred (");
+  ASSERT_NE(pre, std::string::npos) << text.out;
+  ASSERT_NE(deferred, std::string::npos) << text.out;
+  EXPECT_LT(pre, deferred) << "the preconditions come first";
+  // the same lines as check prints
+  ProcessResult check = gshape({"check", "--args=symbolic", script});
+  EXPECT_EQ(text.out.rfind(check.out, 0), 0u) << text.out << "\n---\n" << check.out;
+
+  Json doc = gshape_json({"report", "--args=symbolic", "--format=json", script});
+  ASSERT_EQ(doc["symbolic_arguments"].type, Json::Type::Array);
+  EXPECT_EQ(doc["symbolic_arguments"].array.size(), 2u);
+  ASSERT_EQ(doc["preconditions"].type, Json::Type::Array);
+  bool found = false;
+  for (const Json& p : doc["preconditions"].array) {
+    if (p["condition"].string != "hidden % heads == 0") continue;
+    found = true;
+    EXPECT_EQ(p["tag"].string, "nn_mha_c1");
+    EXPECT_EQ(p["line"].number, 8);
+    EXPECT_FALSE(p["counterexample"].string.empty());
+  }
+  EXPECT_TRUE(found) << "no hidden % heads == 0 in the JSON";
+  Json plain = gshape_json({"report", "--format=json", script});
+  EXPECT_EQ(plain["preconditions"].type, Json::Type::Null) << "without --args=symbolic";
+
+  std::string page = dir / "review.html";
+  ProcessResult html = gshape({"report", "--args=symbolic", "--html", page, script});
+  EXPECT_EQ(html.exit_code, 0) << html.err;
+  std::string body = read_file_text(page);
+  std::size_t section = body.find("<section id=\"preconditions\">");
+  ASSERT_NE(section, std::string::npos) << body;
+  EXPECT_NE(body.find("<code>--hidden</code>", section), std::string::npos);
+  std::size_t condition = body.find("<code class=\"condition\">hidden % heads == 0</code>", section);
+  EXPECT_NE(condition, std::string::npos) << body.substr(section, 2000);
+  EXPECT_NE(body.find("fails for <code class=\"counterexample\">--hidden", section), std::string::npos);
+  std::size_t header_end = body.find("</header>");
+  EXPECT_LT(condition, header_end) << "in the page's header, above the files";
+  std::string plain_page = dir / "plain.html";
+  EXPECT_EQ(gshape({"report", "--html", plain_page, script}).exit_code, 0);
+  EXPECT_EQ(read_file_text(plain_page).find("id=\"preconditions\""), std::string::npos);
+}
+
+TEST(SymbolicReport, UsageErrors) {
+  TempDir dir;
+  std::string a = dir.write("a.py", "x = 1\n");
+  std::string b = dir.write("b.py", "y = 1\n");
+  EXPECT_EQ(gshape({"report", "--args=symbolic", a, b}).exit_code, 2);
+  EXPECT_EQ(gshape({"report", "--args=concrete", a}).exit_code, 2);
+  ProcessResult none = gshape({"report", "--args=symbolic", a});
+  EXPECT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_EQ(none.out.rfind("no int argument of an argparse parser", 0), 0u) << none.out;
+}
+
+TEST(SymbolicSubcommands, EachSubcommandsIntArgumentsAreSymbolsAndItsPreconditionsNameIt) {
+  TempDir dir;
+  std::string script = dir.write("cli.py", kCommands);
+  Json doc = gshape_json({"check", "--format=json", "--args=symbolic", script});
+  bool features = false, view = false;
+  for (const Json& p : doc["preconditions"].array) {
+    if (p["condition"].string == "features == 10") {
+      features = true;
+      EXPECT_EQ(p["command"].string, "fit");
+      EXPECT_EQ(p["counterexample"].string.rfind("fit --features ", 0), 0u) << p["counterexample"].string;
+    }
+    if (p["tag"].string.rfind("view_c", 0) == 0) {
+      view = true;
+      EXPECT_EQ(p["command"].string, "show");
+      EXPECT_EQ(p["counterexample"].string.rfind("show ", 0), 0u) << "the positional rows is required";
+    }
+  }
+  EXPECT_TRUE(features) << "fit's Linear requires features == 10";
+  EXPECT_TRUE(view) << "show's view states a precondition on rows and cols";
+  ProcessResult text = gshape({"check", "--args=symbolic", script});
+  EXPECT_TRUE(contains(text.out, "arguments as symbols: fit --features, show rows, show --cols"))
+      << text.out;
+  EXPECT_TRUE(contains(text.out, "  with fit: requires features == 10\n")) << text.out;
+  EXPECT_TRUE(contains(text.out, "      fails for: fit --features ")) << text.out;
+}
+
+TEST(SymbolicSubcommands, ARequirementOfOneSubcommandsBranchIsNotStatedForAll) {
+  // the layer runs only for `a`: `b --dim 3 --k 5` runs it not, so what it
+  // requires is stated for `a` alone (never for every command line)
+  TempDir dir;
+  std::string script = dir.write("branch.py",
+                                 "import argparse\n"
+                                 "import torch\n"
+                                 "import torch.nn as nn\n"
+                                 "p = argparse.ArgumentParser()\n"
+                                 "p.add_argument('--dim', type=int, default=8)\n"
+                                 "sub = p.add_subparsers(dest='cmd')\n"
+                                 "a = sub.add_parser('a')\n"
+                                 "a.add_argument('--k', type=int, default=8)\n"
+                                 "b = sub.add_parser('b')\n"
+                                 "args = p.parse_args()\n"
+                                 "if args.cmd == 'a':\n"
+                                 "    nn.Linear(args.dim, 4)(torch.randn(2, args.k))\n"
+                                 "torch.zeros(args.dim)\n");
+  Json doc = gshape_json({"check", "--format=json", "--args=symbolic", script});
+  bool linear = false, zeros = false;
+  for (const Json& p : doc["preconditions"].array) {
+    if (p["line"].number == 12) {
+      EXPECT_EQ(p["command"].string, "a") << p["condition"].string << " is a's alone";
+      linear = linear || p["condition"].string == "dim == k";
+    }
+    if (p["line"].number == 13 && p["command"].string == "b") {
+      zeros = true;  // for `a`, what line 12 requires implies it
+      EXPECT_EQ(p["condition"].string, "0 <= dim");
+    }
+  }
+  EXPECT_TRUE(linear);
+  EXPECT_TRUE(zeros);
+}
+
+TEST(SymbolicConfig, TheConfigOfADefaultPathIsReadAndAnUnreadableOneStatesNothingOnIt) {
+  TempDir dir;
+  const char* script =
+      "import argparse, json\n"
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "p = argparse.ArgumentParser()\n"
+      "p.add_argument('--config', default='model.json')\n"
+      "p.add_argument('--heads', type=int, default=4)\n"
+      "args = p.parse_args()\n"
+      "cfg = json.load(open(args.config))\n"
+      "attn = nn.MultiheadAttention(cfg['width'], args.heads)\n";
+  dir.write("train.py", script);
+  dir.write("model.json", "{\"width\": 48}\n");
+  ProcessResult read = gshape({"check", "--args=symbolic", "train.py"}, dir.str());
+  EXPECT_EQ(read.exit_code, 0) << read.err;
+  EXPECT_TRUE(contains(read.out, "config values from: model.json")) << read.out;
+  EXPECT_TRUE(contains(read.out, "requires 48 % heads == 0")) << read.out;
+  // no file at the default path: the width is unknown, so nothing is said of it
+  dir.write("other.py", std::string(script).replace(std::string(script).find("model.json"), 10, "gone.json"));
+  ProcessResult unread = gshape({"check", "--args=symbolic", "other.py"}, dir.str());
+  EXPECT_EQ(unread.exit_code, 0) << unread.err;
+  EXPECT_FALSE(contains(unread.out, "config values from")) << unread.out;
+  EXPECT_FALSE(contains(unread.out, "%")) << "a width nobody knows states no divisibility: " << unread.out;
+}
+
+// ArgumentParser(parents=[...]) and mutually exclusive groups, read as argparse reads them.
+const char* kShared =
+    "import argparse\n"
+    "import torch.nn as nn\n"
+    "common = argparse.ArgumentParser(add_help=False)\n"
+    "common.add_argument('--width', type=int, default=64)\n"
+    "p = argparse.ArgumentParser(parents=[common])\n"
+    "g = p.add_mutually_exclusive_group()\n"
+    "g.add_argument('--heads', type=int, default=4)\n"
+    "g.add_argument('--single', action='store_true')\n"
+    "need = p.add_mutually_exclusive_group(required=True)\n"
+    "need.add_argument('--train', action='store_true')\n"
+    "need.add_argument('--eval', action='store_true')\n"
+    "args = p.parse_args()\n"
+    "nn.MultiheadAttention(args.width, 1 if args.single else args.heads)\n";
+
+TEST(LaunchGroups, ParentsArgumentsAndExclusiveGroupsAreArgparses) {
+  TempDir dir;
+  std::string script = dir.write("shared.py", kShared);
+  auto check = [&](std::vector<std::string> words) {
+    std::vector<std::string> args{"check", "--color=never", script, "--"};
+    args.insert(args.end(), words.begin(), words.end());
+    return gshape(args);
+  };
+  ProcessResult ok = check({"--train", "--width", "96", "--heads", "8"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+  ProcessResult bad = check({"--eval", "--width", "96", "--heads", "7"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_TRUE(contains(bad.err, "note: from the command line: --width 96")) << "the parent's option: " << bad.err;
+  EXPECT_TRUE(contains(bad.err, "note: from the command line: --heads 7")) << "the group's option: " << bad.err;
+  EXPECT_EQ(check({"--train", "--width", "90", "--single"}).exit_code, 0);
+  EXPECT_TRUE(contains(check({"--train", "--heads", "8", "--single"}).err,
+                       "argparse rejects this command line: argument --single: not allowed with argument --heads"));
+  EXPECT_TRUE(contains(check({"--eval", "--train"}).err, "argument --train: not allowed with argument --eval"));
+  EXPECT_TRUE(contains(check({"--width", "64"}).err, "one of the arguments --train --eval is required"));
+  // a value equal to the default may pass argparse's identity test: no conflict claimed
+  EXPECT_FALSE(contains(check({"--train", "--heads", "4", "--single"}).err, "not allowed"));
+  // without a launch: the parent's and the group's ints are symbols
+  ProcessResult symbolic = gshape({"check", "--args=symbolic", script});
+  EXPECT_TRUE(contains(symbolic.out, "arguments as symbols: --width, --heads")) << symbolic.out;
+  EXPECT_TRUE(contains(symbolic.out, "requires width % heads == 0")) << symbolic.out;
 }
 
 TEST(LaunchUsage, OnlyOneScript) {
