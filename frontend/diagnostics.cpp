@@ -45,6 +45,25 @@ void DiagnosticSink::sort() {
   });
 }
 
+TextRange range_of(const SourceLoc& loc) {
+  TextRange r{loc.line, loc.column, loc.line, loc.column};
+  if (!loc.valid() || loc.end <= loc.begin) return r;
+  const std::string& text = loc.file->text();
+  std::size_t end = std::min<std::size_t>(loc.end, text.size());
+  // the end's line: the start's, plus the line ends inside the range
+  uint32_t line = loc.line;
+  std::size_t line_start = static_cast<std::size_t>(loc.file->line_text(loc.line).data() - text.data());
+  for (std::size_t i = std::max<std::size_t>(loc.begin, line_start); i < end; ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  r.end_line = line;
+  r.end_column = loc.file->column_of(line, static_cast<uint32_t>(end - line_start));
+  return r;
+}
+
 namespace {
 
 const char* severity_color(Severity s) {
@@ -101,8 +120,10 @@ void render_one(std::ostream& out, const SourceLoc& loc, const std::string& path
 void write_loc(JsonWriter& w, const SourceLoc& loc, const std::string& path) {
   w.field("file", loc.valid() ? loc.file->path() : path);
   if (loc.valid()) {
+    TextRange r = range_of(loc);
     w.field("line", loc.line).field("column", loc.column);
     w.field("begin", loc.begin).field("end", loc.end);
+    w.field("end_line", r.end_line).field("end_column", r.end_column);
   } else {
     w.key("line").null().key("column").null();
   }

@@ -2,6 +2,7 @@
 // the source line, and a caret under the location; notes point elsewhere.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -46,9 +47,20 @@ class DiagnosticSink {
   std::vector<Diagnostic> diagnostics_;
 };
 
+// A location's range as editors count it: 1-based lines, 1-based columns in
+// code points; the end is exclusive (the column after the last character),
+// as SARIF's endColumn. A location without a range ends where it starts.
+struct TextRange {
+  uint32_t line = 0, column = 0, end_line = 0, end_column = 0;
+};
+TextRange range_of(const SourceLoc& loc);
+
 // Text form with the source line and a caret; `color` adds ANSI colours.
 void render_text(std::ostream& out, const Diagnostic& d, bool color = false);
-// One JSON object per diagnostic (the same information as the text form).
+// One JSON object per diagnostic, the same information as the text form:
+// severity, file, line, column, begin, end, end_line, end_column, message,
+// tag, source_line, notes (each with its own location and range). The one
+// JSON form of a diagnostic (`--format=json`, instrument's report).
 void render_json(std::ostream& out, const Diagnostic& d);
 
 }  // namespace gshape

@@ -1,5 +1,5 @@
 // Diagnostics: the sink, and render_text / render_json (carets with tabs and
-// non-ASCII text, notes, file-level errors).
+// non-ASCII text, notes, file-level errors, range ends).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -92,9 +92,23 @@ TEST(RenderJson, CarriesWhatTheTextCarries) {
   Diagnostic d{Severity::Error, at(f, 1, 5, 4, 8), {}, "bad \"str\"", "t_c1", {}};
   d.notes.push_back({{}, "why"});
   EXPECT_EQ(json_of(d),
-            R"({"severity":"error","file":"j.py","line":1,"column":5,"begin":4,"end":8,)"
+            R"({"severity":"error","file":"j.py","line":1,"column":5,"begin":4,"end":8,"end_line":1,"end_column":8,)"
             R"("message":"bad \"str\"","tag":"t_c1","source_line":"x = \"é\"",)"
             R"("notes":[{"file":"","line":null,"column":null,"message":"why"}]})");
+}
+
+TEST(RenderJson, RangeEndsOnTheLineWhereTheRangeEnds) {
+  SourceFile f("r.py", "f(a,\n  bé)\n");
+  // bytes 0..11 cover `f(a,\n  bé)`: the end is on line 2, after `)` (column 6)
+  Diagnostic d{Severity::Error, at(f, 1, 1, 0, 11), {}, "m", {}, {}};
+  d.notes.push_back({at(f, 2, 3, 7, 10), "n"});
+  std::string j = json_of(d);
+  EXPECT_NE(j.find(R"("begin":0,"end":11,"end_line":2,"end_column":6,)"), std::string::npos) << j;
+  EXPECT_NE(j.find(R"("line":2,"column":3,"begin":7,"end":10,"end_line":2,"end_column":5,"message":"n")"), std::string::npos) << j;
+  TextRange r = range_of(d.loc);
+  EXPECT_EQ(r.line, 1u);
+  EXPECT_EQ(r.end_line, 2u);
+  EXPECT_EQ(r.end_column, 6u);
 }
 
 TEST(RenderJson, FileLevelErrorHasNullPosition) {
