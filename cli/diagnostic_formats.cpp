@@ -111,7 +111,7 @@ void print_sarif(std::ostream& out, const std::string& command, const Diagnostic
     for (const DiagnosticNote& n : d.notes) {
       text.append("\n");
       if (n.loc.valid()) text.append(n.loc.str()).append(": ");
-      text.append("note: ").append(n.message);
+      text.append(note_kind_name(n.kind)).append(": ").append(n.message);
     }
     w.key("message").begin_object().field("text", text).end_object();
     w.key("locations").begin_array();
@@ -187,7 +187,7 @@ void print_github_annotations(std::ostream& out, const DiagnosticSink& diags) {
     props.push_back("title=" + github_escape_property(d.tag.empty() ? std::string("gshape") : d.tag));
     std::string message = d.message + (d.tag.empty() ? "" : " [" + d.tag + "]");
     for (const DiagnosticNote& n : d.notes) {
-      message.append("\nnote: ");
+      message.append("\n").append(note_kind_name(n.kind)).append(": ");
       if (n.loc.valid()) message.append(n.loc.str()).append(": ");
       message.append(n.message);
     }

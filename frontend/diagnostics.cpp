@@ -16,6 +16,8 @@ const char* severity_name(Severity s) {
   return "error";
 }
 
+const char* note_kind_name(NoteKind k) { return k == NoteKind::Help ? "help" : "note"; }
+
 void DiagnosticSink::error(const SourceLoc& loc, std::string message, std::string tag) {
   report({Severity::Error, loc, {}, std::move(message), std::move(tag), {}});
 }
@@ -133,7 +135,12 @@ void write_loc(JsonWriter& w, const SourceLoc& loc, const std::string& path) {
 
 void render_text(std::ostream& out, const Diagnostic& d, bool color) {
   render_one(out, d.loc, d.path, d.severity, d.message, d.tag, color);
-  for (const DiagnosticNote& n : d.notes) render_one(out, n.loc, {}, Severity::Note, n.message, {}, color);
+  for (const DiagnosticNote& n : d.notes)
+    if (n.kind == NoteKind::Note) render_one(out, n.loc, {}, Severity::Note, n.message, {}, color);
+  for (const DiagnosticNote& n : d.notes) {
+    if (n.kind != NoteKind::Help) continue;
+    out << (color ? "\033[1;36m" : "") << "help:" << (color ? "\033[0m" : "") << " " << n.message << "\n";
+  }
 }
 
 void render_json(std::ostream& out, const Diagnostic& d) {
@@ -147,6 +154,8 @@ void render_json(std::ostream& out, const Diagnostic& d) {
   w.key("notes").begin_array();
   for (const DiagnosticNote& n : d.notes) {
     w.begin_object();
+    w.field("kind", note_kind_name(n.kind));
+    if (n.kind == NoteKind::Help) w.field("id", n.id);
     write_loc(w, n.loc, {});
     w.field("message", n.message);
     w.end_object();

@@ -375,6 +375,12 @@ class Interpreter {
                     std::vector<std::tuple<const ir::FunctionDef*, ModuleState*, const ir::ClassDef*>>& out);
   std::string memo_key(const FunctionObject& fn, const std::vector<Value>& args) const;
   void attach_notes(const CallSite& call, std::size_t first_raw, const ir::Node* site);
+  // help: lines for the refuted obligations from first_raw on (interp_help.cpp).
+  void attach_help(const Rule& rule, const CallSite& call, std::size_t first_raw);
+  // The rule applied to `call` in a solver scope of its own proves every obligation.
+  bool passes_with(const Rule& rule, const CallSite& call);
+  // Remembers a reduction call that dropped one axis (keepdim=False): the keepdim help.
+  void note_reduction(const Rule& rule, const CallSite& call, const Value& result, const ir::Node* site);
 
  public:
   std::vector<std::unique_ptr<Frame>> frames_;
@@ -435,6 +441,8 @@ class Interpreter {
   // isinstance(v, classes) when the value's kind decides it.
   std::optional<bool> isinstance_of(const Value& v, const Value& classes);
   std::unordered_map<const ObjectValue*, SourceLoc> created_at_;
+  // reduction calls that dropped one axis: (file, begin) → (the axis, the call)
+  std::map<std::pair<const SourceFile*, uint32_t>, std::pair<int64_t, SourceLoc>> reductions_;
   std::vector<AttrWrite> write_log_;
   std::vector<OpenSite> open_sites_;
   std::map<const ir::Node*, SiteSummary> site_summaries_;

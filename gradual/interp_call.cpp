@@ -557,6 +557,8 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
     result.refuted = false;
   }
   attach_notes(call, first, site);
+  if (result.refuted && !receiver_is_guess_) attach_help(rule, call, first);
+  if (result.modelled && !result.refuted) note_reduction(rule, call, result.value, site);
   // An unmodelled call, or one that certainly fails here: the value after it is
   // unknown (no cascade of errors downstream of the first).
   if (!result.modelled || result.refuted) return Value::unknown();

@@ -408,3 +408,72 @@ TEST(Check, NoDeferredObligationOfTheSamplesIsConstant) {
 
 }  // namespace
 }  // namespace gshape::testing
+
+namespace gshape::testing {
+namespace {
+
+// help: lines in every form: text after the notes, JSON notes of kind
+// "help" with their id, SARIF and GitHub messages (docs/diagnostics.md).
+TEST(CheckHelp, HelpLinesInTextJsonSarifAndGithub) {
+  TempDir dir;
+  dir.write("keep.py",
+            "import torch\n"
+            "x = torch.randn(4, 8, 16)\n"
+            "m = x.mean(dim=1)\n"
+            "y = x - m\n");
+  ProcessResult t = gshape({"check", dir.str()});
+  EXPECT_EQ(t.exit_code, 1) << t.err;
+  std::size_t error = t.err.find("keep.py:4:5: error:");
+  std::size_t note = t.err.find("note: m has shape [4, 16] from here");
+  std::size_t help = t.err.find(
+      "\nhelp: `m` ([4, 16]) lost axis 1 in the reduction at line 3: with keepdim=True there it is [4, 1, 16] and "
+      "broadcasts against [4, 8, 16]\n");
+  ASSERT_NE(error, std::string::npos) << t.err;
+  ASSERT_NE(help, std::string::npos) << t.err;
+  EXPECT_LT(error, note);
+  EXPECT_LT(note, help) << "help lines follow the notes";
+
+  ProcessResult j = gshape({"check", "--format=json", dir.str()});
+  std::string problem;
+  std::optional<Json> doc = parse_json_text(j.out, problem);
+  ASSERT_TRUE(doc) << problem;
+  const Json& diags = (*doc)["diagnostics"];
+  ASSERT_EQ(diags.array.size(), 1u);
+  int helps = 0;
+  for (const Json& n : diags.array[0]["notes"].array) {
+    ASSERT_TRUE(n.has("kind"));
+    if (n["kind"].string != "help") {
+      EXPECT_EQ(n["kind"].string, "note");
+      continue;
+    }
+    ++helps;
+    EXPECT_EQ(n["id"].string, "keepdim");
+    EXPECT_EQ(n["line"].type, Json::Type::Null);
+    EXPECT_NE(n["message"].string.find("keepdim=True"), std::string::npos);
+  }
+  EXPECT_EQ(helps, 1);
+
+  ProcessResult s = gshape({"check", "--format=sarif", dir.str()});
+  EXPECT_NE(s.out.find("\\nhelp: `m` ([4, 16]) lost axis 1"), std::string::npos) << s.out;
+  ProcessResult g = gshape({"check", "--format=github", dir.str()});
+  EXPECT_NE(g.out.find("%0Ahelp: `m` ([4, 16]) lost axis 1"), std::string::npos) << g.out;
+}
+
+// The same error without the cause: no help line in any form.
+TEST(CheckHelp, NoHelpWhenTheFixWouldNotFit) {
+  TempDir dir;
+  dir.write("near.py",
+            "import torch\n"
+            "x = torch.randn(4, 8, 16)\n"
+            "m = x.mean(dim=1)\n"
+            "y = torch.randn(3, 8, 16) - m\n");
+  ProcessResult t = gshape({"check", dir.str()});
+  EXPECT_EQ(t.exit_code, 1) << t.err;
+  EXPECT_NE(t.err.find("[broadcast_c1]"), std::string::npos) << t.err;
+  EXPECT_EQ(t.err.find("help:"), std::string::npos) << t.err;
+  ProcessResult j = gshape({"check", "--format=json", dir.str()});
+  EXPECT_EQ(j.out.find("\"kind\":\"help\""), std::string::npos) << j.out;
+}
+
+}  // namespace
+}  // namespace gshape::testing
