@@ -124,6 +124,8 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     if (i < info.size()) {
       r.evaluation = info[i].evaluation;
       r.notes = &info[i].notes;
+      r.handled_by = info[i].handled_by;
+      r.handled_what = info[i].handled_what;
       const interp::Context& c = contexts[static_cast<std::size_t>(info[i].context)];
       if (c.kind == interp::Context::Kind::LastBatch) {
         r.last_batch = true;

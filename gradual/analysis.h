@@ -56,7 +56,7 @@ struct AnalysisOptions {
 enum class Outcome : uint8_t {
   Proven,    // holds in every context
   Error,     // refuted in a context that certainly executes
-  Warning,   // refuted only on values the program itself produces (the last partial batch)
+  Warning,   // refuted only on values the program itself produces (the last partial batch), or only inside a try that catches the RuntimeError
   Deferred,  // decided at run time
 };
 const char* outcome_name(Outcome o);  // "proven", "error", "warning", "deferred"

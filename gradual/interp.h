@@ -86,6 +86,11 @@ struct RawInfo {
   int context = 0;
   int evaluation = 0;  // one visit of one call site
   std::vector<DiagnosticNote> notes;
+  // Emitted in the body of a `try:` whose handler catches PyTorch's
+  // RuntimeError (`except RuntimeError`, `except Exception`, bare `except:`):
+  // that handler's location and how it reads ("except RuntimeError").
+  SourceLoc handled_by;
+  std::string handled_what;
 };
 
 // A function activation (or a module's / class body's top-level code).
@@ -441,6 +446,15 @@ class Interpreter {
   // isinstance(v, classes) when the value's kind decides it.
   std::optional<bool> isinstance_of(const Value& v, const Value& classes);
   std::unordered_map<const ObjectValue*, SourceLoc> created_at_;
+  // The `try:` bodies being executed whose handlers catch a RuntimeError,
+  // innermost last, with the frame they belong to (an op is handled when it
+  // is written in the body itself, not in a function the body calls).
+  struct Handler {
+    SourceLoc loc;
+    std::string what;
+    std::size_t frame_depth = 0;
+  };
+  std::vector<Handler> handlers_;
   // reduction calls that dropped one axis: (file, begin) → (the axis, the call)
   std::map<std::pair<const SourceFile*, uint32_t>, std::pair<int64_t, SourceLoc>> reductions_;
   std::vector<AttrWrite> write_log_;

@@ -542,9 +542,14 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
   }
   int evaluation = visit_of(site);
   raw_info_.resize(raw_.size());
+  const Handler* handler = !handlers_.empty() && handlers_.back().frame_depth == frames_.size() ? &handlers_.back() : nullptr;
   for (std::size_t i = first; i < raw_.size(); ++i) {
     raw_info_[i].context = context_;
     raw_info_[i].evaluation = evaluation;
+    if (handler) {
+      raw_info_[i].handled_by = handler->loc;
+      raw_info_[i].handled_what = handler->what;
+    }
   }
   if (receiver_is_guess_) {
     // the receiver was only guessed to be a tensor: nothing about it is certain

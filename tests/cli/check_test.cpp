@@ -475,5 +475,59 @@ TEST(CheckHelp, NoHelpWhenTheFixWouldNotFit) {
   EXPECT_EQ(j.out.find("\"kind\":\"help\""), std::string::npos) << j.out;
 }
 
+// try/except: a handler that catches PyTorch's RuntimeError makes the error a
+// warning with a note at the handler; one that does not (ValueError), or an
+// op inside a function the try body calls, stays an error.
+TEST(CheckTry, OnlyAHandlerOfTheRuntimeErrorAroundTheOpMakesAWarning) {
+  TempDir dir;
+  dir.write("handled.py",
+            "import torch\n"
+            "try:\n"
+            "    torch.randn(2, 3).view(7)\n"
+            "except RuntimeError:\n"
+            "    pass\n");
+  ProcessResult h = gshape({"check", dir / "handled.py"});
+  EXPECT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_NE(h.err.find("handled.py:3:5: warning: shape [7] is invalid for input of size 6 [view_c5]"), std::string::npos)
+      << h.err;
+  EXPECT_NE(h.err.find("handled.py:4:1: note: this fails whenever it runs, but the RuntimeError is caught here "
+                       "(except RuntimeError)"),
+            std::string::npos)
+      << h.err;
+
+  dir.write("value_error.py",
+            "import torch\n"
+            "try:\n"
+            "    torch.randn(2, 3).view(7)\n"
+            "except ValueError:\n"
+            "    pass\n");
+  ProcessResult v = gshape({"check", dir / "value_error.py"});
+  EXPECT_EQ(v.exit_code, 1) << v.err;
+  EXPECT_NE(v.err.find("value_error.py:3:5: error:"), std::string::npos) << v.err;
+  EXPECT_EQ(v.err.find("is caught here"), std::string::npos) << v.err;
+
+  dir.write("callee.py",
+            "import torch\n"
+            "def f(x):\n"
+            "    return x.view(7)\n"
+            "try:\n"
+            "    f(torch.randn(2, 3))\n"
+            "except RuntimeError:\n"
+            "    pass\n");
+  ProcessResult c = gshape({"check", dir / "callee.py"});
+  EXPECT_EQ(c.exit_code, 1) << c.err;
+  EXPECT_NE(c.err.find("callee.py:3:12: error:"), std::string::npos) << c.err;
+
+  dir.write("after.py",
+            "import torch\n"
+            "try:\n"
+            "    pass\n"
+            "except RuntimeError:\n"
+            "    torch.randn(2, 3).view(7)\n");
+  ProcessResult a = gshape({"check", dir / "after.py"});
+  EXPECT_EQ(a.exit_code, 1) << "the handler's own body is not guarded by its try: " << a.err;
+  EXPECT_EQ(a.err.find("is caught here"), std::string::npos) << a.err;
+}
+
 }  // namespace
 }  // namespace gshape::testing
