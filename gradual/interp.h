@@ -146,6 +146,7 @@ class Interpreter {
   const std::vector<Context>& contexts() const { return contexts_; }
   const std::map<const ir::Expr*, std::vector<std::string>>& shapes() const { return shapes_; }
   std::vector<Diagnostic>& internal() { return internal_; }
+  std::vector<Diagnostic>& advice() { return advice_; }
   std::vector<Diagnostic>& launch_errors() { return launch_errors_; }
   const std::vector<std::pair<Dim, int64_t>>& launch_values() const { return launch_values_; }
   const std::vector<AnalysisResult::ArgumentSymbol>& argument_symbols() const { return argument_symbols_; }
@@ -405,6 +406,7 @@ class Interpreter {
   int context_ = 0;
   std::map<const ir::Expr*, std::vector<std::string>> shapes_;
   std::vector<Diagnostic> internal_;
+  std::vector<Diagnostic> advice_;  // rules' advice (RuleContext::advise) as warnings, one per site and tag
   std::vector<Diagnostic> launch_errors_;  // command lines argparse would reject
   std::vector<std::pair<Dim, int64_t>> launch_values_;  // a launch's int arguments: symbol, value
   std::vector<AnalysisResult::ArgumentSymbol> argument_symbols_;  // --args=symbolic

@@ -563,6 +563,14 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
   }
   attach_notes(call, first, site);
   if (result.refuted && !receiver_is_guess_) attach_help(rule, call, first);
+  if (!receiver_is_guess_ && recording_) {
+    for (const Advice& a : result.advice) {
+      bool seen = false;
+      for (const Diagnostic& d : advice_)
+        seen = seen || (d.loc.file == call.loc.file && d.loc.begin == call.loc.begin && d.tag == a.tag);
+      if (!seen) advice_.push_back({Severity::Warning, call.loc, {}, a.message, a.tag, {}});
+    }
+  }
   if (result.modelled && !result.refuted) note_reduction(rule, call, result.value, site);
   // An unmodelled call, or one that certainly fails here: the value after it is
   // unknown (no cascade of errors downstream of the first).

@@ -240,6 +240,7 @@ RuleResult apply_rule(const Rule& rule, const CallSite& call, Discharger& solver
   }
   result.obligations = ctx.obligation_ids();
   result.refuted = ctx.any_refuted();
+  if (!result.refuted) result.advice = ctx.advice();
   return result;
 }
 

@@ -531,3 +531,39 @@ TEST(CheckTry, OnlyAHandlerOfTheRuntimeErrorAroundTheOpMakesAWarning) {
 
 }  // namespace
 }  // namespace gshape::testing
+
+namespace gshape::testing {
+namespace {
+
+// loss_broadcast_c1 is advice: a warning (exit 0), no obligation, silenced
+// by its tag like any diagnostic; PyTorch runs the call.
+TEST(CheckAdvice, LossBroadcastIsAWarningOnlyAndCanBeSilenced) {
+  TempDir dir;
+  dir.write("loss.py",
+            "import torch\n"
+            "import torch.nn.functional as F\n"
+            "p = torch.randn(8, 1)\n"
+            "t = torch.randn(8)\n"
+            "l = F.mse_loss(p, t)\n");
+  ProcessResult r = gshape({"check", dir / "loss.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("loss.py:5:5: warning: mse_loss: the input of shape [8, 1] and the target of shape [8] broadcast "
+                       "to [8, 8], larger than the input"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("checked 1 file: 0 errors, 1 warning"), std::string::npos) << r.err;
+  ProcessResult j = gshape({"check", "--format=json", dir / "loss.py"});
+  EXPECT_EQ(j.out.find("\"tag\":\"loss_broadcast_c1\",\"constraint\""), std::string::npos)
+      << "advice is no obligation: " << j.out;
+
+  dir.write("quiet.py",
+            "import torch\n"
+            "import torch.nn.functional as F\n"
+            "l = F.mse_loss(torch.randn(8, 1), torch.randn(8))  # gshape: ignore[loss_broadcast_c1]\n");
+  ProcessResult q = gshape({"check", dir / "quiet.py"});
+  EXPECT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_EQ(q.err.find("warning:"), std::string::npos) << q.err;
+}
+
+}  // namespace
+}  // namespace gshape::testing
