@@ -164,7 +164,7 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
   for (const Diagnostic& d : diags.all()) {
     if (!first) out << ",";
     first = false;
-    write_diagnostic_json(out, d);
+    render_json(out, d);
   }
   out << "],\"obligations\":";
   {
@@ -224,7 +224,7 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
   for (const Diagnostic& d : result.internal) {
     if (!first) out << ",";
     first = false;
-    write_diagnostic_json(out, d);
+    render_json(out, d);
   }
   out << "],\"exit_code\":" << exit_code << "}\n";
 }

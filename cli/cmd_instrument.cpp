@@ -92,7 +92,7 @@ void print_json(const AnalysedProject& a, const codegen::TreeResult& tree, const
   for (const Diagnostic& d : a.diags.all()) {
     if (!first) out << ",";
     first = false;
-    write_diagnostic_json(out, d);
+    render_json(out, d);
   }
   out << "],";
   // The envelope is framed by hand (as check's is); each member's value is

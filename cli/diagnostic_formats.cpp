@@ -12,38 +12,7 @@
 
 namespace gshape::cli {
 
-TextRange range_of(const SourceLoc& loc) {
-  TextRange r{loc.line, loc.column, loc.line, loc.column};
-  if (!loc.valid() || loc.end <= loc.begin) return r;
-  const std::string& text = loc.file->text();
-  std::size_t end = std::min<std::size_t>(loc.end, text.size());
-  // the end's line: the start's, plus the line ends inside the range
-  uint32_t line = loc.line;
-  std::size_t line_start = static_cast<std::size_t>(loc.file->line_text(loc.line).data() - text.data());
-  for (std::size_t i = std::max<std::size_t>(loc.begin, line_start); i < end; ++i) {
-    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  r.end_line = line;
-  r.end_column = loc.file->column_of(line, static_cast<uint32_t>(end - line_start));
-  return r;
-}
-
 namespace {
-
-void write_location_fields(JsonWriter& w, const SourceLoc& loc, const std::string& path) {
-  w.field("file", loc.valid() ? loc.file->path() : path);
-  if (loc.valid()) {
-    TextRange r = range_of(loc);
-    w.field("line", loc.line).field("column", loc.column);
-    w.field("begin", loc.begin).field("end", loc.end);
-    w.field("end_line", r.end_line).field("end_column", r.end_column);
-  } else {
-    w.key("line").null().key("column").null();
-  }
-}
 
 const std::string& path_of(const Diagnostic& d) { return d.loc.valid() ? d.loc.file->path() : d.path; }
 
@@ -102,25 +71,6 @@ void write_sarif_location(JsonWriter& w, const SourceLoc& loc, const std::string
 
 }  // namespace
 
-void write_diagnostic_json(std::ostream& out, const Diagnostic& d) {
-  JsonWriter w(out);
-  w.begin_object();
-  w.field("severity", severity_name(d.severity));
-  write_location_fields(w, d.loc, d.path);
-  w.field("message", d.message);
-  if (!d.tag.empty()) w.field("tag", d.tag);
-  if (d.loc.valid()) w.field("source_line", d.loc.file->line_text(d.loc.line));
-  w.key("notes").begin_array();
-  for (const DiagnosticNote& n : d.notes) {
-    w.begin_object();
-    write_location_fields(w, n.loc, {});
-    w.field("message", n.message);
-    w.end_object();
-  }
-  w.end_array();
-  w.end_object();
-}
-
 void print_sarif(std::ostream& out, const std::string& command, const DiagnosticSink& diags, int exit_code) {
   // one rule per id, in order of first use; results name theirs by index too
   std::map<std::string, std::size_t> rule_index;
@@ -161,7 +111,7 @@ void print_sarif(std::ostream& out, const std::string& command, const Diagnostic
     for (const DiagnosticNote& n : d.notes) {
       text.append("\n");
       if (n.loc.valid()) text.append(n.loc.str()).append(": ");
-      text.append("note: ").append(n.message);
+      text.append(note_kind_name(n.kind)).append(": ").append(n.message);
     }
     w.key("message").begin_object().field("text", text).end_object();
     w.key("locations").begin_array();
@@ -237,7 +187,7 @@ void print_github_annotations(std::ostream& out, const DiagnosticSink& diags) {
     props.push_back("title=" + github_escape_property(d.tag.empty() ? std::string("gshape") : d.tag));
     std::string message = d.message + (d.tag.empty() ? "" : " [" + d.tag + "]");
     for (const DiagnosticNote& n : d.notes) {
-      message.append("\nnote: ");
+      message.append("\n").append(note_kind_name(n.kind)).append(": ");
       if (n.loc.valid()) message.append(n.loc.str()).append(": ");
       message.append(n.message);
     }

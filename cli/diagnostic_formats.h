@@ -1,7 +1,7 @@
-// Diagnostics in the machine-readable forms of `--format`: gshape's JSON
-// object per diagnostic (render_json's fields plus where the range ends),
-// SARIF 2.1.0 for code-scanning tools, and GitHub Actions workflow
-// commands (`::error file=…,line=…::message`) that annotate a pull request.
+// Diagnostics in the machine-readable forms of `--format` besides gshape's
+// own JSON (frontend/diagnostics.h, render_json): SARIF 2.1.0 for
+// code-scanning tools, and GitHub Actions workflow commands
+// (`::error file=…,line=…::message`) that annotate a pull request.
 #pragma once
 
 #include <cstdint>
@@ -12,19 +12,6 @@
 #include "frontend/diagnostics.h"
 
 namespace gshape::cli {
-
-// A location's range as editors count it: 1-based lines, 1-based columns in
-// code points; the end is exclusive (the column after the last character),
-// as SARIF's endColumn. A location without a range ends where it starts.
-struct TextRange {
-  uint32_t line = 0, column = 0, end_line = 0, end_column = 0;
-};
-TextRange range_of(const SourceLoc& loc);
-
-// One diagnostic as a JSON object: severity, file, line, column, begin,
-// end, end_line, end_column, message, tag, source_line, notes (each with its
-// own location and range).
-void write_diagnostic_json(std::ostream& out, const Diagnostic& d);
 
 // A SARIF 2.1.0 log with one run: tool.driver (name, version, one rule per
 // tag met), one result per diagnostic (ruleId,

@@ -73,7 +73,7 @@ void print_json_report(std::ostream& out, const std::string& command, const Diag
   for (const Diagnostic& d : diags.all()) {
     if (!first) out << ",";
     first = false;
-    write_diagnostic_json(out, d);
+    render_json(out, d);
   }
   out << "],\"summary\":{\"files\":" << summary.files << ",\"modules\":" << summary.modules
       << ",\"errors\":" << summary.errors << ",\"warnings\":" << summary.warnings << ",\"notes\":" << summary.notes

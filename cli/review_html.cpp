@@ -103,7 +103,7 @@ ReviewPageExtras page_extras_from_analysis(const Project& project, const gradual
         where = n.loc.file == d.loc.file ? "line " + std::to_string(n.loc.line) + ":" + std::to_string(n.loc.column)
                                          : n.loc.str();
       }
-      notes.push_back(n.message + (where.empty() ? "" : " (" + where + ")"));
+      notes.push_back((n.kind == NoteKind::Help ? "help: " : "") + n.message + (where.empty() ? "" : " (" + where + ")"));
     }
   }
   return x;

@@ -16,6 +16,8 @@ const char* severity_name(Severity s) {
   return "error";
 }
 
+const char* note_kind_name(NoteKind k) { return k == NoteKind::Help ? "help" : "note"; }
+
 void DiagnosticSink::error(const SourceLoc& loc, std::string message, std::string tag) {
   report({Severity::Error, loc, {}, std::move(message), std::move(tag), {}});
 }
@@ -43,6 +45,25 @@ void DiagnosticSink::sort() {
     if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
     return a.loc.column < b.loc.column;
   });
+}
+
+TextRange range_of(const SourceLoc& loc) {
+  TextRange r{loc.line, loc.column, loc.line, loc.column};
+  if (!loc.valid() || loc.end <= loc.begin) return r;
+  const std::string& text = loc.file->text();
+  std::size_t end = std::min<std::size_t>(loc.end, text.size());
+  // the end's line: the start's, plus the line ends inside the range
+  uint32_t line = loc.line;
+  std::size_t line_start = static_cast<std::size_t>(loc.file->line_text(loc.line).data() - text.data());
+  for (std::size_t i = std::max<std::size_t>(loc.begin, line_start); i < end; ++i) {
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 >= text.size() || text[i + 1] != '\n'))) {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  r.end_line = line;
+  r.end_column = loc.file->column_of(line, static_cast<uint32_t>(end - line_start));
+  return r;
 }
 
 namespace {
@@ -101,8 +122,10 @@ void render_one(std::ostream& out, const SourceLoc& loc, const std::string& path
 void write_loc(JsonWriter& w, const SourceLoc& loc, const std::string& path) {
   w.field("file", loc.valid() ? loc.file->path() : path);
   if (loc.valid()) {
+    TextRange r = range_of(loc);
     w.field("line", loc.line).field("column", loc.column);
     w.field("begin", loc.begin).field("end", loc.end);
+    w.field("end_line", r.end_line).field("end_column", r.end_column);
   } else {
     w.key("line").null().key("column").null();
   }
@@ -112,7 +135,12 @@ void write_loc(JsonWriter& w, const SourceLoc& loc, const std::string& path) {
 
 void render_text(std::ostream& out, const Diagnostic& d, bool color) {
   render_one(out, d.loc, d.path, d.severity, d.message, d.tag, color);
-  for (const DiagnosticNote& n : d.notes) render_one(out, n.loc, {}, Severity::Note, n.message, {}, color);
+  for (const DiagnosticNote& n : d.notes)
+    if (n.kind == NoteKind::Note) render_one(out, n.loc, {}, Severity::Note, n.message, {}, color);
+  for (const DiagnosticNote& n : d.notes) {
+    if (n.kind != NoteKind::Help) continue;
+    out << (color ? "\033[1;36m" : "") << "help:" << (color ? "\033[0m" : "") << " " << n.message << "\n";
+  }
 }
 
 void render_json(std::ostream& out, const Diagnostic& d) {
@@ -126,6 +154,8 @@ void render_json(std::ostream& out, const Diagnostic& d) {
   w.key("notes").begin_array();
   for (const DiagnosticNote& n : d.notes) {
     w.begin_object();
+    w.field("kind", note_kind_name(n.kind));
+    if (n.kind == NoteKind::Help) w.field("id", n.id);
     write_loc(w, n.loc, {});
     w.field("message", n.message);
     w.end_object();

@@ -2,6 +2,7 @@
 // the source line, and a caret under the location; notes point elsewhere.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -13,9 +14,24 @@ namespace gshape {
 enum class Severity { Note, Warning, Error };
 const char* severity_name(Severity s);
 
+// A note points at where something came from; a help line suggests the fix
+// of a classic cause (rustc's `help:`), and is only attached when the
+// analysis checked that the fix would make the failing constraint hold
+// (gradual/interp_help.cpp). A help line has no location; its id names
+// the cause ("batch_first", "keepdim", "cat_dim", "transposed_weight",
+// "unsqueeze", "contiguous").
+enum class NoteKind { Note, Help };
+const char* note_kind_name(NoteKind k);  // "note", "help"
+
 struct DiagnosticNote {
   SourceLoc loc;  // may be invalid: the note then has no location
   std::string message;
+  NoteKind kind = NoteKind::Note;
+  std::string id;  // a help line's cause; empty for notes
+
+  static DiagnosticNote help(std::string id, std::string message) {
+    return {SourceLoc{}, std::move(message), NoteKind::Help, std::move(id)};
+  }
 };
 
 struct Diagnostic {
@@ -46,9 +62,22 @@ class DiagnosticSink {
   std::vector<Diagnostic> diagnostics_;
 };
 
+// A location's range as editors count it: 1-based lines, 1-based columns in
+// code points; the end is exclusive (the column after the last character),
+// as SARIF's endColumn. A location without a range ends where it starts.
+struct TextRange {
+  uint32_t line = 0, column = 0, end_line = 0, end_column = 0;
+};
+TextRange range_of(const SourceLoc& loc);
+
 // Text form with the source line and a caret; `color` adds ANSI colours.
+// Notes follow, then help lines (`help: message`, no location).
 void render_text(std::ostream& out, const Diagnostic& d, bool color = false);
-// One JSON object per diagnostic (the same information as the text form).
+// One JSON object per diagnostic, the same information as the text form:
+// severity, file, line, column, begin, end, end_line, end_column, message,
+// tag, source_line, notes (each with its kind, "note" or "help", a help's
+// id, its own location and range, and its message). The one
+// JSON form of a diagnostic (`--format=json`, instrument's report).
 void render_json(std::ostream& out, const Diagnostic& d);
 
 }  // namespace gshape

@@ -145,6 +145,8 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     if (i < info.size()) {
       r.evaluation = info[i].evaluation;
       r.notes = &info[i].notes;
+      r.handled_by = info[i].handled_by;
+      r.handled_what = info[i].handled_what;
       const interp::Context& c = contexts[static_cast<std::size_t>(info[i].context)];
       if (c.kind == interp::Context::Kind::LastBatch) {
         r.last_batch = true;
@@ -193,6 +195,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
 
   for (Diagnostic& d : in.internal()) result.internal.push_back(std::move(d));
   for (Diagnostic& d : in.launch_errors()) result.launch_errors.push_back(std::move(d));
+  for (Diagnostic& d : in.advice()) result.advice.push_back(std::move(d));
   result.launch_values = in.launch_values();
   result.launch_inputs = in.launch_inputs();
   AnalysisStats& st = result.stats;
@@ -292,6 +295,7 @@ std::vector<Diagnostic> diagnostics_of(const AnalysisResult& result) {
   }
   out.insert(out.end(), result.annotation_problems.begin(), result.annotation_problems.end());
   out.insert(out.end(), result.launch_errors.begin(), result.launch_errors.end());
+  out.insert(out.end(), result.advice.begin(), result.advice.end());
   return out;
 }
 

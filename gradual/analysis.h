@@ -60,7 +60,7 @@ struct AnalysisOptions {
 enum class Outcome : uint8_t {
   Proven,    // holds in every context
   Error,     // refuted in a context that certainly executes
-  Warning,   // refuted only on values the program itself produces (the last partial batch)
+  Warning,   // refuted only on values the program itself produces (the last partial batch), or only inside a try that catches the RuntimeError
   Deferred,  // decided at run time
 };
 const char* outcome_name(Outcome o);  // "proven", "error", "warning", "deferred"
@@ -154,6 +154,10 @@ struct AnalysisResult {
   std::vector<Diagnostic> annotation_problems;
   std::vector<InferredSignature> signatures;
   std::vector<Diagnostic> launch_errors;  // errors of the launch's command line (part of diagnostics_of)
+  // Warnings that are no obligation (part of diagnostics_of): calls PyTorch
+  // runs but that certainly compute something else than meant (a loss whose
+  // input and target broadcast to a larger shape: loss_broadcast_c1).
+  std::vector<Diagnostic> advice;
   // A launch's int arguments: their symbols and values (messages print the values).
   std::vector<std::pair<Dim, int64_t>> launch_values;
   // The config files the launch read (paths as opened): gshape run's cache

@@ -16,6 +16,7 @@ int rank(Status s) { return s == Status::Refuted ? 2 : s == Status::Deferred ? 1
 AnalysedObligation merge_members(const std::vector<const RawObligation*>& members) {
   const RawObligation* normal_refuted = nullptr;
   const RawObligation* batch_refuted = nullptr;
+  const RawObligation* handled_refuted = nullptr;
   const RawObligation* deferred = nullptr;
   std::set<int> evaluations;
   bool without_z3 = true;
@@ -23,7 +24,9 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
     evaluations.insert(r->evaluation);
     without_z3 = without_z3 && r->ob->decided_without_z3;
     if (r->ob->status == Status::Refuted) {
-      if (r->last_batch) {
+      if (r->handled_by.valid()) {
+        if (!handled_refuted) handled_refuted = r;
+      } else if (r->last_batch) {
         if (!batch_refuted) batch_refuted = r;
       } else if (!normal_refuted) {
         normal_refuted = r;
@@ -40,6 +43,9 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
   } else if (batch_refuted) {
     rep = batch_refuted;
     out.outcome = Outcome::Warning;
+  } else if (handled_refuted) {
+    rep = handled_refuted;
+    out.outcome = Outcome::Warning;
   } else if (deferred) {
     rep = deferred;
     out.outcome = Outcome::Deferred;
@@ -50,7 +56,15 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
   out.ob.decided_without_z3 = without_z3;
   out.contexts = static_cast<int>(evaluations.size());
   if (rep->notes) out.notes = *rep->notes;
-  if (out.outcome == Outcome::Warning) {
+  if (out.outcome == Outcome::Warning && rep->handled_by.valid()) {
+    // the runtime check stays: its ShapeCheckError is a RuntimeError, so the
+    // program's handler catches it as it would catch PyTorch's error
+    out.ob.status = Status::Deferred;
+    out.ob.reason = "fails, but inside a try whose " + rep->handled_what + " handles the failure";
+    out.notes.insert(out.notes.begin(),
+                     {rep->handled_by, "this fails whenever it runs, but the RuntimeError is caught here (" +
+                                           rep->handled_what + "): the program falls back instead of crashing"});
+  } else if (out.outcome == Outcome::Warning) {
     out.ob.status = Status::Deferred;  // the runtime check stays: it fails on that batch only
     out.context_note = rep->context_note;
     out.ob.reason = rep->context_note;

@@ -2,7 +2,8 @@
 // (two callers, the full and the last batch of a loader, unrolled loop
 // iterations) into the ones reported and instrumented, per (site, tag):
 // all proven → proven; refuted where the code certainly runs → error;
-// refuted only in a last-batch context → warning; otherwise deferred.
+// refuted only in a last-batch context, or only inside a `try:` whose
+// handler catches PyTorch's RuntimeError → warning; otherwise deferred.
 //
 // Constraints read operands through slots, so the same check analysed twice
 // has the same text. When the analyses of a site disagree on the checks of
@@ -30,6 +31,10 @@ struct RawObligation {
   std::string context_detail;  // how large that batch is and why
   SourceLoc context_loc;       // where that loader was built
   const std::vector<DiagnosticNote>* notes = nullptr;
+  // Emitted inside a `try:` whose handler catches the RuntimeError (valid
+  // loc): refuted there, it is a warning (the program handles the failure).
+  SourceLoc handled_by;
+  std::string handled_what;  // "except RuntimeError", "a bare except"
 };
 
 std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw);

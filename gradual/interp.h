@@ -86,6 +86,11 @@ struct RawInfo {
   int context = 0;
   int evaluation = 0;  // one visit of one call site
   std::vector<DiagnosticNote> notes;
+  // Emitted in the body of a `try:` whose handler catches PyTorch's
+  // RuntimeError (`except RuntimeError`, `except Exception`, bare `except:`):
+  // that handler's location and how it reads ("except RuntimeError").
+  SourceLoc handled_by;
+  std::string handled_what;
 };
 
 // A function activation (or a module's / class body's top-level code).
@@ -141,6 +146,7 @@ class Interpreter {
   const std::vector<Context>& contexts() const { return contexts_; }
   const std::map<const ir::Expr*, std::vector<std::string>>& shapes() const { return shapes_; }
   std::vector<Diagnostic>& internal() { return internal_; }
+  std::vector<Diagnostic>& advice() { return advice_; }
   std::vector<Diagnostic>& launch_errors() { return launch_errors_; }
   const std::vector<std::pair<Dim, int64_t>>& launch_values() const { return launch_values_; }
   const std::vector<AnalysisResult::ArgumentSymbol>& argument_symbols() const { return argument_symbols_; }
@@ -380,6 +386,12 @@ class Interpreter {
                     std::vector<std::tuple<const ir::FunctionDef*, ModuleState*, const ir::ClassDef*>>& out);
   std::string memo_key(const FunctionObject& fn, const std::vector<Value>& args) const;
   void attach_notes(const CallSite& call, std::size_t first_raw, const ir::Node* site);
+  // help: lines for the refuted obligations from first_raw on (interp_help.cpp).
+  void attach_help(const Rule& rule, const CallSite& call, std::size_t first_raw);
+  // The rule applied to `call` in a solver scope of its own proves every obligation.
+  bool passes_with(const Rule& rule, const CallSite& call);
+  // Remembers a reduction call that dropped one axis (keepdim=False): the keepdim help.
+  void note_reduction(const Rule& rule, const CallSite& call, const Value& result, const ir::Node* site);
 
  public:
   std::vector<std::unique_ptr<Frame>> frames_;
@@ -399,6 +411,7 @@ class Interpreter {
   int context_ = 0;
   std::map<const ir::Expr*, std::vector<std::string>> shapes_;
   std::vector<Diagnostic> internal_;
+  std::vector<Diagnostic> advice_;  // rules' advice (RuleContext::advise) as warnings, one per site and tag
   std::vector<Diagnostic> launch_errors_;  // command lines argparse would reject
   std::vector<std::pair<Dim, int64_t>> launch_values_;  // a launch's int arguments: symbol, value
   std::vector<AnalysisResult::ArgumentSymbol> argument_symbols_;  // --args=symbolic
@@ -442,6 +455,17 @@ class Interpreter {
   // isinstance(v, classes) when the value's kind decides it.
   std::optional<bool> isinstance_of(const Value& v, const Value& classes);
   std::unordered_map<const ObjectValue*, SourceLoc> created_at_;
+  // The `try:` bodies being executed whose handlers catch a RuntimeError,
+  // innermost last, with the frame they belong to (an op is handled when it
+  // is written in the body itself, not in a function the body calls).
+  struct Handler {
+    SourceLoc loc;
+    std::string what;
+    std::size_t frame_depth = 0;
+  };
+  std::vector<Handler> handlers_;
+  // reduction calls that dropped one axis: (file, begin) → (the axis, the call)
+  std::map<std::pair<const SourceFile*, uint32_t>, std::pair<int64_t, SourceLoc>> reductions_;
   std::vector<AttrWrite> write_log_;
   std::vector<OpenSite> open_sites_;
   std::map<const ir::Node*, SiteSummary> site_summaries_;

@@ -542,9 +542,14 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
   }
   int evaluation = visit_of(site);
   raw_info_.resize(raw_.size());
+  const Handler* handler = !handlers_.empty() && handlers_.back().frame_depth == frames_.size() ? &handlers_.back() : nullptr;
   for (std::size_t i = first; i < raw_.size(); ++i) {
     raw_info_[i].context = context_;
     raw_info_[i].evaluation = evaluation;
+    if (handler) {
+      raw_info_[i].handled_by = handler->loc;
+      raw_info_[i].handled_what = handler->what;
+    }
   }
   if (receiver_is_guess_) {
     // the receiver was only guessed to be a tensor: nothing about it is certain
@@ -557,6 +562,16 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
     result.refuted = false;
   }
   attach_notes(call, first, site);
+  if (result.refuted && !receiver_is_guess_) attach_help(rule, call, first);
+  if (!receiver_is_guess_ && recording_) {
+    for (const Advice& a : result.advice) {
+      bool seen = false;
+      for (const Diagnostic& d : advice_)
+        seen = seen || (d.loc.file == call.loc.file && d.loc.begin == call.loc.begin && d.tag == a.tag);
+      if (!seen) advice_.push_back({Severity::Warning, call.loc, {}, a.message, a.tag, {}});
+    }
+  }
+  if (result.modelled && !result.refuted) note_reduction(rule, call, result.value, site);
   // An unmodelled call, or one that certainly fails here: the value after it is
   // unknown (no cascade of errors downstream of the first).
   if (!result.modelled || result.refuted) return Value::unknown();

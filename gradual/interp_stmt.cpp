@@ -34,6 +34,24 @@ std::string resolve_from(const ImportFrom* from, const std::string& current, boo
   return base.empty() ? from->module : base + "." + from->module;
 }
 
+// Whether an except clause's type catches the RuntimeError PyTorch raises
+// for a shape error: how the clause reads ("except RuntimeError", "a bare
+// except"), or nothing.
+std::optional<std::string> catches_runtime_error(const Expr* type) {
+  if (!type) return std::string("a bare except");
+  if (const auto* tuple = dyn_cast<Tuple>(type)) {
+    for (const Expr* e : tuple->elts)
+      if (auto c = catches_runtime_error(e)) return c;
+    return std::nullopt;
+  }
+  std::string name;
+  if (const auto* n = dyn_cast<Name>(type)) name = n->id;
+  else if (const auto* a = dyn_cast<Attribute>(type); a && isa<Name>(a->value) && cast<Name>(a->value)->id == "builtins")
+    name = a->attr;
+  if (name == "RuntimeError" || name == "Exception" || name == "BaseException") return "except " + name;
+  return std::nullopt;
+}
+
 bool is_dataclass_decorator(const Expr* d) {
   if (const auto* c = dyn_cast<Call>(d)) d = c->func;
   if (const auto* n = dyn_cast<Name>(d)) return n->id == "dataclass";
@@ -263,7 +281,22 @@ void Interpreter::exec(const Stmt* s) {
     case Kind::Try: {
       const auto* t = cast<Try>(s);
       Vars before = *frame().vars;
-      exec_body(t->body);
+      std::optional<std::string> catches;
+      const ExceptHandler* catching = nullptr;
+      for (const ExceptHandler& h : t->handlers) {
+        if (h.is_star || catches) continue;
+        if ((catches = catches_runtime_error(h.type))) catching = &h;
+      }
+      if (catching) handlers_.push_back({catching->loc, *catches, frames_.size()});
+      {
+        struct Pop {
+          std::vector<Handler>* handlers;
+          ~Pop() {
+            if (handlers) handlers->pop_back();
+          }
+        } pop{catching ? &handlers_ : nullptr};
+        exec_body(t->body);
+      }
       if (frame().live) exec_body(t->orelse);
       std::vector<Vars> ends;
       if (frame().live) ends.push_back(*frame().vars);

@@ -318,6 +318,12 @@ Status RuleContext::require(const std::string& tag, const BoolTerm& c, const Mes
 
 std::optional<bool> RuleContext::query(const Pred& p) { return solver_.query(p); }
 
+void RuleContext::advise(const std::string& tag, const Pred& certain, const Message& message) {
+  if (certain.is_false()) return;
+  if (!certain.is_true() && solver_.query(certain) != std::optional<bool>(true)) return;
+  advice_.push_back({tag, message.render_static()});
+}
+
 Dim RuleContext::fresh(const std::string& name, bool nonneg) { return Dim::symbol(name, nonneg); }
 
 }  // namespace gshape::gradual

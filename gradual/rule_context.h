@@ -50,6 +50,15 @@ struct Arg {
   const Shape& shape() const { return value.shape(); }
 };
 
+// A warning a rule gives about a call PyTorch runs without error but that
+// certainly computes something else than meant (a loss whose input and
+// target broadcast to a larger shape). No obligation: never a run-time
+// check, never an error.
+struct Advice {
+  std::string tag;      // "loss_broadcast_c1"
+  std::string message;  // rendered with the static shapes
+};
+
 class RuleContext final : public OperandEnv {
  public:
   RuleContext(std::string rule_name, const CallSite& call, Binding binding, Discharger& solver,
@@ -100,6 +109,10 @@ class RuleContext final : public OperandEnv {
   // A fresh symbol for something the rule cannot know (a result size).
   Dim fresh(const std::string& name, bool nonneg = true);
   bool any_refuted() const { return refuted_; }
+  // Gives the advice `tag: message` when `certain` holds under the facts
+  // (the solver proves it); otherwise nothing.
+  void advise(const std::string& tag, const Pred& certain, const Message& message);
+  const std::vector<Advice>& advice() const { return advice_; }
   // Names slot `slot` in what obligations say about their operands (a rule
   // whose operands are not its signature's, like an annotation's check).
   void set_role(int slot, std::string role) { roles_[slot] = std::move(role); }
@@ -134,6 +147,7 @@ class RuleContext final : public OperandEnv {
   std::unordered_map<std::string, Dim> fresh_;
   std::vector<int> emitted_;
   bool refuted_ = false;
+  std::vector<Advice> advice_;
 };
 
 }  // namespace gshape::gradual

@@ -119,13 +119,96 @@ Value with_layout(const Value& v, bool contiguous) {
   return v;
 }
 
+// The strides of a transpose or permute whose input's strides are known (a
+// contiguous tensor of constant sizes has them): a view of it (view_c6) is
+// then decided statically, as PyTorch decides it. nullopt otherwise.
+std::optional<std::vector<int64_t>> permuted_strides(const std::string& name, const CallSite& call) {
+  std::string op = name.substr(name.rfind('.') + 1);
+  static const std::set<std::string> ops = {"transpose", "swapaxes", "swapdims", "permute", "t", "T", "mT"};
+  if (!ops.count(op) || call.positional.empty()) return std::nullopt;
+  const Value& in = call.positional[0].value;
+  if (!in.is_tensor()) return std::nullopt;
+  std::optional<std::vector<int64_t>> sizes = in.shape().constant_sizes();
+  if (!sizes) return std::nullopt;
+  std::size_t n = sizes->size();
+  std::vector<int64_t> strides;
+  if (in.strides()) {
+    strides = *in.strides();
+  } else if (in.contiguous()) {
+    strides.assign(n, 1);
+    for (std::size_t i = n; i-- > 1;) strides[i - 1] = strides[i] * std::max<int64_t>((*sizes)[i], 1);
+  } else {
+    return std::nullopt;
+  }
+  if (strides.size() != n) return std::nullopt;
+  auto constant = [](const Value& v) -> std::optional<int64_t> {
+    if (!v.is_int() || !v.as_int().is_constant()) return std::nullopt;
+    return v.as_int().constant_value();
+  };
+  auto axis = [&](std::optional<int64_t> d) -> std::optional<std::size_t> {
+    int64_t r = static_cast<int64_t>(n);
+    if (!d || *d < -r || *d >= r) return std::nullopt;
+    return static_cast<std::size_t>(*d < 0 ? *d + r : *d);
+  };
+  auto arg = [&](std::size_t pos, std::initializer_list<const char*> keywords) -> std::optional<int64_t> {
+    if (pos < call.positional.size()) return constant(call.positional[pos].value);
+    for (const auto& [k, v] : call.keywords)
+      for (const char* kw : keywords)
+        if (k == kw) return constant(v.value);
+    return std::nullopt;
+  };
+  std::vector<std::size_t> perm(n);
+  for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+  if (op == "transpose" || op == "swapaxes" || op == "swapdims") {
+    auto a = axis(arg(1, {"dim0", "axis0"})), b = axis(arg(2, {"dim1", "axis1"}));
+    if (!a || !b) return std::nullopt;
+    std::swap(perm[*a], perm[*b]);
+  } else if (op == "t") {
+    if (n > 2) return std::nullopt;
+    if (n == 2) std::swap(perm[0], perm[1]);
+  } else if (op == "T") {
+    std::reverse(perm.begin(), perm.end());
+  } else if (op == "mT") {
+    if (n < 2) return std::nullopt;
+    std::swap(perm[n - 2], perm[n - 1]);
+  } else {  // permute(*dims) or permute(dims)
+    std::vector<Value> dims;
+    const Value* seq = call.positional.size() == 2 && call.positional[1].value.is_sequence() ? &call.positional[1].value : nullptr;
+    for (const auto& [k, v] : call.keywords)
+      if (k == "dims") seq = &v.value;
+    if (seq) {
+      if (!seq->items()) return std::nullopt;
+      dims = *seq->items();
+    } else {
+      for (std::size_t i = 1; i < call.positional.size(); ++i) dims.push_back(call.positional[i].value);
+    }
+    if (dims.size() != n) return std::nullopt;
+    std::vector<bool> used(n, false);
+    for (std::size_t i = 0; i < n; ++i) {
+      auto a = axis(constant(dims[i]));
+      if (!a || used[*a]) return std::nullopt;
+      used[*a] = true;
+      perm[i] = *a;
+    }
+  }
+  std::vector<int64_t> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = strides[perm[i]];
+  return out;
+}
+
 // The layout of a rule's result (rules compute shapes; layout is the same
 // for whole families of ops): a strided view may be non-contiguous, an
 // allocating op is contiguous, and any other op keeps its operands' layout
 // (element-wise ops follow their input's strides, a view of a transposed
 // tensor stays transposed).
 Value result_layout(const std::string& name, const CallSite& call, const Value& result) {
-  if (strided_view(name)) return with_layout(result, false);
+  if (strided_view(name)) {
+    if (result.is_tensor() && result.shape().constant_sizes()) {
+      std::optional<std::vector<int64_t>> strides = permuted_strides(name, call);
+      if (strides && strides->size() == result.shape().rank()) return Value::tensor(result.shape(), false, *strides);
+    }
+    return with_layout(result, false);
+  }
   if (fresh_result(name)) return with_layout(result, true);
   bool contiguous = true;
   for (const Operand& op : call.positional) contiguous = contiguous && operands_contiguous(op);
@@ -157,6 +240,7 @@ RuleResult apply_rule(const Rule& rule, const CallSite& call, Discharger& solver
   }
   result.obligations = ctx.obligation_ids();
   result.refuted = ctx.any_refuted();
+  if (!result.refuted) result.advice = ctx.advice();
   return result;
 }
 

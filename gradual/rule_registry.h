@@ -58,6 +58,7 @@ struct RuleResult {
   std::string note;             // why not modelled (binding error, unsupported form)
   std::vector<int> obligations; // ids in the obligation list, in emission order
   bool refuted = false;         // an obligation was refuted: a static error here
+  std::vector<Advice> advice;   // warnings that are no obligation (RuleContext::advise)
 };
 
 // Binds the call to the rule's signature, runs the rule, and discharges its

@@ -4,6 +4,9 @@
 // binary_cross_entropy (same shape), binary_cross_entropy_with_logits
 // (same shape, weight and pos_weight broadcast to it). Reduction 'none'
 // keeps the per-element shape, 'mean' / 'sum' give a 0-d tensor.
+#include <algorithm>
+#include <map>
+
 #include "gradual/rules_nn.h"
 
 namespace gshape::gradual {
@@ -158,8 +161,33 @@ Value rule_cross_entropy(RuleContext& ctx) {
 
 // mse / l1 / smooth_l1 / huber / kl_div: input and target broadcast
 // (broadcast_c1; torch only warns when the shapes differ).
-Value pointwise(RuleContext& ctx, const Arg& input, const Arg& target, const LossArgs& a) {
+// `loss_broadcast_c1` (mse, l1, smooth_l1, huber: the losses torch warns
+// about) is advice, not an obligation: when input and target certainly
+// broadcast to a shape larger than the input ([N, 1] against [N] gives
+// [N, N]), the loss compares every input with every target; torch only warns.
+Value pointwise(RuleContext& ctx, const Arg& input, const Arg& target, const LossArgs& a, const std::string& op = {}) {
   Shape s = broadcast_args(ctx, "broadcast_c1", input, target);
+  const Shape& in = input.shape();
+  const Shape& tg = target.shape();
+  if (!op.empty() && op != "kl_div" && !ctx.any_refuted() && in.rank_known() && tg.rank_known()) {
+    // the result is larger than the input: an input axis of size 1 against a
+    // larger target axis, or a target axis the input lacks, of size > 1
+    // (a target broadcast to the input's shape, a constant, is left alone)
+    std::vector<BoolTerm> grows;
+    std::size_t ri = in.rank(), rt = tg.rank();
+    for (std::size_t k = 1; k <= rt; ++k) {
+      IntTerm y = ctx.size(target, -static_cast<int64_t>(k));
+      if (k <= ri) grows.push_back(eq(ctx.size(input, -static_cast<int64_t>(k)), 1) && gt(y, 1));
+      else grows.push_back(gt(y, 1));
+    }
+    BoolTerm any(false);
+    for (const BoolTerm& g : grows) any = any || g;
+    Message m;
+    m << op << ": the input of shape " << ctx.shape_hole(input) << " and the target of shape " << ctx.shape_hole(target)
+      << " broadcast to " << ShapeHole{-1, s}
+      << ", larger than the input; PyTorch only warns and then compares every input with every target: make the two shapes equal";
+    ctx.advise("loss_broadcast_c1", any.pred(), m);  // loss_broadcast_c1
+  }
   return a.reduction == "none" ? Value::tensor(s) : scalar();
 }
 
@@ -175,7 +203,7 @@ Value rule_pointwise_loss(RuleContext& ctx) {
       ctx.require("smooth_l1_loss_c1", BoolTerm(*beta >= 0.0), m);  // smooth_l1_loss_c1
     }
   }
-  return pointwise(ctx, ctx.tensor("input"), ctx.tensor("target"), a);
+  return pointwise(ctx, ctx.tensor("input"), ctx.tensor("target"), a, op);
 }
 
 // huber_loss(input, target, reduction='mean', delta=1.0): no legacy flags.
@@ -189,7 +217,7 @@ Value rule_huber_loss(RuleContext& ctx) {
     m << "huber_loss does not support non-positive values for delta, got " << float_text(*delta);
     ctx.require("huber_loss_c1", BoolTerm(*delta > 0.0), m);  // huber_loss_c1
   }
-  return pointwise(ctx, ctx.tensor("input"), ctx.tensor("target"), a);
+  return pointwise(ctx, ctx.tensor("input"), ctx.tensor("target"), a, "huber_loss");
 }
 
 // ------------------------------------------------------------------ binary cross entropy
@@ -288,7 +316,11 @@ Value rule_loss_forward(RuleContext& ctx) {
     m << "huber_loss does not support non-positive values for delta, got " << float_text(*a.delta);
     ctx.require("huber_loss_c1", BoolTerm(*a.delta > 0.0), m);  // huber_loss_c1
   }
-  return pointwise(ctx, input, target, a);
+  static const std::map<std::string, std::string> ops = {{"torch.nn.MSELoss", "mse_loss"}, {"torch.nn.L1Loss", "l1_loss"},
+                                                         {"torch.nn.SmoothL1Loss", "smooth_l1_loss"},
+                                                         {"torch.nn.HuberLoss", "huber_loss"}};
+  auto op = ops.find(cls);
+  return pointwise(ctx, input, target, a, op == ops.end() ? std::string() : op->second);
 }
 
 }  // namespace

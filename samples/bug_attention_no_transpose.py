@@ -14,7 +14,8 @@ batch, heads, tokens, d_head = 2, 8, 10, 16
 
 
 def attention(q, k, v):
-    # expect-error@+1: matmul_c2
+    # expect-error@+2: matmul_c2
+    # expect-help@+1: transposed_weight
     scores = q @ k / math.sqrt(q.size(-1))
     return F.softmax(scores, dim=-1) @ v
 

@@ -18,7 +18,8 @@ class Fusion(nn.Module):
     def forward(self, image_features, text_features):
         a = self.image(image_features)
         b = self.text(text_features)
-        # expect-error@+1: cat_c5
+        # expect-error@+2: cat_c5
+        # expect-help@+1: cat_dim
         joint = torch.cat([a, b], dim=0)
         return self.head(joint)
 

@@ -154,7 +154,8 @@ def case_scatter_add_empty_axis():
 def case_masked_select_mask():
     x = torch.zeros(2, 3)
     mask = torch.zeros(2, dtype=torch.bool)
-    # expect-error@+1: broadcast_c1
+    # expect-error@+2: broadcast_c1
+    # expect-help@+1: unsqueeze
     torch.masked_select(x, mask)
 
 

@@ -27,7 +27,8 @@ def case_cat_ranks():
 
 def case_cat_sizes():
     a, b = torch.zeros(2, 3), torch.zeros(2, 4)
-    # expect-error@+1: cat_c5
+    # expect-error@+2: cat_c5
+    # expect-help@+1: cat_dim
     torch.cat([a, b], 0)
 
 

@@ -68,7 +68,8 @@ def case_ce_label_smoothing():
 
 
 def case_mse_broadcast():
-    # expect-error@+1: broadcast_c1
+    # expect-error@+2: broadcast_c1
+    # expect-help@+1: unsqueeze
     F.mse_loss(torch.zeros(4, 3), torch.zeros(4))
 
 

@@ -66,7 +66,8 @@ def case_cell_shape():
 
 def case_rnn_hidden():
     rnn = nn.RNN(4, 6, batch_first=True)
-    # expect-error@+1: rnn_c4
+    # expect-error@+2: rnn_c4
+    # expect-help@+1: batch_first
     rnn(torch.zeros(2, 5, 4), torch.zeros(1, 5, 6))
 
 

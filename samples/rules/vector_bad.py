@@ -115,7 +115,8 @@ def case_cosine_similarity_dim():
 
 def case_clamp_min_bound():
     x = torch.zeros(2, 3)
-    # expect-error@+1: broadcast_c1
+    # expect-error@+2: broadcast_c1
+    # expect-help@+1: unsqueeze
     torch.clamp_min(x, torch.zeros(2))
 
 
@@ -234,19 +235,22 @@ def case_tensordot_sizes():
 
 def case_lerp_weight():
     a, b = torch.zeros(2, 3), torch.zeros(3)
-    # expect-error@+1: broadcast_c1
+    # expect-error@+2: broadcast_c1
+    # expect-help@+1: unsqueeze
     torch.lerp(a, b, torch.zeros(2))
 
 
 def case_addcmul():
     x = torch.zeros(2, 3)
-    # expect-error@+1: broadcast_c1
+    # expect-error@+2: broadcast_c1
+    # expect-help@+1: unsqueeze
     torch.addcmul(x, torch.zeros(4, 1, 1), torch.zeros(2))
 
 
 def case_logaddexp():
     x = torch.zeros(2, 3)
-    # expect-error@+1: broadcast_c1
+    # expect-error@+2: broadcast_c1
+    # expect-help@+1: unsqueeze
     torch.logaddexp(x, torch.zeros(2))
 
 if __name__ == "__main__":

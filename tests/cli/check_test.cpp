@@ -408,3 +408,162 @@ TEST(Check, NoDeferredObligationOfTheSamplesIsConstant) {
 
 }  // namespace
 }  // namespace gshape::testing
+
+namespace gshape::testing {
+namespace {
+
+// help: lines in every form: text after the notes, JSON notes of kind
+// "help" with their id, SARIF and GitHub messages (docs/diagnostics.md).
+TEST(CheckHelp, HelpLinesInTextJsonSarifAndGithub) {
+  TempDir dir;
+  dir.write("keep.py",
+            "import torch\n"
+            "x = torch.randn(4, 8, 16)\n"
+            "m = x.mean(dim=1)\n"
+            "y = x - m\n");
+  ProcessResult t = gshape({"check", dir.str()});
+  EXPECT_EQ(t.exit_code, 1) << t.err;
+  std::size_t error = t.err.find("keep.py:4:5: error:");
+  std::size_t note = t.err.find("note: m has shape [4, 16] from here");
+  std::size_t help = t.err.find(
+      "\nhelp: `m` ([4, 16]) lost axis 1 in the reduction at line 3: with keepdim=True there it is [4, 1, 16] and "
+      "broadcasts against [4, 8, 16]\n");
+  ASSERT_NE(error, std::string::npos) << t.err;
+  ASSERT_NE(help, std::string::npos) << t.err;
+  EXPECT_LT(error, note);
+  EXPECT_LT(note, help) << "help lines follow the notes";
+
+  ProcessResult j = gshape({"check", "--format=json", dir.str()});
+  std::string problem;
+  std::optional<Json> doc = parse_json_text(j.out, problem);
+  ASSERT_TRUE(doc) << problem;
+  const Json& diags = (*doc)["diagnostics"];
+  ASSERT_EQ(diags.array.size(), 1u);
+  int helps = 0;
+  for (const Json& n : diags.array[0]["notes"].array) {
+    ASSERT_TRUE(n.has("kind"));
+    if (n["kind"].string != "help") {
+      EXPECT_EQ(n["kind"].string, "note");
+      continue;
+    }
+    ++helps;
+    EXPECT_EQ(n["id"].string, "keepdim");
+    EXPECT_EQ(n["line"].type, Json::Type::Null);
+    EXPECT_NE(n["message"].string.find("keepdim=True"), std::string::npos);
+  }
+  EXPECT_EQ(helps, 1);
+
+  ProcessResult s = gshape({"check", "--format=sarif", dir.str()});
+  EXPECT_NE(s.out.find("\\nhelp: `m` ([4, 16]) lost axis 1"), std::string::npos) << s.out;
+  ProcessResult g = gshape({"check", "--format=github", dir.str()});
+  EXPECT_NE(g.out.find("%0Ahelp: `m` ([4, 16]) lost axis 1"), std::string::npos) << g.out;
+}
+
+// The same error without the cause: no help line in any form.
+TEST(CheckHelp, NoHelpWhenTheFixWouldNotFit) {
+  TempDir dir;
+  dir.write("near.py",
+            "import torch\n"
+            "x = torch.randn(4, 8, 16)\n"
+            "m = x.mean(dim=1)\n"
+            "y = torch.randn(3, 8, 16) - m\n");
+  ProcessResult t = gshape({"check", dir.str()});
+  EXPECT_EQ(t.exit_code, 1) << t.err;
+  EXPECT_NE(t.err.find("[broadcast_c1]"), std::string::npos) << t.err;
+  EXPECT_EQ(t.err.find("help:"), std::string::npos) << t.err;
+  ProcessResult j = gshape({"check", "--format=json", dir.str()});
+  EXPECT_EQ(j.out.find("\"kind\":\"help\""), std::string::npos) << j.out;
+}
+
+// try/except: a handler that catches PyTorch's RuntimeError makes the error a
+// warning with a note at the handler; one that does not (ValueError), or an
+// op inside a function the try body calls, stays an error.
+TEST(CheckTry, OnlyAHandlerOfTheRuntimeErrorAroundTheOpMakesAWarning) {
+  TempDir dir;
+  dir.write("handled.py",
+            "import torch\n"
+            "try:\n"
+            "    torch.randn(2, 3).view(7)\n"
+            "except RuntimeError:\n"
+            "    pass\n");
+  ProcessResult h = gshape({"check", dir / "handled.py"});
+  EXPECT_EQ(h.exit_code, 0) << h.err;
+  EXPECT_NE(h.err.find("handled.py:3:5: warning: shape [7] is invalid for input of size 6 [view_c5]"), std::string::npos)
+      << h.err;
+  EXPECT_NE(h.err.find("handled.py:4:1: note: this fails whenever it runs, but the RuntimeError is caught here "
+                       "(except RuntimeError)"),
+            std::string::npos)
+      << h.err;
+
+  dir.write("value_error.py",
+            "import torch\n"
+            "try:\n"
+            "    torch.randn(2, 3).view(7)\n"
+            "except ValueError:\n"
+            "    pass\n");
+  ProcessResult v = gshape({"check", dir / "value_error.py"});
+  EXPECT_EQ(v.exit_code, 1) << v.err;
+  EXPECT_NE(v.err.find("value_error.py:3:5: error:"), std::string::npos) << v.err;
+  EXPECT_EQ(v.err.find("is caught here"), std::string::npos) << v.err;
+
+  dir.write("callee.py",
+            "import torch\n"
+            "def f(x):\n"
+            "    return x.view(7)\n"
+            "try:\n"
+            "    f(torch.randn(2, 3))\n"
+            "except RuntimeError:\n"
+            "    pass\n");
+  ProcessResult c = gshape({"check", dir / "callee.py"});
+  EXPECT_EQ(c.exit_code, 1) << c.err;
+  EXPECT_NE(c.err.find("callee.py:3:12: error:"), std::string::npos) << c.err;
+
+  dir.write("after.py",
+            "import torch\n"
+            "try:\n"
+            "    pass\n"
+            "except RuntimeError:\n"
+            "    torch.randn(2, 3).view(7)\n");
+  ProcessResult a = gshape({"check", dir / "after.py"});
+  EXPECT_EQ(a.exit_code, 1) << "the handler's own body is not guarded by its try: " << a.err;
+  EXPECT_EQ(a.err.find("is caught here"), std::string::npos) << a.err;
+}
+
+}  // namespace
+}  // namespace gshape::testing
+
+namespace gshape::testing {
+namespace {
+
+// loss_broadcast_c1 is advice: a warning (exit 0), no obligation, silenced
+// by its tag like any diagnostic; PyTorch runs the call.
+TEST(CheckAdvice, LossBroadcastIsAWarningOnlyAndCanBeSilenced) {
+  TempDir dir;
+  dir.write("loss.py",
+            "import torch\n"
+            "import torch.nn.functional as F\n"
+            "p = torch.randn(8, 1)\n"
+            "t = torch.randn(8)\n"
+            "l = F.mse_loss(p, t)\n");
+  ProcessResult r = gshape({"check", dir / "loss.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("loss.py:5:5: warning: mse_loss: the input of shape [8, 1] and the target of shape [8] broadcast "
+                       "to [8, 8], larger than the input"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("checked 1 file: 0 errors, 1 warning"), std::string::npos) << r.err;
+  ProcessResult j = gshape({"check", "--format=json", dir / "loss.py"});
+  EXPECT_EQ(j.out.find("\"tag\":\"loss_broadcast_c1\",\"constraint\""), std::string::npos)
+      << "advice is no obligation: " << j.out;
+
+  dir.write("quiet.py",
+            "import torch\n"
+            "import torch.nn.functional as F\n"
+            "l = F.mse_loss(torch.randn(8, 1), torch.randn(8))  # gshape: ignore[loss_broadcast_c1]\n");
+  ProcessResult q = gshape({"check", dir / "quiet.py"});
+  EXPECT_EQ(q.exit_code, 0) << q.err;
+  EXPECT_EQ(q.err.find("warning:"), std::string::npos) << q.err;
+}
+
+}  // namespace
+}  // namespace gshape::testing

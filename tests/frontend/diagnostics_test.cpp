@@ -1,5 +1,5 @@
 // Diagnostics: the sink, and render_text / render_json (carets with tabs and
-// non-ASCII text, notes, file-level errors).
+// non-ASCII text, notes, file-level errors, range ends).
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -80,6 +80,21 @@ TEST(RenderText, NotesFollowTheirDiagnostic) {
             "gshape: note: no place\n");
 }
 
+TEST(RenderText, HelpLinesFollowTheNotesWithoutALocation) {
+  SourceFile f("h.py", "a = b\n");
+  Diagnostic d{Severity::Error, at(f, 1, 5, 4, 5), {}, "shape mismatch", "t_c1", {}};
+  d.notes.push_back(DiagnosticNote::help("keepdim", "pass keepdim=True"));
+  d.notes.push_back({at(f, 1, 1, 0, 1), "declared here"});
+  EXPECT_EQ(text_of(d),
+            "h.py:1:5: error: shape mismatch [t_c1]\n  a = b\n      ^\n"
+            "h.py:1:1: note: declared here\n  a = b\n  ^\n"
+            "help: pass keepdim=True\n");
+  std::string j = json_of(d);
+  EXPECT_NE(j.find(R"({"kind":"help","id":"keepdim","file":"","line":null,"column":null,"message":"pass keepdim=True"})"),
+            std::string::npos) << j;
+  EXPECT_NE(j.find(R"({"kind":"note","file":"h.py","line":1)"), std::string::npos) << j;
+}
+
 TEST(RenderText, ColorAddsAnsiCodesOnlyWhenAsked) {
   SourceFile f("c.py", "x\n");
   Diagnostic d{Severity::Error, at(f, 1, 1, 0, 1), {}, "m", {}, {}};
@@ -92,9 +107,23 @@ TEST(RenderJson, CarriesWhatTheTextCarries) {
   Diagnostic d{Severity::Error, at(f, 1, 5, 4, 8), {}, "bad \"str\"", "t_c1", {}};
   d.notes.push_back({{}, "why"});
   EXPECT_EQ(json_of(d),
-            R"({"severity":"error","file":"j.py","line":1,"column":5,"begin":4,"end":8,)"
+            R"({"severity":"error","file":"j.py","line":1,"column":5,"begin":4,"end":8,"end_line":1,"end_column":8,)"
             R"("message":"bad \"str\"","tag":"t_c1","source_line":"x = \"é\"",)"
-            R"("notes":[{"file":"","line":null,"column":null,"message":"why"}]})");
+            R"("notes":[{"kind":"note","file":"","line":null,"column":null,"message":"why"}]})");
+}
+
+TEST(RenderJson, RangeEndsOnTheLineWhereTheRangeEnds) {
+  SourceFile f("r.py", "f(a,\n  bé)\n");
+  // bytes 0..11 cover `f(a,\n  bé)`: the end is on line 2, after `)` (column 6)
+  Diagnostic d{Severity::Error, at(f, 1, 1, 0, 11), {}, "m", {}, {}};
+  d.notes.push_back({at(f, 2, 3, 7, 10), "n"});
+  std::string j = json_of(d);
+  EXPECT_NE(j.find(R"("begin":0,"end":11,"end_line":2,"end_column":6,)"), std::string::npos) << j;
+  EXPECT_NE(j.find(R"("kind":"note","file":"r.py","line":2,"column":3,"begin":7,"end":10,"end_line":2,"end_column":5,"message":"n")"), std::string::npos) << j;
+  TextRange r = range_of(d.loc);
+  EXPECT_EQ(r.line, 1u);
+  EXPECT_EQ(r.end_line, 2u);
+  EXPECT_EQ(r.end_column, 6u);
 }
 
 TEST(RenderJson, FileLevelErrorHasNullPosition) {

@@ -7,6 +7,9 @@ For every .py file it runs `gshape check --format=json FILE` and compares
  - the errors and warnings (file line and constraint tag) with the file's
    `# expect-error…` / `# expect-warning…` comments, failing on missing and on
    unexpected diagnostics (MLIR's expected-error discipline);
+ - the help lines (the id of each `help` note of an error or warning, with
+   its diagnostic's line) with `# expect-help: ID` comments, placed as the
+   expect-error comments are: missing and unexpected help lines both fail;
  - the number of deferred obligations with `# expect-deferred: N` when given.
 Prints one line per sample and a closing "N passed, M failed" line.
 """
@@ -20,6 +23,14 @@ EXPECT = re.compile(r"#\s*expect-(error|warning)(?:@([+-]\d+))?\s*:\s*([A-Za-z0-
 EXPECT_DEFERRED = re.compile(r"#\s*expect-deferred\s*:\s*(\d+)")
 
 
+def target_line(number, text, offset):
+    if offset is not None:
+        return number + int(offset)
+    if text.strip().startswith("#"):
+        return number + 1  # a comment on its own line speaks of the next line
+    return number
+
+
 def expectations(path):
     """Returns (multiset of (severity, line, tag), expected deferred count or None)."""
     expected = []
@@ -28,13 +39,10 @@ def expectations(path):
         for number, text in enumerate(f, start=1):
             for m in EXPECT.finditer(text):
                 severity, offset, tag = m.group(1), m.group(2), m.group(3)
-                if offset is not None:
-                    line = number + int(offset)
-                elif text.strip().startswith("#"):
-                    line = number + 1  # a comment on its own line speaks of the next line
-                else:
-                    line = number
-                expected.append((severity, line, tag))
+                expected.append((severity, target_line(number, text, offset), tag))
+            for m in re.finditer(r"expect-help(?:@([+-]\d+))?\s*:\s*([A-Za-z0-9_]+)", text):
+                if "#" in text[:m.start()]:
+                    expected.append(("help", target_line(number, text, m.group(1)), m.group(2)))
             m = EXPECT_DEFERRED.search(text)
             if m:
                 deferred = int(m.group(1))
@@ -50,6 +58,9 @@ def actual(binary, path):
     for d in report.get("diagnostics", []):
         if d.get("severity") in ("error", "warning"):
             found.append((d["severity"], d.get("line") or 0, d.get("tag") or "<no tag: " + d.get("message", "") + ">"))
+            for n in d.get("notes", []):
+                if n.get("kind") == "help":
+                    found.append(("help", d.get("line") or 0, n.get("id", "")))
     deferred = sum(1 for o in report.get("obligations", []) if o.get("status") == "deferred")
     return sorted(found), deferred
 
