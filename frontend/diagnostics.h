@@ -27,7 +27,7 @@ struct DiagnosticNote {
   SourceLoc loc;  // may be invalid: the note then has no location
   std::string message;
   NoteKind kind = NoteKind::Note;
-  std::string id;  // a help line's cause; empty for notes
+  std::string id = {};  // a help line's cause; empty for notes (a default: two-field notes stay warning-free)
 
   static DiagnosticNote help(std::string id, std::string message) {
     return {SourceLoc{}, std::move(message), NoteKind::Help, std::move(id)};
