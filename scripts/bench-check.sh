@@ -6,6 +6,9 @@
 # usage: scripts/bench-check.sh BUILD_DIR [RUNS]
 #   BUILD_DIR  a build folder holding cli/gshape
 #   RUNS       runs per measurement, the median is printed (default 5)
+# environment:
+#   GSHAPE_BENCH_PROJECTS  a folder of fetched public projects (one per
+#                          subfolder, never committed): each is measured too
 set -euo pipefail
 
 BUILD_DIR=${1:?usage: scripts/bench-check.sh BUILD_DIR [RUNS]}
@@ -146,7 +149,8 @@ print(f"  files {s['files']}, obligations {s['obligations']} merged from {raw} a
 wit = a.get("decided_by_witness", 0)
 print(f"  decided without Z3: {a['decided_without_z3']} of {raw} ({share:.1f}%) constant, "
       f"{wit} ({100.0 * wit / raw if raw else 0.0:.1f}%) deferred by concrete witnesses; "
-      f"{a['z3_checks']} Z3 checks in {a['z3_seconds']:.3f} s ({a['z3_unknown']} unknown)")
+      f"{a['z3_checks']} Z3 checks in {a['z3_seconds']:.3f} s ({a['z3_unknown']} unknown), "
+      f"{a.get('solver_cache_hits', 0)} queries answered by the verdict cache")
 print(f"  analysis {a['seconds']:.3f} s: {raw / a['seconds']:.0f} obligations/s analysed "
       f"({a['functions_analysed']} function analyses, {a['memo_hits']} memo hits, "
       f"{a['budget_exhausted']} budgets exhausted)")
@@ -167,3 +171,11 @@ GEN_Z3_WALL=$(median_time "$GSHAPE" check --no-witnesses "$WORK/gen")
 report "generated project, --no-witnesses (Z3 for everything)" "$WORK/gen" "$GEN_Z3_WALL" --no-witnesses
 echo "generated project: concrete witnesses make gshape check $(echo "$GEN_Z3_WALL / $GEN_WALL" | bc -l | xargs printf '%.1f')x faster ($GEN_WALL s against $GEN_Z3_WALL s)"
 echo "wall time of 'gshape check samples/': $SAMPLES_WALL s (target < 0.3 s; PyTea: 3.5-6.5 s for one project)"
+if [ -n "${GSHAPE_BENCH_PROJECTS:-}" ] && [ -d "$GSHAPE_BENCH_PROJECTS" ]; then
+  for project in "$GSHAPE_BENCH_PROJECTS"/*/; do
+    project=${project%/}
+    lines=$(find "$project" -name '*.py' -exec cat {} + 2>/dev/null | wc -l)
+    wall=$(median_time "$GSHAPE" check "$project")
+    report "$(basename "$project") ($lines lines)" "$project" "$wall"
+  done
+fi
