@@ -1,5 +1,6 @@
-// Z3 discharge: term translation (floor division semantics), tracked facts,
-// scopes, per-query push/pop with a timeout, unsat cores and models.
+// Z3 discharge: term translation (floor division semantics), scoped facts,
+// a one-shot solver per query holding the facts connected to its goal,
+// verdicts cached up to renaming of symbols, unsat cores and models.
 #include "gradual/solver.h"
 
 #include <memory>
