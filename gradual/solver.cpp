@@ -23,7 +23,6 @@ struct FactRecord {
   const TermNode* condition;
   std::vector<const TermNode*> symbols;
 };
-}  // namespace
 
 // A decided query, up to the renaming of its symbols: the goal and the
 // conditions of the facts connected to it, written out node by node with
@@ -70,6 +69,7 @@ struct CachedVerdict {
 void sort_by_id(std::vector<const TermNode*>& nodes) {
   std::sort(nodes.begin(), nodes.end(), [](const TermNode* a, const TermNode* b) { return a->id < b->id; });
 }
+}  // namespace
 
 struct Solver::Impl {
   explicit Impl(SolverOptions opts) : options(opts) {}
