@@ -144,6 +144,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     r.ob = &raw[i];
     if (i < info.size()) {
       r.evaluation = info[i].evaluation;
+      r.uncalled = info[i].uncalled;
       r.notes = &info[i].notes;
       r.handled_by = info[i].handled_by;
       r.handled_what = info[i].handled_what;

@@ -72,6 +72,9 @@ struct AnalysedObligation {
   Obligation ob;
   Outcome outcome = Outcome::Deferred;
   int contexts = 1;             // how many analyses of the site it merges
+  // Deferred only where a function nobody in the project calls was analysed
+  // with Dyn parameters: the sizes it needs come from outside the project.
+  bool uncalled_only = false;
   // The message for people when it differs from ob's (whose template then
   // reads the operands of every context): the worst context's sizes.
   std::string message_text;

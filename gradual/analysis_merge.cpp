@@ -18,6 +18,7 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
   const RawObligation* batch_refuted = nullptr;
   const RawObligation* handled_refuted = nullptr;
   const RawObligation* deferred = nullptr;
+  bool deferred_only_uncalled = true;  // every deferred member comes from a function nobody calls
   std::set<int> evaluations;
   bool without_z3 = true;
   for (const RawObligation* r : members) {
@@ -31,8 +32,9 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
       } else if (!normal_refuted) {
         normal_refuted = r;
       }
-    } else if (r->ob->status == Status::Deferred && !deferred) {
-      deferred = r;
+    } else if (r->ob->status == Status::Deferred) {
+      if (!deferred) deferred = r;
+      deferred_only_uncalled = deferred_only_uncalled && r->uncalled;
     }
   }
   AnalysedObligation out;
@@ -49,6 +51,7 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
   } else if (deferred) {
     rep = deferred;
     out.outcome = Outcome::Deferred;
+    out.uncalled_only = deferred_only_uncalled;
   } else {
     out.outcome = Outcome::Proven;
   }

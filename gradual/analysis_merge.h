@@ -27,6 +27,7 @@ struct RawObligation {
   const Obligation* ob = nullptr;
   int evaluation = 0;      // one visit of the site
   bool last_batch = false; // emitted while analysing a last partial batch
+  bool uncalled = false;   // emitted while analysing a function nobody in the project calls
   std::string context_note;    // the last-batch note (warning text)
   std::string context_detail;  // how large that batch is and why
   SourceLoc context_loc;       // where that loader was built

@@ -85,6 +85,9 @@ struct DatasetView {
 struct RawInfo {
   int context = 0;
   int evaluation = 0;  // one visit of one call site
+  // Emitted while analysing the functions nobody in the project calls (their
+  // parameters are Dyn: what they receive comes from outside the project).
+  bool uncalled = false;
   std::vector<DiagnosticNote> notes;
   // Emitted in the body of a `try:` whose handler catches PyTorch's
   // RuntimeError (`except RuntimeError`, `except Exception`, bare `except:`):
@@ -208,6 +211,8 @@ class Interpreter {
   std::optional<CallSite> make_call_site(const std::string& name, const std::optional<Receiver>& receiver,
                                          const std::vector<ArgValue>& args, const ir::Node* site);
   Value call_library(const std::string& path, const std::vector<ArgValue>& args, const ir::Node* site);
+  // torchvision datasets and transforms (interp_vision.cpp); nullopt: not one of them
+  std::optional<Value> call_torchvision(const std::string& path, const std::vector<ArgValue>& args, const ir::Node* site);
   Value call_method(const BoundBuiltin& method, const std::optional<Receiver>& receiver,
                     const std::vector<ArgValue>& args, const ir::Node* site, const ir::Expr* receiver_target);
   Value call_module_object(const Value& module, const ir::Expr* callee_expr, const std::vector<ArgValue>& args,

@@ -48,6 +48,7 @@ void Interpreter::check_entry(const FunctionAnnotations& fa, std::vector<Value>&
     for (std::size_t i = first; i < raw_.size(); ++i) {
       raw_info_[i].context = context_;
       raw_info_[i].evaluation = evaluation;
+    raw_info_[i].uncalled = in_uncalled_pass_;
       if (raw_[i].status != Status::Refuted) continue;
       // where the offending arguments came from
       std::set<int> read;

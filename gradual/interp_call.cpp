@@ -546,6 +546,7 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
   for (std::size_t i = first; i < raw_.size(); ++i) {
     raw_info_[i].context = context_;
     raw_info_[i].evaluation = evaluation;
+    raw_info_[i].uncalled = in_uncalled_pass_;
     if (handler) {
       raw_info_[i].handled_by = handler->loc;
       raw_info_[i].handled_what = handler->what;

@@ -465,5 +465,28 @@ TEST(Calls, AWrittenConfigIsNotAnsweredByTheMemo) {
   EXPECT_EQ(a.worst(line_of(src, "# sum"), "broadcast_c1"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Calls, DeferredOnlyInAFunctionNobodyCallsSaysSo) {
+  // the review and bench-precision.sh tell the checks whose sizes come from
+  // outside the project (a library function nobody here calls) from those the
+  // project's own data leaves open
+  const std::string src =
+      "import json\n"
+      "import torch\n"
+      "def unused(x):\n"
+      "    return x @ torch.zeros(4, 2)  # outside\n"
+      "def used(x):\n"
+      "    return x @ torch.zeros(4, 2)  # inside\n"
+      "used(torch.tensor(json.load(open('data.json'))))\n";
+  Analysed a(src);
+  auto outside = a.at(line_of(src, "# outside"), "matmul_c2");
+  auto inside = a.at(line_of(src, "# inside"), "matmul_c2");
+  ASSERT_EQ(outside.size(), 1u);
+  ASSERT_EQ(inside.size(), 1u);
+  EXPECT_EQ(outside.front()->outcome, gradual::Outcome::Deferred) << a.dump();
+  EXPECT_TRUE(outside.front()->uncalled_only);
+  EXPECT_EQ(inside.front()->outcome, gradual::Outcome::Deferred) << a.dump();
+  EXPECT_FALSE(inside.front()->uncalled_only);
+}
+
 }  // namespace
 }  // namespace gshape::testing
