@@ -766,7 +766,8 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
     return Value::object(std::make_shared<BoundBuiltin>(obj, "torch.utils.data.DataLoader." + attr));
   }
   if (const auto* ds = object_as<DatasetObject>(obj)) {
-    if (attr == "tensors") return Value::tuple(ds->tensors);
+    if (attr == "tensors" && ds->is_tensor_dataset()) return Value::tuple(ds->tensors);
+    if (!ds->is_tensor_dataset()) return Value::unknown();  // .data, .targets, .classes: not modelled
     return Value::object(std::make_shared<BoundBuiltin>(obj, "torch.utils.data.TensorDataset." + attr));
   }
   if (object_as<ContainerModule>(obj) || object_as<DictObject>(obj) || object_as<ArgParserObject>(obj)) {

@@ -234,16 +234,8 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
     return Value::unknown();
   }
   if (const auto* ds = object_as<DatasetObject>(obj)) {
-    std::vector<Value> sample;
-    for (const Value& t : ds->tensors) {
-      if (t.is_tensor() && t.shape().rank_known() && t.shape().rank() >= 1) {
-        sample.push_back(Value::tensor(Shape(std::vector<Dim>(t.shape().dims().begin() + 1, t.shape().dims().end()))));
-      } else {
-        sample.push_back(Value::tensor(Shape::unknown(), false));
-      }
-    }
     if (it.kind == Item::Kind::Slice) return Value::unknown();
-    return Value::tuple(std::move(sample));
+    return ds->sample();
   }
   if (obj.is_str()) return Value::string();
   if (auto inst = shared_as<InstanceObject>(obj)) {

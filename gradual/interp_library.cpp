@@ -179,6 +179,9 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   if ((path == "yaml.safe_load" || path == "yaml.load" || path == "yaml.full_load") && read_configs && arg0()) {
     if (std::optional<Value> v = read_launch_yaml(*arg0(), site)) return *v;
   }
+  if (starts_with(path, "torchvision.")) {
+    if (std::optional<Value> v = call_torchvision(path, args, site)) return *v;
+  }
   // ---- Python builtins whose meaning on ints and sequences is ours
   if (starts_with(path, "builtins.")) {
     std::string name = path.substr(9);
@@ -485,15 +488,57 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   if (path == "torch.utils.data.DataLoader") {
     auto loader = std::make_shared<DataLoaderObject>();
     loader->loc = loc;
-    const Value* ds = a.get(0, "dataset");
+    // `DataLoader(ds, **kwargs)`: a keyword the dicts agree on (every
+    // alternative of a dict joined over branches gives it the same value, or
+    // none gives it) is read from them; otherwise batches are not modelled.
+    bool dicts_known = true;
+    for (const ArgValue& x : args) {
+      if (x.type == Argument::Type::Star) dicts_known = false;
+      if (x.type != Argument::Type::DoubleStar) continue;
+      const auto* choice = object_as<ChoiceObject>(x.value);
+      if (const auto* d = object_as<DictObject>(x.value)) dicts_known = dicts_known && d->complete;
+      else if (choice) {
+        for (const Value& alt : choice->alternatives) {
+          const auto* one = object_as<DictObject>(alt);
+          dicts_known = dicts_known && one && one->complete;
+        }
+      } else {
+        dicts_known = false;
+      }
+    }
+    bool agree = true;
+    auto from_dicts = [&](const std::string& key) -> std::optional<Value> {
+      std::optional<Value> found;
+      for (const ArgValue& x : args) {
+        if (x.type != Argument::Type::DoubleStar) continue;
+        std::vector<Value> alts{x.value};
+        if (const auto* choice = object_as<ChoiceObject>(x.value)) alts = choice->alternatives;
+        std::optional<std::optional<Value>> here;  // this argument's value for key: absent or one value
+        for (const Value& alt : alts) {
+          const auto* d = object_as<DictObject>(alt);
+          const Value* v = d ? d->find("s:" + key) : nullptr;
+          std::optional<Value> mine = v ? std::optional<Value>(*v) : std::nullopt;
+          if (!here) here = mine;
+          else if (here->has_value() != mine.has_value() || (mine && !same_value(**here, *mine))) agree = false;
+        }
+        if (here && *here) found = **here;
+      }
+      return found;
+    };
+    auto keyword = [&](std::size_t pos, const std::string& key) -> std::optional<Value> {
+      if (const Value* v = a.get(pos, key)) return *v;
+      return dicts_known ? from_dicts(key) : std::nullopt;
+    };
+    std::optional<Value> ds = keyword(0, "dataset");
     loader->dataset = ds ? *ds : Value::unknown();
-    const Value* bs = a.get(1, "batch_size");
+    std::optional<Value> bs = keyword(1, "batch_size");
     loader->batch_size = bs ? *bs : Value::integer(1);
-    const Value* dl = a.get(8, "drop_last");
-    loader->drop_last = dl ? bool_of(dl) : std::optional<bool>(false);
+    std::optional<Value> dl = keyword(8, "drop_last");
+    loader->drop_last = dl ? bool_of(&*dl) : std::optional<bool>(false);
     // a custom sampler, batch sampler or collate function: batches are not modelled
-    if (a.kw("sampler") || a.kw("batch_sampler") || a.kw("collate_fn") || a.positional.size() > 3 || a.has_star)
-      loader->dataset = Value::unknown();
+    bool custom = false;
+    for (const char* k : {"sampler", "batch_sampler", "collate_fn"}) custom = custom || keyword(99, k).has_value();
+    if (custom || a.positional.size() > 3 || !dicts_known || !agree) loader->dataset = Value::unknown();
     if (loader->batch_size.is_none()) loader->dataset = Value::unknown();
     note_created(loader.get(), loc);
     return Value::object(loader);

@@ -172,16 +172,25 @@ Value Interpreter::any_element(const Value& v, const std::string& name_hint) {
 
 DatasetView Interpreter::dataset_view(const Value& dataset) {
   DatasetView view;
-  if (const auto* ds = object_as<DatasetObject>(dataset)) {
-    std::vector<Value> sample;
-    for (const Value& t : ds->tensors) {
-      if (t.is_tensor() && t.shape().rank_known() && t.shape().rank() >= 1) {
-        sample.push_back(Value::tensor(Shape(std::vector<Dim>(t.shape().dims().begin() + 1, t.shape().dims().end()))));
-      } else {
-        sample.push_back(Value::tensor(Shape::unknown(), false));
+  if (const auto* choice = object_as<ChoiceObject>(dataset)) {
+    // one of a few datasets (`if args.dataset == 'mnist': ... elif ...`): the
+    // samples joined, the length when they all have the same
+    std::optional<DatasetView> out;
+    for (const Value& alt : choice->alternatives) {
+      if (alt.is_none()) continue;  // a DataLoader of None raises before any batch
+      DatasetView one = dataset_view(alt);
+      if (!one.sample) return view;
+      if (!out) {
+        out = std::move(one);
+        continue;
       }
+      out->sample = join_values(*out->sample, *one.sample, {}, "sample");
+      if (!out->length || !one.length || !(*out->length == *one.length)) out->length.reset();
     }
-    view.sample = Value::tuple(std::move(sample));
+    return out ? *out : view;
+  }
+  if (const auto* ds = object_as<DatasetObject>(dataset)) {
+    view.sample = ds->sample();
     view.length = ds->length();
     return view;
   }
@@ -257,13 +266,23 @@ IterPlan Interpreter::plan_iteration(const Value& it, const std::string& hint) {
         if (!full) full = solver_->query(full_exists);
         std::optional<bool> last = last_exists.constant_value();
         if (!last) last = solver_->query(last_exists);
+        // enumerate(loader): the full batches are numbered from `start`, the
+        // partial one comes after them (`if i == 0:` does not see it when
+        // there are full batches)
+        Dim full_batches = floordiv(n, b);
         if (full != false) {
           IterPass pass{wrap(collate(*view.sample, b)), context_, {}};
           if (!full) pass.facts.push_back({full_exists, "the dataset holds at least one full batch"});
+          if (enumerate) {
+            const Dim& i = pass.element.items()->front().as_int();
+            pass.facts.push_back({ge(i, enumerate->start) && lt(i, enumerate->start + full_batches),
+                                  "the index of a full batch"});
+          }
           plan.passes.push_back(std::move(pass));
         }
         if (last != false) {
-          IterPass pass{wrap(collate(*view.sample, rem)), context_, {}};
+          IterPass pass{collate(*view.sample, rem), context_, {}};
+          if (enumerate) pass.element = Value::tuple({Value::integer(enumerate->start + full_batches), pass.element});
           if (!last) pass.facts.push_back({last_exists, "the last batch is partial"});
           // Only partial-batch failures of a loader that also has full batches
           // are warnings; a loader whose only batch is partial always runs it.

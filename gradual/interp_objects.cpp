@@ -25,7 +25,21 @@ const Value* lookup_in(const ClassObject& cls, const std::string& name, int dept
 
 const Value* ClassObject::lookup(const std::string& name) const { return lookup_in(*this, name, 0); }
 
+Value DatasetObject::sample() const {
+  if (item) return *item;
+  std::vector<Value> out;
+  for (const Value& t : tensors) {
+    if (t.is_tensor() && t.shape().rank_known() && t.shape().rank() >= 1) {
+      out.push_back(Value::tensor(Shape(std::vector<Dim>(t.shape().dims().begin() + 1, t.shape().dims().end()))));
+    } else {
+      out.push_back(Value::tensor(Shape::unknown(), false));
+    }
+  }
+  return Value::tuple(std::move(out));
+}
+
 std::optional<Dim> DatasetObject::length() const {
+  if (item) return size;
   if (tensors.empty()) return std::nullopt;
   const Value& first = tensors.front();
   if (!first.is_tensor() || !first.shape().rank_known() || first.shape().rank() == 0) return std::nullopt;

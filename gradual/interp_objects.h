@@ -165,11 +165,43 @@ struct ArgParserObject : ObjectValue {
 // parents' arguments, defaults and mutually exclusive groups, copied.
 void inherit_arguments(ArgParserObject& parser, const Value& parents);
 
-// torch.utils.data.TensorDataset of known tensors.
+// A dataset whose samples the analysis knows: torch.utils.data.TensorDataset
+// of known tensors, or a torchvision dataset (interp_vision.cpp) whose
+// sample is fixed by the dataset and its transform.
 struct DatasetObject : ObjectValue {
-  DatasetObject() : ObjectValue("torch.utils.data.TensorDataset") {}
-  std::vector<Value> tensors;
-  std::optional<Dim> length() const;  // dim 0 of the first tensor, when known
+  explicit DatasetObject(std::string cls = "torch.utils.data.TensorDataset") : ObjectValue(std::move(cls)) {}
+  std::vector<Value> tensors;         // TensorDataset
+  std::optional<Value> item;          // a library dataset: what dataset[i] gives
+  std::optional<Dim> size;            // a library dataset: its length, when known
+  bool is_tensor_dataset() const { return !item; }
+  Value sample() const;               // dataset[i]
+  std::optional<Dim> length() const;  // TensorDataset: dim 0 of the first tensor, when known
+};
+
+// One step of a torchvision transform pipeline, as it changes an image's
+// channels, height and width (interp_vision.cpp).
+struct TransformStep {
+  enum class Op : uint8_t {
+    Keep,        // flips, colour jitter, blur...: the same size, PIL image or tensor
+    TensorKeep,  // Normalize, RandomErasing, ConvertImageDtype: a tensor only, the same size
+    ToTensor,    // a PIL image becomes a [C, H, W] tensor
+    ToPIL,       // a [C, H, W] tensor becomes a PIL image
+    SetSize,     // crops and Resize((h, w)): the height and width become a, b
+    ShortSide,   // Resize(s): the shorter side becomes a, the other keeps the aspect
+    Pad,         // Pad: height + a + b, width + c + d
+    SetChannels, // Grayscale(n): a channels
+    Call,        // Lambda(f), a project callable: fn is called on the image
+    Unknown,     // an unknown transform: nothing is known after it
+  };
+  Op op = Op::Unknown;
+  Dim a{0}, b{0}, c{0}, d{0};
+  Value fn;  // Call
+};
+
+// A torchvision transform or a Compose of them: the steps in order.
+struct TransformObject : ObjectValue {
+  explicit TransformObject(std::string cls) : ObjectValue(std::move(cls)) {}
+  std::vector<TransformStep> steps;
 };
 
 // torch.utils.data.DataLoader(dataset, batch_size, drop_last).
