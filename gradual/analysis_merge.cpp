@@ -19,6 +19,7 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
   const RawObligation* handled_refuted = nullptr;
   const RawObligation* deferred = nullptr;
   bool deferred_only_uncalled = true;  // every deferred member comes from a function nobody calls
+  bool zero_only = true;                // every deferred member holds only when a size is 0
   std::set<int> evaluations;
   bool without_z3 = true;
   for (const RawObligation* r : members) {
@@ -35,10 +36,12 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
     } else if (r->ob->status == Status::Deferred) {
       if (!deferred) deferred = r;
       deferred_only_uncalled = deferred_only_uncalled && r->uncalled;
+      zero_only = zero_only && !r->ob->zero_only.empty();
     }
   }
   AnalysedObligation out;
   const RawObligation* rep = members.front();
+  bool zero_warning = false;
   if (normal_refuted) {
     rep = normal_refuted;
     out.outcome = Outcome::Error;
@@ -48,6 +51,11 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
   } else if (handled_refuted) {
     rep = handled_refuted;
     out.outcome = Outcome::Warning;
+  } else if (deferred && zero_only) {
+    rep = deferred;
+    out.outcome = Outcome::Warning;
+    zero_warning = true;
+    out.uncalled_only = deferred_only_uncalled;
   } else if (deferred) {
     rep = deferred;
     out.outcome = Outcome::Deferred;
@@ -67,6 +75,14 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
     out.notes.insert(out.notes.begin(),
                      {rep->handled_by, "this fails whenever it runs, but the RuntimeError is caught here (" +
                                            rep->handled_what + "): the program falls back instead of crashing"});
+  } else if (zero_warning) {
+    // holds only at size 0: still checked at run time
+    const std::vector<std::string>& names = rep->ob->zero_only;
+    std::string which;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      which += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    out.context_note = "holds only when " + which + (names.size() == 1 ? " is 0" : " is 0 (one of them)");
+    out.ob.reason = out.context_note;
   } else if (out.outcome == Outcome::Warning) {
     out.ob.status = Status::Deferred;  // the runtime check stays: it fails on that batch only
     out.context_note = rep->context_note;

@@ -14,6 +14,7 @@ namespace {
 
 struct SymbolInfo {
   std::string name;
+  bool made_by_rule = false;  // a rule's stand-in for an operand it cannot see
 };
 
 // Every term ever built lives here for the life of the process: terms are
@@ -212,9 +213,24 @@ Dim Dim::symbol(const std::string& name, bool nonneg) {
   {
     std::lock_guard<std::mutex> lock(t.mu);
     id = static_cast<int64_t>(t.symbols.size());
-    t.symbols.push_back({name});
+    t.symbols.push_back({name, false});
   }
   return Dim(intern(TermOp::Symbol, id, {}, nonneg));
+}
+
+Dim Dim::rule_symbol(const std::string& name, bool nonneg) {
+  Dim d = symbol(name, nonneg);
+  TermTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  t.symbols[static_cast<std::size_t>(d.node_->value)].made_by_rule = true;
+  return d;
+}
+
+bool Dim::made_by_rule() const {
+  if (!is_symbol()) return false;
+  TermTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return t.symbols[static_cast<std::size_t>(node_->value)].made_by_rule;
 }
 
 const std::string& Dim::symbol_name() const {

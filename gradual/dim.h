@@ -56,6 +56,10 @@ class Dim {
   // A fresh symbol, distinct from every other symbol even with the same name.
   // `nonneg`: the symbol stands for a size (every dimension is >= 0).
   static Dim symbol(const std::string& name, bool nonneg = true);
+  // A fresh symbol a rule makes for an operand it cannot see (`input.size(-1)`
+  // of a `[*]` tensor, `in_features` of an unknown argument).
+  static Dim rule_symbol(const std::string& name, bool nonneg = true);
+  bool made_by_rule() const;
   static Dim ite(const Pred& cond, const Dim& then_dim, const Dim& else_dim);
 
   const TermNode* node() const { return node_; }

@@ -95,6 +95,10 @@ struct Obligation {
   std::vector<FactRef> core;    // facts that decided it (unsat core)
   bool decided_without_z3 = false;
   bool decided_by_witness = false;  // deferred by concrete witnesses (witness.h), no Z3 check
+  // Deferred, but it holds only when one of these sizes is 0 (`Linear(d, 4*d)`
+  // then `Linear(3*d, d)`): a warning, since a layer or batch of size 0 is
+  // almost never meant. The run-time check stays.
+  std::vector<std::string> zero_only;
 
   // The constraint and message read only operands the runtime can reach.
   bool runtime_checkable() const;

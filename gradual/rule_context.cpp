@@ -142,7 +142,7 @@ std::string RuleContext::key_of(const Arg& a) const {
 Dim RuleContext::cached_fresh(const std::string& key, const std::string& display, bool nonneg) {
   auto it = fresh_.find(key);
   if (it != fresh_.end()) return it->second;
-  Dim d = Dim::symbol(display, nonneg);
+  Dim d = Dim::rule_symbol(display, nonneg);
   fresh_.emplace(key, d);
   return d;
 }
@@ -324,6 +324,6 @@ void RuleContext::advise(const std::string& tag, const Pred& certain, const Mess
   advice_.push_back({tag, message.render_static()});
 }
 
-Dim RuleContext::fresh(const std::string& name, bool nonneg) { return Dim::symbol(name, nonneg); }
+Dim RuleContext::fresh(const std::string& name, bool nonneg) { return Dim::rule_symbol(name, nonneg); }
 
 }  // namespace gshape::gradual

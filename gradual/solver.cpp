@@ -504,6 +504,30 @@ bool Solver::consistent() {
 
 Verdict Solver::decide(const Pred& c) { return impl_->decide(c); }
 
+std::vector<std::string> Solver::sizes_it_needs_at_zero(const Pred& c) {
+  // the sizes in c the program names (ranks excepted: a check may want a 0-d
+  // tensor); c holds
+  // only at 0 when the facts, every one of them >= 1, and c are unsatisfiable
+  std::vector<std::string> names;
+  Pred positive(true);
+  for (const Dim& s : symbols_of(c.node())) {
+    const std::string& name = s.symbol_name();
+    if (name.size() >= 5 && name.compare(name.size() - 5, 5, "dim()") == 0) continue;
+    if (name.find("layout") != std::string::npos) continue;  // view_c6's contiguity code, not a size
+    // a size the program names (a hyperparameter, `x.size(0)`, `B`), not a
+    // rule's stand-in for what it could not see (`in_features` of an unknown)
+    if (s.made_by_rule()) continue;
+    // a size, or a hyperparameter a checked requirement made non-negative
+    if (!s.nonneg() && impl_->decide(ge(s, Dim(0))).status != Status::Proven) continue;
+    positive = positive && ge(s, Dim(1));
+    names.push_back(name);
+  }
+  if (names.empty()) return {};
+  Verdict v = impl_->decide(!(positive && c));
+  if (v.status != Status::Proven) return {};
+  return names;
+}
+
 void Solver::discharge(Obligation& ob) {
   Verdict v = impl_->decide(ob.constraint.pred());
   ob.status = v.status;
@@ -519,6 +543,7 @@ void Solver::discharge(Obligation& ob) {
   if (ob.status == Status::Proven) ++st.proven;
   if (ob.status == Status::Refuted) ++st.refuted;
   if (ob.status == Status::Deferred) ++st.deferred;
+  if (ob.status == Status::Deferred) ob.zero_only = sizes_it_needs_at_zero(ob.constraint.pred());
   // A refuted constraint is not assumed: it would make every later query vacuous.
   if (ob.status != Status::Refuted) impl_->add_fact(ob.constraint.pred(), ob.loc, ob.tag + " (checked here)");
 }

@@ -81,6 +81,9 @@ class Solver final : public Discharger {
 
   // Decides `c` under the facts without assuming it.
   Verdict decide(const Pred& c);
+  // The sizes of `c` (ranks excepted) when `c` holds only if one of them is
+  // 0 under the facts; empty otherwise (Obligation::zero_only).
+  std::vector<std::string> sizes_it_needs_at_zero(const Pred& c);
   // Decides the obligation (fills status, reason, example, core), then, unless
   // it was refuted, assumes its constraint as a fact: the runtime check will
   // have enforced it, so later obligations are decided under it.

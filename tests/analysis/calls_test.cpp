@@ -488,5 +488,36 @@ TEST(Calls, DeferredOnlyInAFunctionNobodyCallsSaysSo) {
   EXPECT_FALSE(inside.front()->uncalled_only);
 }
 
+TEST(Calls, ACheckThatHoldsOnlyAtSizeZeroIsAWarning) {
+  // issue 9: Linear(d, 4*d) then Linear(3*d, d) holds only for d = 0, which
+  // no model means; it stays checked at run time
+  const std::string src =
+      "import json\n"
+      "import torch.nn as nn\n"
+      "class M(nn.Module):\n"
+      "    def __init__(self, d):\n"
+      "        super().__init__()\n"
+      "        self.a = nn.Linear(d, 4 * d)\n"
+      "        self.b = nn.Linear(3 * d, d)\n"
+      "        self.c = nn.Linear(4 * d, d)\n"
+      "    def forward(self, x):\n"
+      "        h = self.a(x)\n"
+      "        return self.b(h)  # wrong\n"
+      "    def other(self, x):\n"
+      "        h = self.a(x)\n"
+      "        return self.c(h)  # right\n"
+      "    def rule_made(self, x, text):\n"
+      "        return nn.Linear(json.loads(text), 2)(x[:, :0])  # unknown\n";
+  Analysed a(src);
+  auto wrong = a.at(line_of(src, "# wrong"), "linear_c1");
+  ASSERT_EQ(wrong.size(), 1u) << a.dump();
+  EXPECT_EQ(wrong.front()->outcome, gradual::Outcome::Warning) << a.dump();
+  EXPECT_EQ(wrong.front()->ob.status, gradual::Status::Deferred);  // still checked at run time
+  EXPECT_EQ(wrong.front()->context_note, "holds only when d is 0");
+  EXPECT_EQ(a.worst(line_of(src, "# right"), "linear_c1"), gradual::Outcome::Proven) << a.dump();
+  // an operand the rule cannot see is not the program's size: no warning
+  EXPECT_NE(a.worst(line_of(src, "# unknown"), "linear_c1"), gradual::Outcome::Warning) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
