@@ -50,7 +50,7 @@ int run_check(const ParsedArgs& args) {
 
   CheckSummary summary = count_diagnostics(diags, project.all_files.size(), project.modules.size());
   summary.suppressed = suppressed;
-  int exit_code = !project.missing_paths.empty() ? kExitUsage : summary.errors > 0 ? kExitErrorsFound : kExitOk;
+  int exit_code = summary.unreadable > 0 ? kExitUsage : summary.errors > 0 ? kExitErrorsFound : kExitOk;
   if (output->format == OutputFormat::Json) {
     print_check_json(std::cout, diags, summary, result, exit_code, show_shapes);
     return exit_code;
@@ -108,6 +108,9 @@ Diagnostics go to stderr in compiler form (path:line:col: severity: message
 from), sorted by file and line, then the summary lines
   checked N files: E errors, W warnings
   N obligations: P proven, R refuted, D deferred
+A file that cannot be read (missing, not a regular file, a read error) is
+an I/O error, not counted in E: the first line then ends with
+"; 1 file could not be read", and the exit status is 2.
 
 A '# gshape: ignore' comment on a line suppresses the diagnostics of that
 line, '# gshape: ignore[tag, ...]' those of the tags named (the summary
@@ -157,7 +160,8 @@ options:
   -h, --help               show this help
 
 exit status: 0 no errors (warnings and deferred checks are not errors),
-1 errors found, 2 usage or I/O error (such as a missing PATH)
+1 errors found, 2 usage or I/O error (a missing PATH, a file that could not
+be read)
 
 example:
   gshape check src/

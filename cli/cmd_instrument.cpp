@@ -197,7 +197,9 @@ int run_instrument(const ParsedArgs& args) {
   }
   // Shape errors do not stop the copy: their checks are in it, so a run
   // stops cleanly at the line. Exit 1 says they exist; 2 that OUT is incomplete.
-  const int exit_code = !tree.ok() ? kExitUsage : analysed.summary.errors > 0 ? kExitErrorsFound : kExitOk;
+  const int exit_code = !tree.ok() || analysed.summary.unreadable > 0 ? kExitUsage
+                        : analysed.summary.errors > 0           ? kExitErrorsFound
+                                                                : kExitOk;
 
   if (output->format == OutputFormat::Json) {
     print_json(analysed, tree, counts, out_dir, html_path, exit_code);
@@ -267,7 +269,8 @@ options:
 
 exit status: 0 written, no errors; 1 written, shape or syntax errors found
 (their checks are in OUT); 2 usage or I/O error (OUT refused or not
-writable: nothing written; a file that could not be written)
+writable: nothing written; a file that could not be written or a source
+file that could not be read)
 
 example:
   gshape instrument src/ -o build/instrumented

@@ -108,7 +108,7 @@ int run_report(const ParsedArgs& args) {
     // errors, unreadable files ...) is shown as diagnostics.
     diags.sort();
     front_end_errors = diags.count(Severity::Error);
-    if (!project.missing_paths.empty()) {
+    if (!project.missing_paths.empty()) {  // nothing to review: the paths named are not there
       if (output->format == OutputFormat::Text) print_diagnostics_text(std::cerr, diags, output->color);
       return kExitUsage;
     }
@@ -130,7 +130,8 @@ int run_report(const ParsedArgs& args) {
     diags.sort();
   }
   if (output->format == OutputFormat::Text) print_diagnostics_text(std::cerr, diags, output->color);
-  front_end_errors = diags.count(Severity::Error);
+  std::size_t unreadable = diags.count_io_errors();
+  front_end_errors = diags.count(Severity::Error) - unreadable;
   if (stats) {
     std::string problem = attach_stats(*stats, args.get("stats"), review);
     if (!problem.empty()) {
@@ -141,7 +142,9 @@ int run_report(const ParsedArgs& args) {
 
   FileCounts totals = review.totals();
   bool refuted = std::any_of(review.entries.begin(), review.entries.end(), [](const ReviewEntry& e) { return e.counts_as_error(); });
-  int exit_code = (refuted || totals.failed > 0 || front_end_errors > 0) ? kExitErrorsFound : kExitOk;
+  int exit_code = unreadable > 0 ? kExitUsage
+                  : (refuted || totals.failed > 0 || front_end_errors > 0) ? kExitErrorsFound
+                                                                          : kExitOk;
   if (html) {
     ReviewPageOptions page_options;
     page_options.filter = filter;
@@ -242,8 +245,9 @@ options:
 exit status: 0 nothing refuted and no check failed; 1 a refuted obligation
 (not suppressed, not configured below error), a check that failed in the run
 given by --stats, or a file that could not be parsed; 2 usage or I/O error (a
-missing PATH, an unreadable or malformed --stats, --from or config file, an
---html FILE that cannot be written).
+missing PATH, a source file that could not be read, an unreadable or
+malformed --stats, --from or config file, an --html FILE that cannot be
+written).
 The filters change what is listed, never the exit status.
 
 example:

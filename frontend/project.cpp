@@ -155,13 +155,13 @@ std::optional<std::string> read_file_bytes(const std::string& path, DiagnosticSi
   // O_NONBLOCK: opening a FIFO named *.py must not wait for a writer.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    diags.file_error(path, std::string("cannot read file: ") + std::strerror(errno));
+    diags.io_error(path, std::string("cannot read file: ") + std::strerror(errno));
     return std::nullopt;
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    diags.file_error(path, "cannot read file: not a regular file");
+    diags.io_error(path, "cannot read file: not a regular file");
     return std::nullopt;
   }
   if (static_cast<std::size_t>(st.st_size) > kMaxSourceFileBytes) {
@@ -182,7 +182,7 @@ std::optional<std::string> read_file_bytes(const std::string& path, DiagnosticSi
     if (got < 0) {
       int error = errno;
       ::close(fd);
-      diags.file_error(path, std::string("cannot read file: ") + std::strerror(error));
+      diags.io_error(path, std::string("cannot read file: ") + std::strerror(error));
       return std::nullopt;
     }
     if (got == 0) break;
@@ -241,7 +241,7 @@ class Walker {
     fs::file_status status = fs::status(given, ec);
     if (ec || !fs::exists(status)) {
       bool missing = !ec || ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory;
-      diags_.file_error(given, missing ? "no such file or directory" : "cannot access: " + ec.message());
+      diags_.io_error(given, missing ? "no such file or directory" : "cannot access: " + ec.message());
       project_.missing_paths.push_back(given);
       return;
     }
@@ -428,7 +428,10 @@ Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diag
                threads == 0 ? default_thread_count() : threads);
   for (std::size_t i = 0; i < files.size(); ++i) {
     project.all_files.push_back(files[i].path);
-    for (const Diagnostic& d : loaded[i].diags.all()) diags.report(d);
+    for (const Diagnostic& d : loaded[i].diags.all()) {
+      if (d.io_error) project.unreadable_files.push_back(files[i].path);
+      diags.report(d);
+    }
     if (loaded[i].module) project.modules.push_back(std::move(*loaded[i].module));
     if (loaded[i].rejected) project.rejected_files.push_back(std::move(loaded[i].rejected));
   }

@@ -39,6 +39,9 @@ class Project {
   std::vector<std::unique_ptr<SourceFile>> rejected_files;
   // Paths given to load_project that do not exist (a usage error for the CLI).
   std::vector<std::string> missing_paths;
+  // Files found (and in all_files) that could not be read: an I/O error
+  // each (Diagnostic::io_error), neither a module nor a rejected file.
+  std::vector<std::string> unreadable_files;
 
   // The module named `dotted` ("pkg.mod"), or nullptr. With several roots
   // holding the same name, the first by path.

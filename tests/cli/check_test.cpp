@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "gshape_runner.h"
+#include "shape_fixtures.h"
 #include "frontend/json_reader.h"
 #include "temp_dir.h"
 
@@ -178,9 +179,43 @@ TEST(Check, UnreadableFileIsAnErrorAndTheRestIsChecked) {
   std::string locked = dir.write("locked.py", "x = 1\n");
   std::filesystem::permissions(locked, std::filesystem::perms::none);
   ProcessResult r = gshape({"check", dir.str()});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);  // an I/O error
   EXPECT_TRUE(contains(r.err, locked + ": error: cannot read file: Permission denied")) << r.err;
-  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 0 errors, 0 warnings; 1 file could not be read")) << r.err;
+}
+
+// A file that cannot be read is an I/O error, counted apart from the errors
+// in the code: the error count is the refuted count, and the exit status 2.
+TEST(Check, UnreadableFileIsCountedApartFromShapeErrors) {
+  TempDir dir;
+  dir.write("model.py", kRefutedModule);
+  std::filesystem::create_symlink("nowhere.py", dir.path() / "dangling.py");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, dir / "dangling.py" + ": error: cannot read file: No such file or directory")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error, 0 warnings; 1 file could not be read\n")) << r.err;
+  EXPECT_TRUE(contains(r.err, "1 refuted")) << r.err;
+
+  ProcessResult j = gshape({"check", "--format=json", dir.str()});
+  EXPECT_EQ(j.exit_code, 2);
+  std::string error;
+  std::optional<Json> doc = parse_json_text(j.out, error);
+  ASSERT_TRUE(doc) << error << "\n" << j.out;
+  const Json& summary = (*doc)["summary"];
+  EXPECT_EQ(summary["errors"].number, 1);
+  EXPECT_EQ(summary["refuted"].number, summary["errors"].number);
+  EXPECT_EQ(summary["unreadable"].number, 1);
+  EXPECT_EQ((*doc)["exit_code"].number, 2);
+  EXPECT_EQ((*doc)["diagnostics"].array.size(), 2u);  // the I/O error is still a diagnostic
+
+  // The review lists it among the files not analysed; refuted stays 1.
+  ProcessResult rep = gshape({"report", "--format=json", dir.str()});
+  EXPECT_EQ(rep.exit_code, 2);
+  std::optional<Json> review = parse_json_text(rep.out, error);
+  ASSERT_TRUE(review) << error << "\n" << rep.out;
+  EXPECT_EQ((*review)["summary"]["refuted"].number, 1);
+  ASSERT_EQ((*review)["unanalysed_files"].array.size(), 1u);
+  EXPECT_EQ((*review)["unanalysed_files"].array[0].string, dir / "dangling.py");
 }
 
 TEST(Check, ToolFoldersAreSkipped) {
@@ -226,7 +261,8 @@ TEST(Check, SymlinkLoopsEndAndLinkedFilesCountOnce) {
   EXPECT_FALSE(r.timed_out);
   // mod.py once (alias.py is the same file); the two links that point at
   // each other cannot be read and say so.
-  EXPECT_TRUE(contains(r.err, "checked 3 files: 2 errors")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 3 files: 0 errors, 0 warnings; 2 files could not be read")) << r.err;
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(count_of(r.err, "cannot read file"), 2u) << r.err;
 }
 
