@@ -26,7 +26,7 @@ int run_check(const ParsedArgs& args) {
   if (!settings) return kExitUsage;
 
   DiagnosticSink diags;
-  Project project = load_project(args.positional, diags, 0, settings->file_filter());
+  Project project = load_project(args.positional, diags, 0, settings->file_filter(), settings->max_file_bytes);
   if (project.all_files.empty() && project.missing_paths.empty()) {
     diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
   }
@@ -138,6 +138,9 @@ options:
                            above (docs/configuration.md)
   --warn-unused-ignores    report '# gshape: ignore' comments that suppress
                            nothing (warnings tagged unused-ignore)
+  --max-file-size SIZE     skip files larger than SIZE with a warning (bytes,
+                           or 512KB, 5MB ...; default 2MB; max-file-size in
+                           the configuration)
   --emit=obligations       list every obligation on stdout (status, tag,
                            constraint, message, reason, example)
   --show-shapes            print each tensor-valued expression's inferred shape
@@ -174,6 +177,7 @@ example:
 )",
       {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"no-witnesses", '\0', false},
        {"verbose", '\0', false}, {"args", '\0', true}, {"config", '\0', true}, {"exclude", '\0', true},
+       {"max-file-size", '\0', true},
        {"warn-unused-ignores", '\0', false}},
       true,  // the words after "--" are the launch's command line
       run_check};

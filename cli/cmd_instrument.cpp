@@ -262,6 +262,8 @@ options:
                            '# gshape: ignore' comments (a suppressed error's
                            check is still inserted); include/exclude do not:
                            every file of PATH is instrumented
+  --max-file-size SIZE     a larger file is not analysed (a warning) and is
+                           copied unchanged (default 2MB)
   --warn-unused-ignores    report '# gshape: ignore' comments that suppress nothing
   --color=auto|always|never
                            colour the diagnostics (auto: when stderr is a terminal)
@@ -277,7 +279,7 @@ example:
   /usr/bin/python3 build/instrumented/train.py
 )",
       {{"output", 'o', true}, format_option(), color_option(), {"check-proven", '\0', false}, {"verbose", '\0', false},
-       {"config", '\0', true}, {"warn-unused-ignores", '\0', false}},
+       {"config", '\0', true}, {"warn-unused-ignores", '\0', false}, {"max-file-size", '\0', true}},
       false,
       run_instrument};
   return command;

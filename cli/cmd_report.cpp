@@ -99,7 +99,7 @@ int run_report(const ParsedArgs& args) {
     attach_functions(project, review);
     if (html) add_sources(project, page);
   } else {
-    project = load_project(args.positional, diags, 0, settings->file_filter());
+    project = load_project(args.positional, diags, 0, settings->file_filter(), settings->max_file_bytes);
     gradual::AnalysisOptions options;
     options.record_shapes = html;  // the page shows each expression's shape
     options.symbolic_args = symbolic;
@@ -237,6 +237,7 @@ options:
   --config FILE            read this gshape.toml or pyproject.toml instead of
                            looking for one
   --exclude GLOB           leave out matching files (repeatable, comma-separated)
+  --max-file-size SIZE     skip larger files with a warning (default 2MB)
   --warn-unused-ignores    report '# gshape: ignore' comments that suppress nothing
   --color=auto|always|never
                            colour the statuses (auto: when stderr is a terminal)

@@ -158,18 +158,58 @@ TEST(Check, FiveHundredNestedIfBlocksDoNotCrash) {
   expect_survives(gshape({"check", dir.str()}), "ifs.py");
 }
 
-TEST(Check, OversizedFileIsSkippedWithAClearError) {
+// A generated file over the size limit (2 MB by default) is skipped with a
+// warning naming it and the limit; the rest of the project is still checked.
+TEST(Check, OversizedFileIsSkippedWithAWarningAndTheRestIsChecked) {
   TempDir dir;
-  dir.write("good.py", "x = 1\n");
+  dir.write("model.py", kRefutedModule);
   std::string line = "values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]\n";
   std::string text;
-  while (text.size() <= 21u * 1024 * 1024) text += line;
-  dir.write("huge.py", text);
+  while (text.size() <= 2.5 * 1024 * 1024) text += line;
+  dir.write("weights.py", text);
   ProcessResult r = gshape({"check", dir.str()});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(contains(r.err, dir / "huge.py" + ": error: file is too large (21.0 MB; gshape reads source files up to 20.0 MB)"))
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // model.py's error; the skipped file is only a warning
+  EXPECT_TRUE(contains(r.err, dir / "weights.py" +
+                                  ": warning: skipped: the file is 2.5 MB, over the size limit of 2.0 MB "
+                                  "(--max-file-size, or max-file-size in the configuration, raises it)"))
       << r.err;
-  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error")) << r.err;
+  EXPECT_TRUE(contains(r.err, dir / "model.py" + ":5:")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error, 1 warning\n")) << r.err;
+
+  // The review lists it among the files not analysed.
+  ProcessResult review = gshape({"report", "--format=json", dir.str()});
+  std::string error;
+  std::optional<Json> doc = parse_json_text(review.out, error);
+  ASSERT_TRUE(doc) << error << review.out;
+  ASSERT_EQ((*doc)["unanalysed_files"].array.size(), 1u);
+  EXPECT_EQ((*doc)["unanalysed_files"].array[0].string, dir / "weights.py");
+
+  // A higher limit, on the command line or in the configuration, checks it.
+  ProcessResult raised = gshape({"check", "--max-file-size", "3MB", dir.str()});
+  EXPECT_EQ(raised.exit_code, 1) << raised.err;
+  EXPECT_FALSE(contains(raised.err, "skipped")) << raised.err;
+  EXPECT_TRUE(contains(raised.err, "checked 2 files: 1 error, 0 warnings\n")) << raised.err;
+  dir.write("pyproject.toml", "[tool.gshape]\nmax-file-size = \"3MB\"\n");
+  ProcessResult configured = gshape({"check", dir.str()});
+  EXPECT_TRUE(contains(configured.err, "checked 2 files: 1 error, 0 warnings\n")) << configured.err;
+  // ... and a lower one skips smaller files.
+  ProcessResult lowered = gshape({"check", "--max-file-size", "10", dir.str()});
+  EXPECT_TRUE(contains(lowered.err, "checked 2 files: 0 errors, 2 warnings\n")) << lowered.err;
+  EXPECT_EQ(lowered.exit_code, 0);
+}
+
+TEST(Check, MaxFileSizeThatIsNotASizeIsAUsageError) {
+  TempDir dir;
+  dir.write("a.py", "x = 1\n");
+  for (const char* bad : {"", "0", "MB", "5 MB", "5XB", "-1", "1.5MB"}) {
+    ProcessResult r = gshape({"check", std::string("--max-file-size=") + bad, dir.str()});
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_TRUE(contains(r.err, "is not a size")) << bad << r.err;
+  }
+  dir.write("gshape.toml", "max-file-size = \"big\"\n");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "gshape.toml:1:17: error: 'max-file-size' must be a size")) << r.err;
 }
 
 TEST(Check, UnreadableFileIsAnErrorAndTheRestIsChecked) {
