@@ -144,7 +144,8 @@ options:
   --emit=obligations       list every obligation on stdout (status, tag,
                            constraint, message, reason, example)
   --show-shapes            print each tensor-valued expression's inferred shape
-                           on stdout (symbolic, e.g. [B, 10])
+                           on stdout (symbolic, e.g. [B, 10]); each layer of an
+                           nn.Sequential shows its output's shape
   --no-witnesses           ask Z3 about every obligation that is not a
                            constant, instead of first looking for concrete
                            sizes that satisfy it and sizes that violate it

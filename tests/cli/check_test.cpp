@@ -331,6 +331,60 @@ TEST(Check, ColorOnlyWhenAsked) {
   EXPECT_FALSE(contains(gshape({"check", dir.str()}).err, "\033[")) << "auto: stderr is a pipe here";
 }
 
+// ---------------------------------------------------------------- containers
+
+// An error inside an nn.Sequential is reported at its call, with a note at
+// the layer that fails naming the layer its input comes from; --show-shapes
+// gives each layer's output shape at the layer.
+TEST(Check, ErrorInsideASequentialPointsAtTheLayer) {
+  TempDir dir;
+  std::string path = dir.write("mlp.py",
+                               "import torch\n"
+                               "import torch.nn as nn\n"
+                               "\n"
+                               "class MLP(nn.Module):\n"
+                               "    def __init__(self):\n"
+                               "        super().__init__()\n"
+                               "        self.net = nn.Sequential(\n"
+                               "            nn.Linear(784, 120),\n"
+                               "            nn.ReLU(),\n"
+                               "            nn.Linear(80, 10),\n"
+                               "        )\n"
+                               "\n"
+                               "    def forward(self, x):\n"
+                               "        return self.net(x)\n"
+                               "\n"
+                               "y = MLP()(torch.zeros(64, 784))\n");
+  ProcessResult r = gshape({"check", "--show-shapes", path});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":14:16: error: nn.Linear(80, 10) expects in_features 80 but the input's last "
+                                     "dimension is 120 [linear_c1]"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":10:13: note: in self.net[2] = nn.Linear(80, 10) (line 10): its input comes "
+                                     "from self.net[0] = nn.Linear(784, 120), of shape [64, 120]\n"))
+      << r.err;
+  // the shapes between the layers, at each layer
+  EXPECT_TRUE(contains(r.out, path + ":8:13: nn.Linear(784, 120) : [64, 120]\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, path + ":9:13: nn.ReLU() : [64, 120]\n")) << r.out;
+
+  // The first layer failing: its input is the Sequential's own.
+  dir.write("mlp.py", "import torch\nimport torch.nn as nn\nnet = nn.Sequential(nn.Linear(100, 10))\nnet(torch.zeros(2, 50))\n");
+  ProcessResult first = gshape({"check", path});
+  EXPECT_TRUE(contains(first.err, path + ":3:21: note: in net[0] = nn.Linear(100, 10) (line 3): its input is the "
+                                          "input of net, of shape [2, 50]\n"))
+      << first.err;
+
+  // JSON carries the note.
+  ProcessResult j = gshape({"check", "--format=json", path});
+  std::string error;
+  std::optional<Json> doc = parse_json_text(j.out, error);
+  ASSERT_TRUE(doc) << error << j.out;
+  const Json& notes = (*doc)["diagnostics"].array.at(0)["notes"];
+  ASSERT_FALSE(notes.array.empty());
+  EXPECT_EQ(notes.array[0]["line"].number, 3);
+  EXPECT_EQ(notes.array[0]["message"].string.rfind("in net[0] = nn.Linear(100, 10) (line 3)", 0), 0u);
+}
+
 // ---------------------------------------------------------------- JSON
 
 TEST(CheckJson, HoldsEverythingTheTextHolds) {
