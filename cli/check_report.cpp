@@ -177,7 +177,7 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
   std::size_t warnings = result.count(Outcome::Warning);
   out << ",\"summary\":{\"files\":" << summary.files << ",\"modules\":" << summary.modules
       << ",\"errors\":" << summary.errors << ",\"warnings\":" << summary.warnings << ",\"notes\":" << summary.notes
-      << ",\"obligations\":" << result.obligations.size() << ",\"proven\":" << result.count(Outcome::Proven)
+      << ",\"unreadable\":" << summary.unreadable << ",\"obligations\":" << result.obligations.size() << ",\"proven\":" << result.count(Outcome::Proven)
       << ",\"refuted\":" << result.count(Outcome::Error)
       << ",\"deferred\":" << result.count(Outcome::Deferred) + warnings << ",\"warned\":" << warnings
       << ",\"suppressed\":" << summary.suppressed

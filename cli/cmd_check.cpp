@@ -26,7 +26,7 @@ int run_check(const ParsedArgs& args) {
   if (!settings) return kExitUsage;
 
   DiagnosticSink diags;
-  Project project = load_project(args.positional, diags, 0, settings->file_filter());
+  Project project = load_project(args.positional, diags, 0, settings->file_filter(), settings->max_file_bytes);
   if (project.all_files.empty() && project.missing_paths.empty()) {
     diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
   }
@@ -50,7 +50,7 @@ int run_check(const ParsedArgs& args) {
 
   CheckSummary summary = count_diagnostics(diags, project.all_files.size(), project.modules.size());
   summary.suppressed = suppressed;
-  int exit_code = !project.missing_paths.empty() ? kExitUsage : summary.errors > 0 ? kExitErrorsFound : kExitOk;
+  int exit_code = summary.unreadable > 0 ? kExitUsage : summary.errors > 0 ? kExitErrorsFound : kExitOk;
   if (output->format == OutputFormat::Json) {
     print_check_json(std::cout, diags, summary, result, exit_code, show_shapes);
     return exit_code;
@@ -108,6 +108,9 @@ Diagnostics go to stderr in compiler form (path:line:col: severity: message
 from), sorted by file and line, then the summary lines
   checked N files: E errors, W warnings
   N obligations: P proven, R refuted, D deferred
+A file that cannot be read (missing, not a regular file, a read error) is
+an I/O error, not counted in E: the first line then ends with
+"; 1 file could not be read", and the exit status is 2.
 
 A '# gshape: ignore' comment on a line suppresses the diagnostics of that
 line, '# gshape: ignore[tag, ...]' those of the tags named (the summary
@@ -135,10 +138,14 @@ options:
                            above (docs/configuration.md)
   --warn-unused-ignores    report '# gshape: ignore' comments that suppress
                            nothing (warnings tagged unused-ignore)
+  --max-file-size SIZE     skip files larger than SIZE with a warning (bytes,
+                           or 512KB, 5MB ...; default 2MB; max-file-size in
+                           the configuration)
   --emit=obligations       list every obligation on stdout (status, tag,
                            constraint, message, reason, example)
   --show-shapes            print each tensor-valued expression's inferred shape
-                           on stdout (symbolic, e.g. [B, 10])
+                           on stdout (symbolic, e.g. [B, 10]); each layer of an
+                           nn.Sequential shows its output's shape
   --no-witnesses           ask Z3 about every obligation that is not a
                            constant, instead of first looking for concrete
                            sizes that satisfy it and sizes that violate it
@@ -157,7 +164,8 @@ options:
   -h, --help               show this help
 
 exit status: 0 no errors (warnings and deferred checks are not errors),
-1 errors found, 2 usage or I/O error (such as a missing PATH)
+1 errors found, 2 usage or I/O error (a missing PATH, a file that could not
+be read)
 
 example:
   gshape check src/
@@ -170,6 +178,7 @@ example:
 )",
       {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"no-witnesses", '\0', false},
        {"verbose", '\0', false}, {"args", '\0', true}, {"config", '\0', true}, {"exclude", '\0', true},
+       {"max-file-size", '\0', true},
        {"warn-unused-ignores", '\0', false}},
       true,  // the words after "--" are the launch's command line
       run_check};

@@ -197,7 +197,9 @@ int run_instrument(const ParsedArgs& args) {
   }
   // Shape errors do not stop the copy: their checks are in it, so a run
   // stops cleanly at the line. Exit 1 says they exist; 2 that OUT is incomplete.
-  const int exit_code = !tree.ok() ? kExitUsage : analysed.summary.errors > 0 ? kExitErrorsFound : kExitOk;
+  const int exit_code = !tree.ok() || analysed.summary.unreadable > 0 ? kExitUsage
+                        : analysed.summary.errors > 0           ? kExitErrorsFound
+                                                                : kExitOk;
 
   if (output->format == OutputFormat::Json) {
     print_json(analysed, tree, counts, out_dir, html_path, exit_code);
@@ -260,6 +262,8 @@ options:
                            '# gshape: ignore' comments (a suppressed error's
                            check is still inserted); include/exclude do not:
                            every file of PATH is instrumented
+  --max-file-size SIZE     a larger file is not analysed (a warning) and is
+                           copied unchanged (default 2MB)
   --warn-unused-ignores    report '# gshape: ignore' comments that suppress nothing
   --color=auto|always|never
                            colour the diagnostics (auto: when stderr is a terminal)
@@ -267,14 +271,15 @@ options:
 
 exit status: 0 written, no errors; 1 written, shape or syntax errors found
 (their checks are in OUT); 2 usage or I/O error (OUT refused or not
-writable: nothing written; a file that could not be written)
+writable: nothing written; a file that could not be written or a source
+file that could not be read)
 
 example:
   gshape instrument src/ -o build/instrumented
   /usr/bin/python3 build/instrumented/train.py
 )",
       {{"output", 'o', true}, format_option(), color_option(), {"check-proven", '\0', false}, {"verbose", '\0', false},
-       {"config", '\0', true}, {"warn-unused-ignores", '\0', false}},
+       {"config", '\0', true}, {"warn-unused-ignores", '\0', false}, {"max-file-size", '\0', true}},
       false,
       run_instrument};
   return command;

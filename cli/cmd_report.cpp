@@ -99,7 +99,7 @@ int run_report(const ParsedArgs& args) {
     attach_functions(project, review);
     if (html) add_sources(project, page);
   } else {
-    project = load_project(args.positional, diags, 0, settings->file_filter());
+    project = load_project(args.positional, diags, 0, settings->file_filter(), settings->max_file_bytes);
     gradual::AnalysisOptions options;
     options.record_shapes = html;  // the page shows each expression's shape
     options.symbolic_args = symbolic;
@@ -108,7 +108,7 @@ int run_report(const ParsedArgs& args) {
     // errors, unreadable files ...) is shown as diagnostics.
     diags.sort();
     front_end_errors = diags.count(Severity::Error);
-    if (!project.missing_paths.empty()) {
+    if (!project.missing_paths.empty()) {  // nothing to review: the paths named are not there
       if (output->format == OutputFormat::Text) print_diagnostics_text(std::cerr, diags, output->color);
       return kExitUsage;
     }
@@ -130,7 +130,8 @@ int run_report(const ParsedArgs& args) {
     diags.sort();
   }
   if (output->format == OutputFormat::Text) print_diagnostics_text(std::cerr, diags, output->color);
-  front_end_errors = diags.count(Severity::Error);
+  std::size_t unreadable = diags.count_io_errors();
+  front_end_errors = diags.count(Severity::Error) - unreadable;
   if (stats) {
     std::string problem = attach_stats(*stats, args.get("stats"), review);
     if (!problem.empty()) {
@@ -141,7 +142,9 @@ int run_report(const ParsedArgs& args) {
 
   FileCounts totals = review.totals();
   bool refuted = std::any_of(review.entries.begin(), review.entries.end(), [](const ReviewEntry& e) { return e.counts_as_error(); });
-  int exit_code = (refuted || totals.failed > 0 || front_end_errors > 0) ? kExitErrorsFound : kExitOk;
+  int exit_code = unreadable > 0 ? kExitUsage
+                  : (refuted || totals.failed > 0 || front_end_errors > 0) ? kExitErrorsFound
+                                                                          : kExitOk;
   if (html) {
     ReviewPageOptions page_options;
     page_options.filter = filter;
@@ -234,6 +237,7 @@ options:
   --config FILE            read this gshape.toml or pyproject.toml instead of
                            looking for one
   --exclude GLOB           leave out matching files (repeatable, comma-separated)
+  --max-file-size SIZE     skip larger files with a warning (default 2MB)
   --warn-unused-ignores    report '# gshape: ignore' comments that suppress nothing
   --color=auto|always|never
                            colour the statuses (auto: when stderr is a terminal)
@@ -242,8 +246,9 @@ options:
 exit status: 0 nothing refuted and no check failed; 1 a refuted obligation
 (not suppressed, not configured below error), a check that failed in the run
 given by --stats, or a file that could not be parsed; 2 usage or I/O error (a
-missing PATH, an unreadable or malformed --stats, --from or config file, an
---html FILE that cannot be written).
+missing PATH, a source file that could not be read, an unreadable or
+malformed --stats, --from or config file, an --html FILE that cannot be
+written).
 The filters change what is listed, never the exit status.
 
 example:

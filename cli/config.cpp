@@ -1,5 +1,6 @@
 #include "cli/config.h"
 
+#include <cctype>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -82,6 +83,12 @@ ConfigError read_table(const std::string& path, const toml::table& table, const 
     } else if (k == "warn-unused-ignores" || k == "warn_unused_ignores") {
       if (!node.is_boolean()) return at_(path, node.source(), "'" + k + "' must be true or false");
       out.warn_unused_ignores = *node.value<bool>();
+    } else if (k == "max-file-size" || k == "max_file_size") {
+      std::optional<std::size_t> size;
+      if (node.is_integer() && *node.value<int64_t>() > 0) size = static_cast<std::size_t>(*node.value<int64_t>());
+      if (node.is_string()) size = parse_file_size(*node.value<std::string>());
+      if (!size) return at_(path, node.source(), "'" + k + "' must be a size such as \"5MB\", \"512KB\" or a number of bytes");
+      out.max_file_bytes = *size;
     } else if (k == "severity") {
       const toml::table* tags = node.as_table();
       if (tags == nullptr) {
@@ -104,7 +111,7 @@ ConfigError read_table(const std::string& path, const toml::table& table, const 
     } else {
       const toml::source_region& at = key.source().begin.line > 0 ? key.source() : node.source();
       return at_(path, at, "unknown key '" + k + "' in " + table_name +
-                               " (expected include, exclude, python, severity, warn-unused-ignores)");
+                               " (expected include, exclude, python, severity, warn-unused-ignores, max-file-size)");
     }
   }
   return {};
@@ -147,7 +154,29 @@ ConfigError read_config_file(const std::string& path, Settings& out) {
   return read_table(path, doc, "gshape.toml", out);
 }
 
-std::vector<OptionSpec> config_options() { return {{"config", '\0', true}, {"exclude", '\0', true}}; }
+std::vector<OptionSpec> config_options() {
+  return {{"config", '\0', true}, {"exclude", '\0', true}, {"max-file-size", '\0', true}};
+}
+
+std::optional<std::size_t> parse_file_size(const std::string& text) {
+  std::size_t i = 0;
+  unsigned long long value = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    if (value > (1ULL << 40)) return std::nullopt;
+    value = value * 10 + static_cast<unsigned>(text[i] - '0');
+    ++i;
+  }
+  if (i == 0) return std::nullopt;
+  std::string unit;
+  for (; i < text.size(); ++i) unit += static_cast<char>(std::toupper(static_cast<unsigned char>(text[i])));
+  unsigned long long scale = 1;
+  if (unit == "K" || unit == "KB") scale = 1024;
+  else if (unit == "M" || unit == "MB") scale = 1024 * 1024;
+  else if (unit == "G" || unit == "GB") scale = 1024 * 1024 * 1024;
+  else if (!unit.empty() && unit != "B") return std::nullopt;
+  if (value == 0) return std::nullopt;
+  return static_cast<std::size_t>(value * scale);
+}
 
 std::optional<Settings> load_settings(const ParsedArgs& args, const std::vector<std::string>& paths) {
   Settings settings;
@@ -178,6 +207,15 @@ std::optional<Settings> load_settings(const ParsedArgs& args, const std::vector<
     }
   }
   if (args.has("warn-unused-ignores")) settings.warn_unused_ignores = true;
+  if (args.has("max-file-size")) {
+    std::optional<std::size_t> size = parse_file_size(args.get("max-file-size"));
+    if (!size) {
+      std::cerr << "gshape: error: --max-file-size '" << args.get("max-file-size")
+                << "' is not a size (expected bytes, or a number with KB, MB or GB: 5MB)\n";
+      return std::nullopt;
+    }
+    settings.max_file_bytes = *size;
+  }
   return settings;
 }
 

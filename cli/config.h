@@ -8,6 +8,7 @@
 //   exclude = ["tests/**", "legacy"] # globs: matching files are not loaded
 //   python = "/opt/venv/bin/python"  # the interpreter of `gshape run`
 //   warn-unused-ignores = true       # as --warn-unused-ignores
+//   max-file-size = "5MB"            # as --max-file-size: larger files are skipped (default 2MB)
 //   [severity]                       # ([tool.gshape.severity] in pyproject.toml)
 //   linear_c1 = "warning"            # error | warning | note | ignore, per tag
 //
@@ -37,6 +38,7 @@ struct Settings {
   PathPatterns exclude;
   std::string python;  // "" unless configured
   bool warn_unused_ignores = false;
+  std::size_t max_file_bytes = kDefaultMaxSourceFileBytes;  // larger files are skipped with a warning
   std::map<std::string, SeverityOverride> severity;  // by tag
 
   // The filter load_project applies to walked files; empty when nothing is
@@ -61,13 +63,17 @@ struct ConfigError {
 // Reads one config file into `out`; an empty ConfigError when it is fine.
 ConfigError read_config_file(const std::string& path, Settings& out);
 
+// A size as --max-file-size and max-file-size take it: bytes, or a number
+// with K, KB, M, MB, G or GB (1024-based; case ignored), more than 0.
+std::optional<std::size_t> parse_file_size(const std::string& text);
+
 // The settings of a command: the config file (--config FILE, or found from
-// the first of `paths`, or the working directory), then --exclude and
-// --warn-unused-ignores from the command line. nullopt after printing the
+// the first of `paths`, or the working directory), then --exclude,
+// --max-file-size and --warn-unused-ignores from the command line. nullopt after printing the
 // error (a malformed file, a missing --config): exit status 2.
 std::optional<Settings> load_settings(const ParsedArgs& args, const std::vector<std::string>& paths);
 
-// The option specs of the configuration: --config FILE, --exclude GLOB.
+// The option specs of the configuration: --config FILE, --exclude GLOB, --max-file-size SIZE.
 std::vector<OptionSpec> config_options();
 
 }  // namespace gshape::cli

@@ -25,7 +25,7 @@ std::size_t add_checked_diagnostics(const Project& project, const gradual::Analy
 AnalysedProject analyse_paths(const std::vector<std::string>& paths, bool verbose, const Settings& settings,
                               const gradual::AnalysisOptions& options) {
   AnalysedProject a;
-  a.project = load_project(paths, a.diags);
+  a.project = load_project(paths, a.diags, 0, {}, settings.max_file_bytes);
   if (a.project.all_files.empty() && a.project.missing_paths.empty()) {
     a.diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
   }

@@ -40,7 +40,8 @@ CheckSummary count_diagnostics(const DiagnosticSink& diags, std::size_t files, s
   CheckSummary s;
   s.files = files;
   s.modules = modules;
-  s.errors = diags.count(Severity::Error);
+  s.unreadable = diags.count_io_errors();
+  s.errors = diags.count(Severity::Error) - s.unreadable;
   s.warnings = diags.count(Severity::Warning);
   s.notes = diags.count(Severity::Note);
   return s;
@@ -56,7 +57,8 @@ std::string counted(std::size_t n, const char* noun) {
 
 std::string summary_line(const CheckSummary& s) {
   return "checked " + counted(s.files, "file") + ": " + counted(s.errors, "error") + ", " +
-         counted(s.warnings, "warning") + (s.suppressed > 0 ? ", " + std::to_string(s.suppressed) + " suppressed" : "");
+         counted(s.warnings, "warning") + (s.suppressed > 0 ? ", " + std::to_string(s.suppressed) + " suppressed" : "") +
+         (s.unreadable > 0 ? "; " + counted(s.unreadable, "file") + " could not be read" : "");
 }
 
 void print_diagnostics_text(std::ostream& out, const DiagnosticSink& diags, bool color) {
@@ -77,7 +79,7 @@ void print_json_report(std::ostream& out, const std::string& command, const Diag
   }
   out << "],\"summary\":{\"files\":" << summary.files << ",\"modules\":" << summary.modules
       << ",\"errors\":" << summary.errors << ",\"warnings\":" << summary.warnings << ",\"notes\":" << summary.notes
-      << ",\"text\":" << json_quote(summary_line(summary)) << "},\"exit_code\":" << exit_code << "}\n";
+      << ",\"unreadable\":" << summary.unreadable << ",\"text\":" << json_quote(summary_line(summary)) << "},\"exit_code\":" << exit_code << "}\n";
 }
 
 }  // namespace gshape::cli

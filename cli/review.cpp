@@ -92,6 +92,9 @@ Review build_review(const Project& project, const gradual::AnalysisResult& resul
   review.python_files = project.all_files.size();
   review.files = project.all_files;
   for (const std::unique_ptr<SourceFile>& f : project.rejected_files) review.unanalysed_files.push_back(f->path());
+  for (const std::string& f : project.unreadable_files) review.unanalysed_files.push_back(f);
+  for (const std::string& f : project.oversized_files) review.unanalysed_files.push_back(f);
+  std::sort(review.unanalysed_files.begin(), review.unanalysed_files.end());
   for (const gradual::AnalysedObligation& a : result.obligations) {
     const gradual::Obligation& ob = a.ob;
     ReviewEntry e;

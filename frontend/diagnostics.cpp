@@ -30,6 +30,17 @@ void DiagnosticSink::file_error(const std::string& path, std::string message) {
   report({Severity::Error, {}, path, std::move(message), {}, {}});
 }
 
+void DiagnosticSink::io_error(const std::string& path, std::string message) {
+  Diagnostic d{Severity::Error, {}, path, std::move(message), {}, {}};
+  d.io_error = true;
+  report(std::move(d));
+}
+
+std::size_t DiagnosticSink::count_io_errors() const {
+  return static_cast<std::size_t>(
+      std::count_if(diagnostics_.begin(), diagnostics_.end(), [](const Diagnostic& d) { return d.io_error; }));
+}
+
 std::size_t DiagnosticSink::count(Severity s) const {
   return static_cast<std::size_t>(
       std::count_if(diagnostics_.begin(), diagnostics_.end(), [s](const Diagnostic& d) { return d.severity == s; }));

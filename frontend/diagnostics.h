@@ -41,6 +41,10 @@ struct Diagnostic {
   std::string message; // lower-case start, no final period
   std::string tag;     // constraint tag such as "linear_c1"; empty when none
   std::vector<DiagnosticNote> notes;
+  // A file or path that could not be read at all (missing, not a regular
+  // file, a read error): an I/O error, not an error in the code. Summaries
+  // count these apart ("1 file could not be read") and exit with status 2.
+  bool io_error = false;
 };
 
 // Collects diagnostics from every phase, in the order they were reported.
@@ -49,11 +53,14 @@ class DiagnosticSink {
   void report(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
   void error(const SourceLoc& loc, std::string message, std::string tag = {});
   void warning(const SourceLoc& loc, std::string message, std::string tag = {});
-  // An error about a whole file (unreadable, not UTF-8, ...).
+  // An error about a whole file (not UTF-8, binary, ...).
   void file_error(const std::string& path, std::string message);
+  // A file or path that could not be read (Diagnostic::io_error).
+  void io_error(const std::string& path, std::string message);
 
   const std::vector<Diagnostic>& all() const { return diagnostics_; }
-  std::size_t count(Severity s) const;
+  std::size_t count(Severity s) const;  // io errors included
+  std::size_t count_io_errors() const;
   bool has_errors() const { return count(Severity::Error) > 0; }
   // Orders by file path, line, column (stable for equal positions).
   void sort();

@@ -321,7 +321,58 @@ class Builder {
       report_syntax_error(loc(kid.node), what);
       return;
     }
-    if (!is_module && !has_statement) report_syntax_error(loc(block), "expected an indented block");
+    if (!is_module && !has_statement) report_empty_block(block);
+  }
+
+  // The node whose child `node` is, found from the root (tree-sitter 0.20's
+  // ts_node_parent misses the zero-width block of `def f():` with no body).
+  static TSNode parent_of(TSNode node) {
+    TSNode at = ts_tree_root_node(node.tree);
+    uint32_t begin = ts_node_start_byte(node);
+    for (;;) {
+      TSNode next{};
+      for (uint32_t i = 0, n = ts_node_child_count(at); i < n; ++i) {
+        TSNode child = ts_node_child(at, i);
+        if (ts_node_eq(child, node)) return at;
+        if (ts_node_start_byte(child) <= begin && begin <= ts_node_end_byte(child) && ts_node_child_count(child) > 0) {
+          next = child;  // the last that holds it: a zero-width block sits at its owner's end
+        }
+      }
+      if (ts_node_is_null(next)) return TSNode{};
+      at = next;
+    }
+  }
+
+  // CPython's words for a block header with nothing indented under it
+  // ("expected an indented block after 'if' statement on line 3"), at the
+  // next token (or at the block when the file ends first).
+  [[gnu::noinline]] void report_empty_block(TSNode block) {
+    TSNode owner = parent_of(block);
+    std::string after;
+    if (!ts_node_is_null(owner)) {
+      std::string_view type = ts_node_type(owner);
+      if (type == "function_definition") after = "function definition";
+      else if (type == "class_definition") after = "class definition";
+      else if (type == "except_group_clause") after = "'except*' statement";
+      else if (auto end = type.find('_'); end != std::string_view::npos) after = "'" + std::string(type.substr(0, end)) + "' statement";
+    }
+    std::string what = "expected an indented block";
+    if (!after.empty()) {
+      what += " after " + after + " on line " + std::to_string(loc(owner).line);
+    }
+    std::string_view text = file_.text();
+    uint32_t at = ts_node_end_byte(block);
+    while (at < text.size()) {
+      char c = text[at];
+      if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r') {
+        ++at;
+      } else if (c == '#') {
+        while (at < text.size() && text[at] != '\n' && text[at] != '\r') ++at;
+      } else {
+        break;
+      }
+    }
+    report_syntax_error(at < text.size() ? locations_.at(at, at + 1) : loc(block), what);
   }
 
   ir::Stmt* build_stmt(TSNode node) {

@@ -144,37 +144,51 @@ bool names_utf8(std::string encoding) {
   return encoding == "utf8" || encoding.rfind("utf-8", 0) == 0;
 }
 
+}  // namespace
+
 std::string megabytes(std::size_t bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f MB", static_cast<double>(bytes) / (1024.0 * 1024.0));
   return buf;
 }
 
-// The file's bytes, or nullopt after reporting why they cannot be used.
-std::optional<std::string> read_file_bytes(const std::string& path, DiagnosticSink& diags) {
+namespace {
+
+// The warning of a file over the limit: named, with its size and the limit.
+void report_oversized(const std::string& path, std::size_t bytes, std::size_t limit, DiagnosticSink& diags) {
+  diags.report({Severity::Warning, {}, path,
+                "skipped: the file is " + megabytes(bytes) + ", over the size limit of " + megabytes(limit) +
+                    " (--max-file-size, or max-file-size in the configuration, raises it)",
+                {}, {}});
+}
+
+// The file's bytes, or nullopt after reporting why they cannot be used
+// (`oversized` set when only its size stopped it).
+std::optional<std::string> read_file_bytes(const std::string& path, std::size_t limit, DiagnosticSink& diags,
+                                           bool& oversized) {
   // O_NONBLOCK: opening a FIFO named *.py must not wait for a writer.
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
-    diags.file_error(path, std::string("cannot read file: ") + std::strerror(errno));
+    diags.io_error(path, std::string("cannot read file: ") + std::strerror(errno));
     return std::nullopt;
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    diags.file_error(path, "cannot read file: not a regular file");
+    diags.io_error(path, "cannot read file: not a regular file");
     return std::nullopt;
   }
-  if (static_cast<std::size_t>(st.st_size) > kMaxSourceFileBytes) {
+  if (static_cast<std::size_t>(st.st_size) > limit) {
     ::close(fd);
-    diags.file_error(path, "file is too large (" + megabytes(static_cast<std::size_t>(st.st_size)) +
-                               "; gshape reads source files up to " + megabytes(kMaxSourceFileBytes) + ")");
+    report_oversized(path, static_cast<std::size_t>(st.st_size), limit, diags);
+    oversized = true;
     return std::nullopt;
   }
   std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
   std::size_t used = 0;
   for (;;) {
     if (used == bytes.size()) {
-      if (bytes.size() > kMaxSourceFileBytes) break;  // grew while we read: the size check above still holds
+      if (bytes.size() > limit) break;  // grew while we read: the size check above still holds
       bytes.resize(bytes.size() + 65536);
     }
     ssize_t got = ::read(fd, bytes.data() + used, bytes.size() - used);
@@ -182,7 +196,7 @@ std::optional<std::string> read_file_bytes(const std::string& path, DiagnosticSi
     if (got < 0) {
       int error = errno;
       ::close(fd);
-      diags.file_error(path, std::string("cannot read file: ") + std::strerror(error));
+      diags.io_error(path, std::string("cannot read file: ") + std::strerror(error));
       return std::nullopt;
     }
     if (got == 0) break;
@@ -190,9 +204,9 @@ std::optional<std::string> read_file_bytes(const std::string& path, DiagnosticSi
   }
   ::close(fd);
   bytes.resize(used);
-  if (bytes.size() > kMaxSourceFileBytes) {
-    diags.file_error(path, "file is too large (" + megabytes(bytes.size()) + "; gshape reads source files up to " +
-                               megabytes(kMaxSourceFileBytes) + ")");
+  if (bytes.size() > limit) {
+    report_oversized(path, bytes.size(), limit, diags);
+    oversized = true;
     return std::nullopt;
   }
   return bytes;
@@ -241,7 +255,7 @@ class Walker {
     fs::file_status status = fs::status(given, ec);
     if (ec || !fs::exists(status)) {
       bool missing = !ec || ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory;
-      diags_.file_error(given, missing ? "no such file or directory" : "cannot access: " + ec.message());
+      diags_.io_error(given, missing ? "no such file or directory" : "cannot access: " + ec.message());
       project_.missing_paths.push_back(given);
       return;
     }
@@ -358,15 +372,16 @@ class Walker {
 
 // One file's outcome, filled on a worker thread and merged in file order.
 struct LoadedFile {
+  bool oversized = false;
   std::optional<ProjectModule> module;
   std::unique_ptr<SourceFile> rejected;
   DiagnosticSink diags;
 };
 
 // Reads, checks and parses one file: a module, or a rejected file.
-void load_file(const FoundFile& found, LoadedFile& out) {
+void load_file(const FoundFile& found, std::size_t max_file_bytes, LoadedFile& out) {
   DiagnosticSink& diags = out.diags;
-  std::optional<std::string> bytes = read_file_bytes(found.path, diags);
+  std::optional<std::string> bytes = read_file_bytes(found.path, max_file_bytes, diags, out.oversized);
   if (!bytes) return;
   if (std::memchr(bytes->data(), '\0', bytes->size()) != nullptr) {
     diags.file_error(found.path, "binary file, not Python source");
@@ -409,7 +424,8 @@ void load_file(const FoundFile& found, LoadedFile& out) {
 }  // namespace
 
 Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads,
-                     const FileFilter& keep) {
+                     const FileFilter& keep, std::size_t max_file_bytes) {
+  max_file_bytes = std::min(max_file_bytes, kHardMaxSourceFileBytes);
   Project project;
   Walker walker(project, diags);
   for (const std::string& path : paths) walker.add_root(path);
@@ -424,11 +440,15 @@ Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diag
   // results are merged in path order, so the output does not depend on
   // which thread finished first.
   std::vector<LoadedFile> loaded(files.size());
-  parallel_for(files.size(), [&](std::size_t i) { load_file(files[i], loaded[i]); },
+  parallel_for(files.size(), [&](std::size_t i) { load_file(files[i], max_file_bytes, loaded[i]); },
                threads == 0 ? default_thread_count() : threads);
   for (std::size_t i = 0; i < files.size(); ++i) {
     project.all_files.push_back(files[i].path);
-    for (const Diagnostic& d : loaded[i].diags.all()) diags.report(d);
+    for (const Diagnostic& d : loaded[i].diags.all()) {
+      if (d.io_error) project.unreadable_files.push_back(files[i].path);
+      diags.report(d);
+    }
+    if (loaded[i].oversized) project.oversized_files.push_back(files[i].path);
     if (loaded[i].module) project.modules.push_back(std::move(*loaded[i].module));
     if (loaded[i].rejected) project.rejected_files.push_back(std::move(loaded[i].rejected));
   }

@@ -39,14 +39,28 @@ class Project {
   std::vector<std::unique_ptr<SourceFile>> rejected_files;
   // Paths given to load_project that do not exist (a usage error for the CLI).
   std::vector<std::string> missing_paths;
+  // Files found (and in all_files) that could not be read: an I/O error
+  // each (Diagnostic::io_error), neither a module nor a rejected file.
+  std::vector<std::string> unreadable_files;
+  // Files found (and in all_files) that are larger than the size limit:
+  // skipped with a warning, neither read nor parsed.
+  std::vector<std::string> oversized_files;
 
   // The module named `dotted` ("pkg.mod"), or nullptr. With several roots
   // holding the same name, the first by path.
   const ProjectModule* find(const std::string& dotted) const;
 };
 
-// Files larger than this are reported and skipped (no Python source is that big).
-inline constexpr std::size_t kMaxSourceFileBytes = 20u * 1024u * 1024u;
+// Files larger than this are skipped with a warning unless the caller sets
+// another limit: hand-written Python is far smaller, and a generated file
+// (tables of weights, a vendored bundle) costs memory and time in proportion
+// to its size and holds no shape code worth the wait.
+inline constexpr std::size_t kDefaultMaxSourceFileBytes = 2u * 1024u * 1024u;
+// The limit no setting can raise: tree-sitter addresses text with 32 bits.
+inline constexpr std::size_t kHardMaxSourceFileBytes = UINT32_MAX - 1;
+
+// "2.0 MB" (MiB, one decimal), as size limits are shown.
+std::string megabytes(std::size_t bytes);
 
 // Loads each path: a file, or a directory walked recursively in sorted order
 // (skipping hidden entries, virtual environments, __pycache__, build/, dist/,
@@ -59,8 +73,11 @@ inline constexpr std::size_t kMaxSourceFileBytes = 20u * 1024u * 1024u;
 // `keep`, when set, is asked about every file found by walking a directory
 // (not about files named in `paths`): false leaves the file out as if it were
 // not there (gshape's --exclude and configured include/exclude globs).
+// A file larger than `max_file_bytes` (capped at kHardMaxSourceFileBytes) is
+// not read: a warning names it and the limit, and it is listed in
+// `oversized_files`; so memory stays in proportion to the limit.
 using FileFilter = std::function<bool(const std::string& path)>;
 Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads = 0,
-                     const FileFilter& keep = {});
+                     const FileFilter& keep = {}, std::size_t max_file_bytes = kDefaultMaxSourceFileBytes);
 
 }  // namespace gshape

@@ -15,11 +15,18 @@ namespace gshape::ts {
 // level in one byte when it saves its state.
 inline constexpr uint32_t kMaxIndentColumns = 255;
 
-// When `root` contains an error, reports exactly one diagnostic and returns true:
-//   `syntax error: unexpected 'text'` at the first ERROR node (the innermost one
-//   where errors nest; its text up to the end of its first line, shortened),
-//   `syntax error: missing ')'` at the first MISSING node, or, when a line is
-//   indented deeper than the scanner can follow, `nesting too deep: …` there.
+// When `root` contains an error, or a Python 2 `print x` / `exec code`
+// statement (tree-sitter-python parses them, Python 3 does not), reports
+// exactly one diagnostic, in CPython 3.11's words, and returns true:
+//   `syntax error: Missing parentheses in call to 'print'. Did you mean print(...)?`,
+//   the tokenizer's errors found anywhere in the file (`unterminated string
+//   literal (detected at line 3)`, `unmatched ')'`, `closing parenthesis ']'
+//   does not match opening parenthesis '('`), `'(' was never closed` at the
+//   innermost bracket left open at the end of the file, `expected ':'` after a
+//   block header without its colon, else `invalid syntax` where the parse
+//   stopped; or, when a line is indented deeper than the scanner can follow,
+//   `nesting too deep: …` there. The order is CPython's: a tokenizer error
+//   wins, then an open bracket unless an error ends on an earlier line.
 bool report_syntax_error(TSNode root, const SourceFile& file, LocationMap& locations, DiagnosticSink& diags);
 
 }  // namespace gshape::ts

@@ -391,6 +391,10 @@ class Interpreter {
                     std::vector<std::tuple<const ir::FunctionDef*, ModuleState*, const ir::ClassDef*>>& out);
   std::string memo_key(const FunctionObject& fn, const std::vector<Value>& args) const;
   void attach_notes(const CallSite& call, std::size_t first_raw, const ir::Node* site);
+  // nn.Sequential: the note of an error refuted in layer k (interp_call.cpp).
+  std::string sequential_layer_text(const ContainerModule& seq, const std::string& name, std::size_t k) const;
+  void note_sequential_layer(const ContainerModule& seq, const std::string& name, std::size_t k,
+                             std::optional<std::size_t> input_from, const Value& input, std::size_t first_raw);
   // help: lines for the refuted obligations from first_raw on (interp_help.cpp).
   void attach_help(const Rule& rule, const CallSite& call, std::size_t first_raw);
   // The rule applied to `call` in a solver scope of its own proves every obligation.

@@ -158,7 +158,11 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
       if (a.type == Argument::Type::Positional) positional.push_back(a);
     if (positional.size() != 1 || positional.size() != args.size()) return unresolved("is called with several inputs");
     ArgValue input = positional.front();
-    for (const Value& child : container->children) {
+    std::string name = callee_expr ? source_text(callee_expr->loc, 40) : std::string();
+    std::optional<std::size_t> input_from;  // the last layer that changed the shape
+    for (std::size_t k = 0; k < container->children.size(); ++k) {
+      const Value& child = container->children[k];
+      std::size_t first = raw_.size();
       Value out;
       if (object_as<InstanceObject>(child) || object_as<ContainerModule>(child) || object_as<ChoiceObject>(child)) {
         out = call_value(child, nullptr, {input}, site);
@@ -170,6 +174,9 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
         note_unresolved(site, "a layer of the nn.Sequential is not known");
         out = Value::unknown();
       }
+      note_sequential_layer(*container, name, k, input_from, input.value, first);
+      if (k < container->child_exprs.size()) record_shape(container->child_exprs[k], out);  // the shape after it
+      if (!out.is_tensor() || !input.value.is_tensor() || out.shape().str() != input.value.shape().str()) input_from = k;
       input = ArgValue{Argument::Type::Positional, {}, out, nullptr, {}};
     }
     return input.value;
@@ -631,6 +638,39 @@ std::string short_class(const std::string& cls) {
 }
 
 }  // namespace
+
+// "self.net[2] = nn.Linear(80, 10)": a layer of a Sequential as written.
+std::string Interpreter::sequential_layer_text(const ContainerModule& seq, const std::string& name, std::size_t k) const {
+  const Expr* e = k < seq.child_exprs.size() ? seq.child_exprs[k] : nullptr;
+  std::string text = e ? source_text(e->loc, 40) : std::string();
+  if (text.empty() && seq.children[k].is_object()) text = short_class(seq.children[k].as_object()->class_name);
+  return (name.empty() ? std::string("nn.Sequential") : name) + "[" + std::to_string(k) + "] = " + text;
+}
+
+// An error refuted while layer k of a Sequential ran (raw_[first...]) gets a
+// note at that layer: which one it is and where its input comes from.
+void Interpreter::note_sequential_layer(const ContainerModule& seq, const std::string& name, std::size_t k,
+                                        std::optional<std::size_t> input_from, const Value& input, std::size_t first) {
+  const Expr* e = k < seq.child_exprs.size() ? seq.child_exprs[k] : nullptr;
+  SourceLoc at = e ? e->loc : SourceLoc{};
+  if (!at.valid() && seq.children[k].is_object() && seq.children[k].as_object()) {
+    if (const SourceLoc* made = created_at(seq.children[k].as_object().get())) at = *made;
+  }
+  std::string text;
+  for (std::size_t i = first; i < raw_.size() && i < raw_info_.size(); ++i) {
+    if (raw_[i].status != Status::Refuted) continue;
+    if (text.empty()) {
+      text = "in " + sequential_layer_text(seq, name, k) + (at.valid() ? " (line " + std::to_string(at.line) + ")" : "") +
+             ": its input";
+      std::string shape = input.is_tensor() ? ", of shape " + input.shape().str() : "";
+      if (input_from) text += " comes from " + sequential_layer_text(seq, name, *input_from) + shape;
+      else text += " is the input of " + (name.empty() ? std::string("the nn.Sequential") : name) + shape;
+    }
+    std::vector<DiagnosticNote>& notes = raw_info_[i].notes;
+    notes.insert(notes.begin(), DiagnosticNote{at, text});
+    if (notes.size() > 8) notes.resize(8);
+  }
+}
 
 void Interpreter::attach_notes(const CallSite& call, std::size_t first, const Node* site) {
   bool any = false;

@@ -453,6 +453,8 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
         if (x.type == Argument::Type::Positional) {
           if (x.value.is_object() && object_as<DictObject>(x.value) == nullptr) {
             c->children.push_back(x.value);
+            c->child_exprs.resize(c->children.size() - 1, nullptr);
+            c->child_exprs.push_back(x.expr);
           } else {
             c->children_known = false;  // an OrderedDict or something unknown
           }

@@ -116,6 +116,9 @@ struct ModuleNamespace : ObjectValue {
 struct ContainerModule : ObjectValue {
   explicit ContainerModule(std::string cls) : ObjectValue(std::move(cls)) {}
   std::vector<Value> children;
+  // nn.Sequential: the expression each child was written as in the call
+  // (nullptr for one from a *list), for notes and the shapes between layers.
+  std::vector<const ir::Expr*> child_exprs;
   bool children_known = true;  // false: built from something the analysis cannot list
   // Loops iterated to a fixed point (unknown trip count) around its creation:
   // an append inside a further such loop adds an unknown number of children.

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "gshape_runner.h"
+#include "shape_fixtures.h"
 #include "frontend/json_reader.h"
 #include "temp_dir.h"
 
@@ -157,18 +158,58 @@ TEST(Check, FiveHundredNestedIfBlocksDoNotCrash) {
   expect_survives(gshape({"check", dir.str()}), "ifs.py");
 }
 
-TEST(Check, OversizedFileIsSkippedWithAClearError) {
+// A generated file over the size limit (2 MB by default) is skipped with a
+// warning naming it and the limit; the rest of the project is still checked.
+TEST(Check, OversizedFileIsSkippedWithAWarningAndTheRestIsChecked) {
   TempDir dir;
-  dir.write("good.py", "x = 1\n");
+  dir.write("model.py", kRefutedModule);
   std::string line = "values = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]\n";
   std::string text;
-  while (text.size() <= 21u * 1024 * 1024) text += line;
-  dir.write("huge.py", text);
+  while (text.size() <= 2.5 * 1024 * 1024) text += line;
+  dir.write("weights.py", text);
   ProcessResult r = gshape({"check", dir.str()});
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(contains(r.err, dir / "huge.py" + ": error: file is too large (21.0 MB; gshape reads source files up to 20.0 MB)"))
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // model.py's error; the skipped file is only a warning
+  EXPECT_TRUE(contains(r.err, dir / "weights.py" +
+                                  ": warning: skipped: the file is 2.5 MB, over the size limit of 2.0 MB "
+                                  "(--max-file-size, or max-file-size in the configuration, raises it)"))
       << r.err;
-  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error")) << r.err;
+  EXPECT_TRUE(contains(r.err, dir / "model.py" + ":5:")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error, 1 warning\n")) << r.err;
+
+  // The review lists it among the files not analysed.
+  ProcessResult review = gshape({"report", "--format=json", dir.str()});
+  std::string error;
+  std::optional<Json> doc = parse_json_text(review.out, error);
+  ASSERT_TRUE(doc) << error << review.out;
+  ASSERT_EQ((*doc)["unanalysed_files"].array.size(), 1u);
+  EXPECT_EQ((*doc)["unanalysed_files"].array[0].string, dir / "weights.py");
+
+  // A higher limit, on the command line or in the configuration, checks it.
+  ProcessResult raised = gshape({"check", "--max-file-size", "3MB", dir.str()});
+  EXPECT_EQ(raised.exit_code, 1) << raised.err;
+  EXPECT_FALSE(contains(raised.err, "skipped")) << raised.err;
+  EXPECT_TRUE(contains(raised.err, "checked 2 files: 1 error, 0 warnings\n")) << raised.err;
+  dir.write("pyproject.toml", "[tool.gshape]\nmax-file-size = \"3MB\"\n");
+  ProcessResult configured = gshape({"check", dir.str()});
+  EXPECT_TRUE(contains(configured.err, "checked 2 files: 1 error, 0 warnings\n")) << configured.err;
+  // ... and a lower one skips smaller files.
+  ProcessResult lowered = gshape({"check", "--max-file-size", "10", dir.str()});
+  EXPECT_TRUE(contains(lowered.err, "checked 2 files: 0 errors, 2 warnings\n")) << lowered.err;
+  EXPECT_EQ(lowered.exit_code, 0);
+}
+
+TEST(Check, MaxFileSizeThatIsNotASizeIsAUsageError) {
+  TempDir dir;
+  dir.write("a.py", "x = 1\n");
+  for (const char* bad : {"", "0", "MB", "5 MB", "5XB", "-1", "1.5MB"}) {
+    ProcessResult r = gshape({"check", std::string("--max-file-size=") + bad, dir.str()});
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_TRUE(contains(r.err, "is not a size")) << bad << r.err;
+  }
+  dir.write("gshape.toml", "max-file-size = \"big\"\n");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "gshape.toml:1:17: error: 'max-file-size' must be a size")) << r.err;
 }
 
 TEST(Check, UnreadableFileIsAnErrorAndTheRestIsChecked) {
@@ -178,9 +219,43 @@ TEST(Check, UnreadableFileIsAnErrorAndTheRestIsChecked) {
   std::string locked = dir.write("locked.py", "x = 1\n");
   std::filesystem::permissions(locked, std::filesystem::perms::none);
   ProcessResult r = gshape({"check", dir.str()});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.exit_code, 2);  // an I/O error
   EXPECT_TRUE(contains(r.err, locked + ": error: cannot read file: Permission denied")) << r.err;
-  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 0 errors, 0 warnings; 1 file could not be read")) << r.err;
+}
+
+// A file that cannot be read is an I/O error, counted apart from the errors
+// in the code: the error count is the refuted count, and the exit status 2.
+TEST(Check, UnreadableFileIsCountedApartFromShapeErrors) {
+  TempDir dir;
+  dir.write("model.py", kRefutedModule);
+  std::filesystem::create_symlink("nowhere.py", dir.path() / "dangling.py");
+  ProcessResult r = gshape({"check", dir.str()});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, dir / "dangling.py" + ": error: cannot read file: No such file or directory")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error, 0 warnings; 1 file could not be read\n")) << r.err;
+  EXPECT_TRUE(contains(r.err, "1 refuted")) << r.err;
+
+  ProcessResult j = gshape({"check", "--format=json", dir.str()});
+  EXPECT_EQ(j.exit_code, 2);
+  std::string error;
+  std::optional<Json> doc = parse_json_text(j.out, error);
+  ASSERT_TRUE(doc) << error << "\n" << j.out;
+  const Json& summary = (*doc)["summary"];
+  EXPECT_EQ(summary["errors"].number, 1);
+  EXPECT_EQ(summary["refuted"].number, summary["errors"].number);
+  EXPECT_EQ(summary["unreadable"].number, 1);
+  EXPECT_EQ((*doc)["exit_code"].number, 2);
+  EXPECT_EQ((*doc)["diagnostics"].array.size(), 2u);  // the I/O error is still a diagnostic
+
+  // The review lists it among the files not analysed; refuted stays 1.
+  ProcessResult rep = gshape({"report", "--format=json", dir.str()});
+  EXPECT_EQ(rep.exit_code, 2);
+  std::optional<Json> review = parse_json_text(rep.out, error);
+  ASSERT_TRUE(review) << error << "\n" << rep.out;
+  EXPECT_EQ((*review)["summary"]["refuted"].number, 1);
+  ASSERT_EQ((*review)["unanalysed_files"].array.size(), 1u);
+  EXPECT_EQ((*review)["unanalysed_files"].array[0].string, dir / "dangling.py");
 }
 
 TEST(Check, ToolFoldersAreSkipped) {
@@ -226,7 +301,8 @@ TEST(Check, SymlinkLoopsEndAndLinkedFilesCountOnce) {
   EXPECT_FALSE(r.timed_out);
   // mod.py once (alias.py is the same file); the two links that point at
   // each other cannot be read and say so.
-  EXPECT_TRUE(contains(r.err, "checked 3 files: 2 errors")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 3 files: 0 errors, 0 warnings; 2 files could not be read")) << r.err;
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(count_of(r.err, "cannot read file"), 2u) << r.err;
 }
 
@@ -253,6 +329,60 @@ TEST(Check, ColorOnlyWhenAsked) {
   EXPECT_TRUE(contains(gshape({"check", "--color=always", dir.str()}).err, "\033["));
   EXPECT_FALSE(contains(gshape({"check", "--color=never", dir.str()}).err, "\033["));
   EXPECT_FALSE(contains(gshape({"check", dir.str()}).err, "\033[")) << "auto: stderr is a pipe here";
+}
+
+// ---------------------------------------------------------------- containers
+
+// An error inside an nn.Sequential is reported at its call, with a note at
+// the layer that fails naming the layer its input comes from; --show-shapes
+// gives each layer's output shape at the layer.
+TEST(Check, ErrorInsideASequentialPointsAtTheLayer) {
+  TempDir dir;
+  std::string path = dir.write("mlp.py",
+                               "import torch\n"
+                               "import torch.nn as nn\n"
+                               "\n"
+                               "class MLP(nn.Module):\n"
+                               "    def __init__(self):\n"
+                               "        super().__init__()\n"
+                               "        self.net = nn.Sequential(\n"
+                               "            nn.Linear(784, 120),\n"
+                               "            nn.ReLU(),\n"
+                               "            nn.Linear(80, 10),\n"
+                               "        )\n"
+                               "\n"
+                               "    def forward(self, x):\n"
+                               "        return self.net(x)\n"
+                               "\n"
+                               "y = MLP()(torch.zeros(64, 784))\n");
+  ProcessResult r = gshape({"check", "--show-shapes", path});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":14:16: error: nn.Linear(80, 10) expects in_features 80 but the input's last "
+                                     "dimension is 120 [linear_c1]"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, path + ":10:13: note: in self.net[2] = nn.Linear(80, 10) (line 10): its input comes "
+                                     "from self.net[0] = nn.Linear(784, 120), of shape [64, 120]\n"))
+      << r.err;
+  // the shapes between the layers, at each layer
+  EXPECT_TRUE(contains(r.out, path + ":8:13: nn.Linear(784, 120) : [64, 120]\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, path + ":9:13: nn.ReLU() : [64, 120]\n")) << r.out;
+
+  // The first layer failing: its input is the Sequential's own.
+  dir.write("mlp.py", "import torch\nimport torch.nn as nn\nnet = nn.Sequential(nn.Linear(100, 10))\nnet(torch.zeros(2, 50))\n");
+  ProcessResult first = gshape({"check", path});
+  EXPECT_TRUE(contains(first.err, path + ":3:21: note: in net[0] = nn.Linear(100, 10) (line 3): its input is the "
+                                          "input of net, of shape [2, 50]\n"))
+      << first.err;
+
+  // JSON carries the note.
+  ProcessResult j = gshape({"check", "--format=json", path});
+  std::string error;
+  std::optional<Json> doc = parse_json_text(j.out, error);
+  ASSERT_TRUE(doc) << error << j.out;
+  const Json& notes = (*doc)["diagnostics"].array.at(0)["notes"];
+  ASSERT_FALSE(notes.array.empty());
+  EXPECT_EQ(notes.array[0]["line"].number, 3);
+  EXPECT_EQ(notes.array[0]["message"].string.rfind("in net[0] = nn.Linear(100, 10) (line 3)", 0), 0u);
 }
 
 // ---------------------------------------------------------------- JSON
