@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kHeader = "gshape-analysis-cache 1";
+constexpr const char* kHeader = "gshape-analysis-cache 2";
 constexpr uint64_t kSecondSeed = 0x84222325cbf29ce4ULL;  // an independent check of the key
 
 }  // namespace
@@ -44,7 +44,7 @@ struct EntryName {
 EntryName entry_of(const std::string& dir, const std::string& identity, const std::string& key) {
   std::string material = identity + '\n' + key;
   std::string name = hex64(fingerprint(material));
-  return {fs::path(dir) / name.substr(0, 2) / (name + ".json"), hex64(fingerprint(material, kSecondSeed))};
+  return {fs::path(dir) / name.substr(0, 2) / (name + ".entry"), hex64(fingerprint(material, kSecondSeed))};
 }
 
 }  // namespace

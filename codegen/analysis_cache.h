@@ -5,9 +5,9 @@
 // and binary), so that a re-check after an edit analyses only the units
 // whose files changed.
 //
-// Layout: CACHE_HOME/analysis/XX/<fingerprint>.json, one entry per unit:
-//   line 1  "gshape-analysis-cache 1 <key check> <body check>"
-//   then    the serialised result
+// Layout: CACHE_HOME/analysis/XX/<fingerprint>.entry, one entry per unit:
+//   line 1  "gshape-analysis-cache 2 <key check> <body check>"
+//   then    the serialised result (gradual/analysis_serial.h: a byte stream)
 // CACHE_HOME is the one `gshape run` uses ($XDG_CACHE_HOME/gshape, else
 // ~/.cache/gshape). Entries are written atomically (atomic_file.h); an entry
 // that is unreadable, truncated, of another format or whose checks do not

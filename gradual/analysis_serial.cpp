@@ -1,333 +1,347 @@
-// The analysis cache's entry format: one JSON object per unit result.
+// The analysis cache's entry format: a compact byte stream, not JSON — an
+// entry of a 20,000-line unit holds tens of thousands of obligations, and a
+// JSON document of them took as long to read back as the analysis itself.
+// Numbers are LEB128 varints (signed ones zigzag-coded); strings are interned
+// as they are written: an index into the strings seen so far, and for a new
+// one (index == count) its length and bytes. The reader checks every bound
+// and every enum range; anything unexpected makes the entry unusable.
 #include "gradual/analysis_serial.h"
 
+#include <cstring>
 #include <map>
-#include <sstream>
 #include <stdexcept>
-
-#include "frontend/json_reader.h"
-#include "frontend/json_writer.h"
+#include <unordered_map>
 
 namespace gshape::gradual {
 
 namespace {
 
-constexpr int64_t kFormat = 1;
+constexpr uint64_t kFormat = 2;
+constexpr const char kMagic[] = "GSAU";
 
-void write_loc(JsonWriter& w, const SourceLoc& l) {
-  w.begin_array();
-  w.value(l.file ? l.file->path() : std::string());
-  w.value(static_cast<uint64_t>(l.line)).value(static_cast<uint64_t>(l.column));
-  w.value(static_cast<uint64_t>(l.begin)).value(static_cast<uint64_t>(l.end));
-  w.end_array();
-}
-
-void write_strings(JsonWriter& w, const std::vector<std::string>& v) {
-  w.begin_array();
-  for (const std::string& s : v) w.value(s);
-  w.end_array();
-}
-
-void write_notes(JsonWriter& w, const std::vector<DiagnosticNote>& notes) {
-  w.begin_array();
-  for (const DiagnosticNote& n : notes) {
-    w.begin_object();
-    w.key("loc");
-    write_loc(w, n.loc);
-    w.field("message", n.message).field("kind", static_cast<int>(n.kind)).field("id", n.id);
-    w.end_object();
+class Writer {
+ public:
+  void u(uint64_t v) {
+    while (v >= 0x80) {
+      out_ += static_cast<char>((v & 0x7f) | 0x80);
+      v >>= 7;
+    }
+    out_ += static_cast<char>(v);
   }
-  w.end_array();
-}
-
-void write_diagnostics(JsonWriter& w, const std::vector<Diagnostic>& ds) {
-  w.begin_array();
-  for (const Diagnostic& d : ds) {
-    w.begin_object();
-    w.field("severity", static_cast<int>(d.severity));
-    w.key("loc");
-    write_loc(w, d.loc);
-    w.field("path", d.path).field("message", d.message).field("tag", d.tag);
-    w.key("notes");
-    write_notes(w, d.notes);
-    w.end_object();
+  void i(int64_t v) { u((static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63)); }
+  void b(bool v) { u(v ? 1 : 0); }
+  void d(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    u(bits);
   }
-  w.end_array();
-}
-
-void write_obligation(JsonWriter& w, const AnalysedObligation& a) {
-  const Obligation& ob = a.ob;
-  w.begin_object();
-  w.key("loc");
-  write_loc(w, ob.loc);
-  w.field("rule", ob.rule).field("tag", ob.tag);
-  w.field("status", static_cast<int>(ob.status)).field("outcome", static_cast<int>(a.outcome));
-  w.field("constraint", a.constraint_sexpr()).field("static_constraint", a.static_constraint());
-  w.field("message", a.message()).field("message_template", a.message_template());
-  w.field("runtime_checkable", a.runtime_checkable());
-  w.field("decided_without_z3", ob.decided_without_z3).field("decided_by_witness", ob.decided_by_witness);
-  w.field("contexts", a.contexts).field("context_note", a.context_note).field("reason", ob.reason);
-  w.key("example").begin_array();
-  for (const auto& [name, value] : ob.example) w.begin_array().value(name).value(value).end_array();
-  w.end_array();
-  w.key("slots").begin_array();
-  for (const SlotInfo& s : ob.slots) {
-    w.begin_object().field("slot", s.slot).field("description", s.description).key("loc");
-    write_loc(w, s.loc);
-    w.end_object();
+  void s(const std::string& v) {
+    auto [it, fresh] = strings_.emplace(v, strings_.size());
+    u(it->second);
+    if (fresh) {
+      u(v.size());
+      out_ += v;
+    }
   }
-  w.end_array();
-  w.key("core").begin_array();
-  for (const FactRef& f : ob.core) {
-    w.begin_object().key("loc");
-    write_loc(w, f.loc);
-    w.field("description", f.description).end_object();
+  void loc(const SourceLoc& l) {
+    s(l.file ? l.file->path() : std::string());
+    u(l.line);
+    u(l.column);
+    u(l.begin);
+    u(l.end);
   }
-  w.end_array();
-  w.key("notes");
-  write_notes(w, a.notes);
-  w.end_object();
-}
+  void strings(const std::vector<std::string>& v) {
+    u(v.size());
+    for (const std::string& x : v) s(x);
+  }
+  void notes(const std::vector<DiagnosticNote>& v) {
+    u(v.size());
+    for (const DiagnosticNote& n : v) {
+      loc(n.loc);
+      s(n.message);
+      u(static_cast<uint64_t>(n.kind));
+      s(n.id);
+    }
+  }
+  void diagnostics(const std::vector<Diagnostic>& v) {
+    u(v.size());
+    for (const Diagnostic& x : v) {
+      u(static_cast<uint64_t>(x.severity));
+      loc(x.loc);
+      s(x.path);
+      s(x.message);
+      s(x.tag);
+      notes(x.notes);
+    }
+  }
+  std::string take() { return std::move(out_); }
 
-// ---- reading: any surprise throws Malformed, and the entry is ignored
+ private:
+  std::string out_;
+  std::unordered_map<std::string, uint64_t> strings_;
+};
 
 struct Malformed : std::runtime_error {
   Malformed() : std::runtime_error("malformed analysis cache entry") {}
 };
 
-const Json& member(const Json& j, const char* key) {
-  const Json* m = j.find(key);
-  if (!m) throw Malformed();
-  return *m;
-}
-const std::vector<Json>& array_of(const Json& j) {
-  if (!j.is_array()) throw Malformed();
-  return j.array;
-}
-const std::vector<Json>& array_at(const Json& j, const char* key) { return array_of(member(j, key)); }
-const std::string& string_of(const Json& j) {
-  if (j.type != Json::Type::String) throw Malformed();
-  return j.string;
-}
-const std::string& string_at(const Json& j, const char* key) { return string_of(member(j, key)); }
-int64_t int_of(const Json& j) {
-  if (j.type != Json::Type::Number || static_cast<double>(j.integer) != j.number) throw Malformed();
-  return j.integer;
-}
-int64_t int_at(const Json& j, const char* key) { return int_of(member(j, key)); }
-int64_t int_in(const Json& j, const char* key, int64_t lo, int64_t hi) {
-  int64_t v = int_at(j, key);
-  if (v < lo || v > hi) throw Malformed();
-  return v;
-}
-uint32_t u32_of(const Json& j) {
-  int64_t v = int_of(j);
-  if (v < 0 || v > 0xffffffffLL) throw Malformed();
-  return static_cast<uint32_t>(v);
-}
-uint64_t u64_at(const Json& j, const char* key) {
-  int64_t v = int_at(j, key);
-  if (v < 0) throw Malformed();
-  return static_cast<uint64_t>(v);
-}
-bool bool_at(const Json& j, const char* key) {
-  const Json& m = member(j, key);
-  if (m.type != Json::Type::Bool) throw Malformed();
-  return m.boolean;
-}
-double double_at(const Json& j, const char* key) {
-  const Json& m = member(j, key);
-  if (m.type != Json::Type::Number) throw Malformed();
-  return m.number;
-}
-
-struct Reader {
-  std::map<std::string, const SourceFile*> files;
-
-  SourceLoc loc(const Json& j) const {
-    const std::vector<Json>& a = array_of(j);
-    if (a.size() != 5) throw Malformed();
+class Reader {
+ public:
+  Reader(const std::string& text, const Project& unit) : p_(text.data()), end_(text.data() + text.size()) {
+    for (const ProjectModule& m : unit.modules) files_.emplace(m.file->path(), m.file.get());
+  }
+  uint64_t u() {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (p_ == end_) throw Malformed();
+      auto byte = static_cast<unsigned char>(*p_++);
+      v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if (!(byte & 0x80)) return v;
+    }
+    throw Malformed();
+  }
+  uint64_t u(uint64_t max) {
+    uint64_t v = u();
+    if (v > max) throw Malformed();
+    return v;
+  }
+  uint32_t u32() { return static_cast<uint32_t>(u(0xffffffffu)); }
+  int64_t i() {
+    uint64_t v = u();
+    return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1);
+  }
+  bool b() { return u(1) != 0; }
+  double d() {
+    uint64_t bits = u();
+    double v;
+    std::memcpy(&v, &bits, sizeof v);
+    return v;
+  }
+  const std::string& s() {
+    uint64_t index = u(strings_.size());
+    if (index < strings_.size()) return strings_[index];
+    uint64_t n = u();
+    if (n > static_cast<uint64_t>(end_ - p_)) throw Malformed();
+    strings_.emplace_back(p_, static_cast<std::size_t>(n));
+    p_ += n;
+    return strings_.back();
+  }
+  // A count of items that take at least one byte each.
+  std::size_t count() { return static_cast<std::size_t>(u(static_cast<uint64_t>(end_ - p_))); }
+  SourceLoc loc() {
     SourceLoc l;
-    const std::string& path = string_of(a[0]);
+    const std::string& path = s();
     if (!path.empty()) {
-      auto it = files.find(path);
-      if (it == files.end()) throw Malformed();
+      auto it = files_.find(path);
+      if (it == files_.end()) throw Malformed();
       l.file = it->second;
     }
-    l.line = u32_of(a[1]);
-    l.column = u32_of(a[2]);
-    l.begin = u32_of(a[3]);
-    l.end = u32_of(a[4]);
+    l.line = u32();
+    l.column = u32();
+    l.begin = u32();
+    l.end = u32();
     if (l.file && (l.begin > l.end || l.end > l.file->text().size())) throw Malformed();
     return l;
   }
-  std::vector<std::string> strings(const Json& j) const {
-    std::vector<std::string> out;
-    for (const Json& s : array_of(j)) out.push_back(string_of(s));
-    return out;
+  std::vector<std::string> strings() {
+    std::vector<std::string> v(count());
+    for (std::string& x : v) x = s();
+    return v;
   }
-  std::vector<DiagnosticNote> notes(const Json& j) const {
-    std::vector<DiagnosticNote> out;
-    for (const Json& n : array_of(j)) {
-      DiagnosticNote d;
-      d.loc = loc(member(n, "loc"));
-      d.message = string_at(n, "message");
-      d.kind = static_cast<NoteKind>(int_in(n, "kind", 0, static_cast<int>(NoteKind::Help)));
-      d.id = string_at(n, "id");
-      out.push_back(std::move(d));
+  std::vector<DiagnosticNote> notes() {
+    std::vector<DiagnosticNote> v(count());
+    for (DiagnosticNote& n : v) {
+      n.loc = loc();
+      n.message = s();
+      n.kind = static_cast<NoteKind>(u(static_cast<uint64_t>(NoteKind::Help)));
+      n.id = s();
     }
-    return out;
+    return v;
   }
-  std::vector<Diagnostic> diagnostics(const Json& j) const {
-    std::vector<Diagnostic> out;
-    for (const Json& x : array_of(j)) {
-      Diagnostic d;
-      d.severity = static_cast<Severity>(int_in(x, "severity", 0, static_cast<int>(Severity::Error)));
-      d.loc = loc(member(x, "loc"));
-      d.path = string_at(x, "path");
-      d.message = string_at(x, "message");
-      d.tag = string_at(x, "tag");
-      d.notes = notes(member(x, "notes"));
-      out.push_back(std::move(d));
+  std::vector<Diagnostic> diagnostics() {
+    std::vector<Diagnostic> v(count());
+    for (Diagnostic& x : v) {
+      x.severity = static_cast<Severity>(u(static_cast<uint64_t>(Severity::Error)));
+      x.loc = loc();
+      x.path = s();
+      x.message = s();
+      x.tag = s();
+      x.notes = notes();
     }
-    return out;
+    return v;
   }
-  AnalysedObligation obligation(const Json& j) const {
-    AnalysedObligation a;
-    Obligation& ob = a.ob;
-    ob.loc = loc(member(j, "loc"));
-    ob.rule = string_at(j, "rule");
-    ob.tag = string_at(j, "tag");
-    ob.status = static_cast<Status>(int_in(j, "status", 0, static_cast<int>(Status::Deferred)));
-    a.outcome = static_cast<Outcome>(int_in(j, "outcome", 0, static_cast<int>(Outcome::Deferred)));
-    auto frozen = std::make_shared<AnalysedObligation::Frozen>();
-    frozen->constraint_sexpr = string_at(j, "constraint");
-    frozen->static_constraint = string_at(j, "static_constraint");
-    frozen->message_template = string_at(j, "message_template");
-    frozen->runtime_checkable = bool_at(j, "runtime_checkable");
-    // the expression for readers of ob.constraint.expr(); the printers read the frozen text
-    std::string error;
-    if (CExpr expr = parse_sexpr(frozen->constraint_sexpr, &error)) ob.constraint = BoolTerm(std::move(expr), Pred(true));
-    a.frozen = std::move(frozen);
-    a.message_text = string_at(j, "message");
-    ob.decided_without_z3 = bool_at(j, "decided_without_z3");
-    ob.decided_by_witness = bool_at(j, "decided_by_witness");
-    a.contexts = static_cast<int>(int_in(j, "contexts", 0, 1'000'000'000));
-    a.context_note = string_at(j, "context_note");
-    ob.reason = string_at(j, "reason");
-    for (const Json& e : array_at(j, "example")) {
-      const std::vector<Json>& pair = array_of(e);
-      if (pair.size() != 2) throw Malformed();
-      ob.example.emplace_back(string_of(pair[0]), int_of(pair[1]));
-    }
-    for (const Json& s : array_at(j, "slots")) {
-      SlotInfo slot;
-      slot.slot = static_cast<int>(int_in(s, "slot", -1, 1'000'000));
-      slot.description = string_at(s, "description");
-      slot.loc = loc(member(s, "loc"));
-      ob.slots.push_back(std::move(slot));
-    }
-    for (const Json& f : array_at(j, "core")) ob.core.push_back({loc(member(f, "loc")), string_at(f, "description")});
-    a.notes = notes(member(j, "notes"));
-    return a;
-  }
+  bool at_end() const { return p_ == end_; }
+
+ private:
+  const char* p_;
+  const char* end_;
+  std::vector<std::string> strings_;  // strings_.back() stays valid: a deque is not needed, readers copy
+  std::map<std::string, const SourceFile*> files_;
 };
+
+void write_obligation(Writer& w, const AnalysedObligation& a) {
+  const Obligation& ob = a.ob;
+  w.loc(ob.loc);
+  w.s(ob.rule);
+  w.s(ob.tag);
+  w.u(static_cast<uint64_t>(ob.status));
+  w.u(static_cast<uint64_t>(a.outcome));
+  w.s(a.constraint_sexpr());
+  w.s(a.static_constraint());
+  w.s(a.message());
+  w.s(a.message_template());
+  w.b(a.runtime_checkable());
+  w.b(ob.decided_without_z3);
+  w.b(ob.decided_by_witness);
+  w.i(a.contexts);
+  w.s(a.context_note);
+  w.s(ob.reason);
+  w.u(ob.example.size());
+  for (const auto& [name, value] : ob.example) {
+    w.s(name);
+    w.i(value);
+  }
+  w.u(ob.slots.size());
+  for (const SlotInfo& s : ob.slots) {
+    w.i(s.slot);
+    w.s(s.description);
+    w.loc(s.loc);
+  }
+  w.u(ob.core.size());
+  for (const FactRef& f : ob.core) {
+    w.loc(f.loc);
+    w.s(f.description);
+  }
+  w.notes(a.notes);
+}
+
+AnalysedObligation read_obligation(Reader& r) {
+  AnalysedObligation a;
+  Obligation& ob = a.ob;
+  ob.loc = r.loc();
+  ob.rule = r.s();
+  ob.tag = r.s();
+  ob.status = static_cast<Status>(r.u(static_cast<uint64_t>(Status::Deferred)));
+  a.outcome = static_cast<Outcome>(r.u(static_cast<uint64_t>(Outcome::Deferred)));
+  auto frozen = std::make_shared<AnalysedObligation::Frozen>();
+  frozen->constraint_sexpr = r.s();
+  frozen->static_constraint = r.s();
+  a.message_text = r.s();
+  frozen->message_template = r.s();
+  frozen->runtime_checkable = r.b();
+  // the expression for readers of ob.constraint.expr(); the printers read the frozen text
+  std::string error;
+  if (CExpr expr = parse_sexpr(frozen->constraint_sexpr, &error)) ob.constraint = BoolTerm(std::move(expr), Pred(true));
+  a.frozen = std::move(frozen);
+  ob.decided_without_z3 = r.b();
+  ob.decided_by_witness = r.b();
+  int64_t contexts = r.i();
+  if (contexts < 0 || contexts > 2'000'000'000) throw Malformed();
+  a.contexts = static_cast<int>(contexts);
+  a.context_note = r.s();
+  ob.reason = r.s();
+  ob.example.resize(r.count());
+  for (auto& [name, value] : ob.example) {
+    name = r.s();
+    value = r.i();
+  }
+  ob.slots.resize(r.count());
+  for (SlotInfo& s : ob.slots) {
+    int64_t slot = r.i();
+    if (slot < -1 || slot > 1'000'000) throw Malformed();
+    s.slot = static_cast<int>(slot);
+    s.description = r.s();
+    s.loc = r.loc();
+  }
+  ob.core.resize(r.count());
+  for (FactRef& f : ob.core) {
+    f.loc = r.loc();
+    f.description = r.s();
+  }
+  a.notes = r.notes();
+  return a;
+}
 
 }  // namespace
 
 std::string serialise_result(const AnalysisResult& r) {
-  std::ostringstream out;
-  JsonWriter w(out);
-  w.begin_object();
-  w.field("format", kFormat);
-  w.key("obligations").begin_array();
+  Writer w;
+  w.u(kFormat);
+  w.u(r.obligations.size());
   for (const AnalysedObligation& a : r.obligations) write_obligation(w, a);
-  w.end_array();
-  w.key("shapes").begin_array();
-  for (const ShapeRecord& s : r.shapes) {
-    w.begin_object().key("loc");
-    write_loc(w, s.loc);
-    w.key("shapes");
-    write_strings(w, s.shapes);
-    w.end_object();
+  w.u(r.shapes.size());
+  for (const ShapeRecord& x : r.shapes) {
+    w.loc(x.loc);
+    w.strings(x.shapes);
   }
-  w.end_array();
-  w.key("sites").begin_array();
-  for (const SiteSummary& s : r.sites) {
-    w.begin_object().key("loc");
-    write_loc(w, s.loc);
-    w.field("visits", s.visits).field("unresolved", s.unresolved).field("unmodelled", s.unmodelled);
-    w.field("not_proven", s.not_proven).field("unknown_rank", s.unknown_rank);
-    w.key("rules");
-    write_strings(w, s.rules);
-    w.key("no_rule");
-    write_strings(w, s.no_rule);
-    w.field("what", s.what).field("unknown_operand", s.unknown_operand);
-    w.end_object();
+  w.u(r.sites.size());
+  for (const SiteSummary& x : r.sites) {
+    w.loc(x.loc);
+    w.i(x.visits);
+    w.b(x.unresolved);
+    w.b(x.unmodelled);
+    w.b(x.not_proven);
+    w.b(x.unknown_rank);
+    w.strings(x.rules);
+    w.strings(x.no_rule);
+    w.s(x.what);
+    w.b(x.unknown_operand);
   }
-  w.end_array();
-  w.key("internal");
-  write_diagnostics(w, r.internal);
-  w.key("annotation_problems");
-  write_diagnostics(w, r.annotation_problems);
-  w.key("advice");
-  write_diagnostics(w, r.advice);
+  w.diagnostics(r.internal);
+  w.diagnostics(r.annotation_problems);
+  w.diagnostics(r.advice);
   const AnalysisStats& st = r.stats;
-  w.key("stats").begin_object();
-  w.field("raw_obligations", st.raw_obligations).field("decided_without_z3", st.decided_without_z3);
-  w.field("decided_by_witness", st.decided_by_witness).field("z3_checks", st.z3_checks);
-  w.field("z3_unknown", st.z3_unknown).field("z3_seconds", st.z3_seconds);
-  w.field("solver_cache_hits", st.solver_cache_hits).field("functions_analysed", st.functions_analysed);
-  w.field("memo_hits", st.memo_hits).field("budget_exhausted", st.budget_exhausted);
-  w.field("module_failures", st.module_failures).field("steps", st.steps);
-  w.end_object();
-  w.end_object();
-  return out.str();
+  for (uint64_t v : {st.raw_obligations, st.decided_without_z3, st.decided_by_witness, st.z3_checks, st.z3_unknown,
+                     st.solver_cache_hits, st.functions_analysed, st.memo_hits, st.budget_exhausted,
+                     st.module_failures, st.steps})
+    w.u(v);
+  w.d(st.z3_seconds);
+  return std::string(kMagic) + w.take();
 }
 
 std::optional<AnalysisResult> deserialise_result(const std::string& text, const Project& unit) {
-  std::string error;
-  std::optional<Json> doc = parse_json_text(text, error);
-  if (!doc || !doc->is_object()) return std::nullopt;
-  Reader rd;
-  for (const ProjectModule& m : unit.modules) rd.files.emplace(m.file->path(), m.file.get());
+  const std::size_t magic = sizeof kMagic - 1;
+  if (text.compare(0, magic, kMagic) != 0) return std::nullopt;
+  std::string body = text.substr(magic);
   try {
-    const Json& j = *doc;
-    if (int_at(j, "format") != kFormat) return std::nullopt;
+    Reader rd(body, unit);
+    if (rd.u() != kFormat) return std::nullopt;
     AnalysisResult r;
-    for (const Json& o : array_at(j, "obligations")) r.obligations.push_back(rd.obligation(o));
-    for (std::size_t i = 0; i < r.obligations.size(); ++i) r.obligations[i].ob.id = static_cast<int>(i);
-    for (const Json& s : array_at(j, "shapes")) r.shapes.push_back({rd.loc(member(s, "loc")), rd.strings(member(s, "shapes"))});
-    for (const Json& x : array_at(j, "sites")) {
-      SiteSummary s;
-      s.loc = rd.loc(member(x, "loc"));
-      s.visits = static_cast<int>(int_in(x, "visits", 0, 2'000'000'000));
-      s.unresolved = bool_at(x, "unresolved");
-      s.unmodelled = bool_at(x, "unmodelled");
-      s.not_proven = bool_at(x, "not_proven");
-      s.unknown_rank = bool_at(x, "unknown_rank");
-      s.rules = rd.strings(member(x, "rules"));
-      s.no_rule = rd.strings(member(x, "no_rule"));
-      s.what = string_at(x, "what");
-      s.unknown_operand = bool_at(x, "unknown_operand");
-      r.sites.push_back(std::move(s));
+    r.obligations.resize(rd.count());
+    for (std::size_t i = 0; i < r.obligations.size(); ++i) {
+      r.obligations[i] = read_obligation(rd);
+      r.obligations[i].ob.id = static_cast<int>(i);
     }
-    r.internal = rd.diagnostics(member(j, "internal"));
-    r.annotation_problems = rd.diagnostics(member(j, "annotation_problems"));
-    r.advice = rd.diagnostics(member(j, "advice"));
-    const Json& st = member(j, "stats");
-    r.stats.raw_obligations = u64_at(st, "raw_obligations");
-    r.stats.decided_without_z3 = u64_at(st, "decided_without_z3");
-    r.stats.decided_by_witness = u64_at(st, "decided_by_witness");
-    r.stats.z3_checks = u64_at(st, "z3_checks");
-    r.stats.z3_unknown = u64_at(st, "z3_unknown");
-    r.stats.z3_seconds = double_at(st, "z3_seconds");
-    r.stats.solver_cache_hits = u64_at(st, "solver_cache_hits");
-    r.stats.functions_analysed = u64_at(st, "functions_analysed");
-    r.stats.memo_hits = u64_at(st, "memo_hits");
-    r.stats.budget_exhausted = u64_at(st, "budget_exhausted");
-    r.stats.module_failures = u64_at(st, "module_failures");
-    r.stats.steps = u64_at(st, "steps");
+    r.shapes.resize(rd.count());
+    for (ShapeRecord& x : r.shapes) {
+      x.loc = rd.loc();
+      x.shapes = rd.strings();
+    }
+    r.sites.resize(rd.count());
+    for (SiteSummary& x : r.sites) {
+      x.loc = rd.loc();
+      int64_t visits = rd.i();
+      if (visits < 0 || visits > 2'000'000'000) throw Malformed();
+      x.visits = static_cast<int>(visits);
+      x.unresolved = rd.b();
+      x.unmodelled = rd.b();
+      x.not_proven = rd.b();
+      x.unknown_rank = rd.b();
+      x.rules = rd.strings();
+      x.no_rule = rd.strings();
+      x.what = rd.s();
+      x.unknown_operand = rd.b();
+    }
+    r.internal = rd.diagnostics();
+    r.annotation_problems = rd.diagnostics();
+    r.advice = rd.diagnostics();
+    AnalysisStats& st = r.stats;
+    for (uint64_t* v : {&st.raw_obligations, &st.decided_without_z3, &st.decided_by_witness, &st.z3_checks,
+                        &st.z3_unknown, &st.solver_cache_hits, &st.functions_analysed, &st.memo_hits,
+                        &st.budget_exhausted, &st.module_failures, &st.steps})
+      *v = rd.u();
+    st.z3_seconds = rd.d();
+    if (!rd.at_end()) return std::nullopt;
     return r;
   } catch (const std::exception&) {
     return std::nullopt;

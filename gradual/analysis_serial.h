@@ -16,7 +16,7 @@
 
 namespace gshape::gradual {
 
-// One JSON document.
+// A compact byte stream (varints, interned strings; analysis_serial.cpp).
 std::string serialise_result(const AnalysisResult& result);
 
 // The result `text` holds, its locations pointing into `unit`'s files (by
