@@ -99,11 +99,11 @@ void write_obligation(JsonWriter& w, const AnalysedObligation& a) {
   w.field("tag", ob.tag);
   w.field("status", gradual::status_name(ob.status));
   w.field("outcome", gradual::outcome_name(a.outcome));
-  w.field("constraint", ob.constraint_sexpr());
-  w.field("static_constraint", ob.constraint.pred().str());
+  w.field("constraint", a.constraint_sexpr());
+  w.field("static_constraint", a.static_constraint());
   w.field("message", a.message());
-  w.field("message_template", ob.message_template());
-  w.field("runtime_checkable", ob.runtime_checkable());
+  w.field("message_template", a.message_template());
+  w.field("runtime_checkable", a.runtime_checkable());
   w.field("decided_without_z3", ob.decided_without_z3);
   w.field("contexts", a.contexts);
   if (!a.context_note.empty()) w.field("context_note", a.context_note);
@@ -237,10 +237,10 @@ void print_obligations_text(std::ostream& out, const AnalysisResult& result) {
         << ob.rule << ")";
     if (a.contexts > 1) out << " [" << a.contexts << " contexts]";
     out << "\n";
-    out << "    constraint: " << ob.constraint_sexpr() << "\n";
-    out << "    static:     " << ob.constraint.pred().str() << "\n";
+    out << "    constraint: " << a.constraint_sexpr() << "\n";
+    out << "    static:     " << a.static_constraint() << "\n";
     out << "    message:    " << a.message() << "\n";
-    if (!ob.runtime_checkable() && ob.status != gradual::Status::Proven)
+    if (!a.runtime_checkable() && ob.status != gradual::Status::Proven)
       out << "    (not checkable at run time: it reads values no operand reaches)\n";
     if (a.outcome == Outcome::Deferred || a.outcome == Outcome::Warning) {
       if (!ob.reason.empty()) out << "    reason:     " << ob.reason << "\n";

@@ -1,6 +1,7 @@
 // `gshape check PATH…`: load the project, analyse its shapes, report.
 #include <iostream>
 
+#include "cli/cache_options.h"
 #include "cli/check_report.h"
 #include "cli/commands.h"
 #include "cli/config.h"
@@ -45,7 +46,9 @@ int run_check(const ParsedArgs& args) {
     options.launch_script = args.positional.front();
   }
   options.witnesses = !args.has("no-witnesses");
-  gradual::AnalysisResult result = gradual::analyse_project(project, options);
+  if (args.has("cache-dir") && args.get("cache-dir").empty()) return usage_error("check", "'--cache-dir' needs a path");
+  std::unique_ptr<codegen::DiskUnitCache> cache = open_analysis_cache(args, options);
+  gradual::AnalysisResult result = gradual::analyse_project(project, options, cache.get());
   std::size_t suppressed = add_checked_diagnostics(project, result, diags, args.has("verbose"), *settings);
 
   CheckSummary summary = count_diagnostics(diags, project.all_files.size(), project.modules.size());
@@ -73,6 +76,7 @@ int run_check(const ParsedArgs& args) {
   // files without tensor code keep the one-line summary of the front end
   if (!result.obligations.empty()) std::cerr << obligation_summary_line(result) << "\n";
   for (const std::string& line : coverage_lines(result)) std::cerr << line << "\n";
+  if (args.has("verbose")) std::cerr << unit_stats_line(result) << "\n";
   return exit_code;
 }
 
@@ -156,8 +160,13 @@ options:
                            each requirement over the arguments alone that is
                            not proven, with where it comes from and a command
                            line that breaks it (docs/hyperparameters.md)
+  --cache-dir DIR          keep the analysis cache under DIR instead of
+                           $XDG_CACHE_HOME/gshape (else ~/.cache/gshape)
+  --no-cache               analyse every file, neither reading nor writing
+                           the analysis cache (the output is the same)
   --verbose                also report where the analysis gave up (work
-                           budgets, internal errors) as notes
+                           budgets, internal errors) as notes, and how many
+                           analysis units came from the cache
   --color=auto|always|never
                            colour the text diagnostics (auto: when stderr is a
                            terminal)
@@ -179,7 +188,7 @@ example:
       {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"no-witnesses", '\0', false},
        {"verbose", '\0', false}, {"args", '\0', true}, {"config", '\0', true}, {"exclude", '\0', true},
        {"max-file-size", '\0', true},
-       {"warn-unused-ignores", '\0', false}},
+       {"warn-unused-ignores", '\0', false}, cache_dir_option(), no_cache_option()},
       true,  // the words after "--" are the launch's command line
       run_check};
   return command;

@@ -2,8 +2,13 @@
 // run cache (codegen::run_script re-instruments only what changed) and run it
 // through the launcher as if it were the original.
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
+#include <set>
+#include <sstream>
 
+#include "cli/cache_options.h"
 #include "cli/commands.h"
 #include "cli/config.h"
 #include "cli/project_analysis.h"
@@ -12,6 +17,29 @@
 namespace gshape::cli {
 
 namespace {
+
+std::string canonical(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::weakly_canonical(path, ec);
+  return ec ? std::filesystem::absolute(path, ec).lexically_normal().string() : p.string();
+}
+
+// The files `script` imports, directly or not, and itself (canonical paths).
+std::set<std::string> import_closure(const Project& project, const std::string& script) {
+  std::set<std::string> out = {canonical(script)};
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < project.modules.size(); ++i)
+    if (canonical(project.modules[i].file->path()) == *out.begin()) todo.push_back(i);
+  std::set<std::size_t> seen(todo.begin(), todo.end());
+  while (!todo.empty()) {
+    std::size_t i = todo.back();
+    todo.pop_back();
+    out.insert(canonical(project.modules[i].file->path()));
+    for (std::size_t j : project.modules[i].imports)
+      if (seen.insert(j).second) todo.push_back(j);
+  }
+  return out;
+}
 
 int run_run(const ParsedArgs& args) {
   std::optional<OutputOptions> output = read_output_options("run", args);
@@ -49,28 +77,47 @@ int run_run(const ParsedArgs& args) {
 
   const bool color = output->color;
   const bool verbose = args.has("verbose");
-  // Called only when the project changed since the last run. Its static
-  // errors and warnings are shown before the script starts but do not stop
-  // it: their checks are in the instrumented code, so the run stops with
+  // Called only when the project changed since the last run (or the
+  // diagnostics for this key were not kept). Its static errors and warnings
+  // — of the script's import closure — are shown before the script starts,
+  // the same on every run (kept in the run cache), but do not stop it: their
+  // checks are in the instrumented code, so the run stops with
   // ShapeCheckError at the line if it gets there.
   gradual::AnalysisOptions analysis_options;
   if (options.launch) {
     analysis_options.launch_args = options.args;
     analysis_options.launch_script = script;
   }
-  codegen::ProjectAnalyzer analyze = [color, verbose, &settings, &analysis_options](const Project& project,
-                                                                                   DiagnosticSink& diags) {
-    gradual::AnalysisResult result = gradual::analyse_project(project, analysis_options);
+  std::unique_ptr<codegen::DiskUnitCache> unit_cache = open_analysis_cache(args, analysis_options);
+  codegen::ProjectAnalyzer analyze = [&](const Project& project, DiagnosticSink& diags) {
+    gradual::AnalysisResult result = gradual::analyse_project(project, analysis_options, unit_cache.get());
     add_checked_diagnostics(project, result, diags, verbose, *settings);
-    print_diagnostics_text(std::cerr, diags, color);
-    std::size_t errors = diags.count(Severity::Error);
+    DiagnosticSink shown_diags;
+    std::set<std::string> closure = import_closure(project, script);
+    for (const Diagnostic& d : diags.all()) {
+      std::string path = d.loc.valid() ? d.loc.file->path() : d.path;
+      if (path.empty() || closure.count(canonical(path))) shown_diags.report(d);
+    }
+    std::ostringstream shown;
+    print_diagnostics_text(shown, shown_diags, color);
+    std::size_t errors = shown_diags.count(Severity::Error);
     if (errors > 0) {
-      std::cerr << "gshape: " << errors << (errors == 1 ? " error" : " errors")
-                << " found statically; running with run-time checks anyway\n";
+      shown << "gshape: " << errors << (errors == 1 ? " error" : " errors")
+            << " found statically; running with run-time checks anyway\n";
     }
     return codegen::ProjectAnalysis{result.plain_obligations(), std::move(result.sites),
-                                    std::move(result.launch_inputs), std::nullopt};
+                                    std::move(result.launch_inputs), std::nullopt, shown.str()};
   };
+  // what the shown text depends on besides the project's files
+  {
+    std::string key = canonical(script) + '\0' + (color ? "color" : "plain") + '\0' + (verbose ? "verbose" : "") +
+                      '\0' + settings->config_path + '\0';
+    if (!settings->config_path.empty()) {
+      std::ifstream config(settings->config_path, std::ios::binary);
+      key += std::string(std::istreambuf_iterator<char>(config), {});
+    }
+    options.shown_key = key;
+  }
   DiagnosticSink diags;
   std::cout.flush();
   codegen::RunResult result = codegen::run_script(options, analyze, diags);
@@ -96,11 +143,14 @@ the operation, and the run ends with that traceback and status 1.
 
 The cache ($XDG_CACHE_HOME/gshape, else ~/.cache/gshape) is reused while no
 Python file of the project changed and gshape itself was not rebuilt or
-upgraded; otherwise the project is analysed again
-and only files whose source or checks changed are re-instrumented. When it
-analyses, gshape first prints the static errors and warnings on stderr (as
-'gshape check' would) and then runs the script anyway: a static error is a
-check that fails when its line is reached.
+upgraded; otherwise the project is analysed again (through the analysis
+cache of 'gshape check': only the groups of files that changed) and only
+files whose source or checks changed are re-instrumented. Before the script
+starts, gshape prints the static errors and warnings of the files SCRIPT
+imports, directly or not (and of SCRIPT itself), on stderr as 'gshape check'
+would — the same on every run, kept in the cache while nothing changed — and
+then runs the script anyway: a static error is a check that fails when its
+line is reached. 'gshape cache clean' removes the caches.
 
 Options for gshape come before "--"; everything after it is passed to the
 script unchanged, and the analysis is that launch's (as 'gshape check
@@ -115,8 +165,10 @@ options:
   --config FILE            read this gshape.toml or pyproject.toml instead of
                            looking for one from the script's folder up
                            (python, severities; docs/configuration.md)
-  --cache-dir DIR          keep the instrumented copies under DIR instead of
-                           the default cache folder
+  --cache-dir DIR          keep the instrumented copies and the analysis
+                           cache under DIR instead of the default cache folder
+  --no-cache               analyse without the analysis cache (the
+                           instrumented copies are still kept)
   --verbose                also report where the analysis gave up, as notes
   --color=auto|always|never
                            colour the diagnostics (auto: when stderr is a terminal)
@@ -130,7 +182,8 @@ example:
   gshape run train.py -- --epochs 1
   gshape run --python /opt/venv/bin/python samples/cnn_mnist.py -- --steps 3
 )",
-      {color_option(), {"python", '\0', true}, {"cache-dir", '\0', true}, {"verbose", '\0', false}, {"config", '\0', true}},
+      {color_option(), {"python", '\0', true}, {"cache-dir", '\0', true}, {"verbose", '\0', false}, {"config", '\0', true},
+       no_cache_option()},
       true,
       run_run};
   return command;

@@ -6,7 +6,7 @@ namespace gshape::cli {
 
 std::vector<const Command*> all_commands() {
   return {&check_command(),   &instrument_command(), &run_command(),          &report_command(),
-          &annotate_command(), &dump_ir_command(),    &dump_imports_command()};
+          &annotate_command(), &dump_ir_command(),    &dump_imports_command(), &cache_command()};
 }
 
 int usage_error(const std::string& command, const std::string& message) {

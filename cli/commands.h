@@ -31,6 +31,7 @@ const Command& report_command();
 const Command& dump_ir_command();
 const Command& dump_imports_command();
 const Command& annotate_command();
+const Command& cache_command();
 
 // Every subcommand, in the order `gshape --help` lists them.
 std::vector<const Command*> all_commands();

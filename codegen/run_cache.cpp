@@ -4,10 +4,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "codegen/analysis_cache.h"
 #include "codegen/atomic_file.h"
 #include "codegen/child_process.h"
 #include "codegen/project_tree.h"
@@ -25,21 +27,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kManifestHeader = "gshape-run-cache 1";
-
-// What made the cached copies: the version and the running executable's size
-// and modification time, so that a rebuilt gshape (new rules, same version)
-// analyses again instead of running copies the old one instrumented.
-std::string analyser_identity() {
-  std::string id = GSHAPE_VERSION;
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return id;
-  std::uintmax_t size = fs::file_size(exe, ec);
-  if (ec) return id;
-  auto modified = fs::last_write_time(exe, ec);
-  if (ec) return id;
-  return id + "+" + std::to_string(size) + "." + std::to_string(modified.time_since_epoch().count());
-}
 
 struct ManifestEntry {
   std::string content;  // fingerprint of the source
@@ -214,6 +201,15 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
       }
     }
   }
+  const fs::path shown_dir = fs::path(update.cache_dir) / "shown";
+  const fs::path shown_path = shown_dir / (hex64(fingerprint(options.shown_key)) + ".txt");
+  if (same && !options.shown_key.empty()) {
+    // the diagnostics of the last analysis under this key; none: analyse
+    // again (the analysis cache makes that cheap) to have them
+    std::optional<std::string> shown = read_file(shown_path);
+    if (shown) update.shown = std::move(*shown);
+    else same = false;
+  }
   if (same) return update;  // nothing changed: no parsing, no analysis
 
   // Something changed: analyse the whole project (one file's obligations
@@ -222,6 +218,12 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   update.analysed = true;
   Project project = load_project({display_root}, diags);
   ProjectAnalysis analysis = analyze(project, diags);
+  update.shown = analysis.shown;
+  {
+    // what earlier analyses kept is stale now (another script's, too)
+    std::error_code ec;
+    fs::remove_all(shown_dir, ec);
+  }
   std::vector<FilePlan> plans =
       analysis.plans ? std::move(*analysis.plans) : build_plans(project, analysis.obligations, analysis.sites);
   std::map<std::string, const FilePlan*> plan_of;
@@ -293,6 +295,13 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
       }
     }
   }
+  if (!options.shown_key.empty()) {
+    std::string error = write_file_atomically(shown_path, analysis.shown);
+    if (!error.empty()) {
+      update.error = error;
+      return update;
+    }
+  }
   std::string error = write_file_atomically(manifest_path, render_manifest(manifest));
   if (!error.empty()) update.error = error;
   return update;
@@ -310,6 +319,8 @@ RunResult run_script(const RunOptions& options, const ProjectAnalyzer& analyze, 
     return result;
   }
   result.cache = update_run_cache(options, analyze, diags);
+  std::cerr << result.cache.shown;
+  std::cerr.flush();
   if (!result.cache.error.empty()) {
     result.error = "cannot prepare the instrumented copy in " + result.cache.cache_dir + ": " + result.cache.error;
     return result;

@@ -11,6 +11,8 @@
 //                  and per Python file: content and plan fingerprints, whether an instrumented copy exists
 //   tree/REL.py    the instrumented copies (files without checks have none:
 //                  the launcher then runs the original)
+//   shown/KEY.txt  the static diagnostics shown before a run (RunOptions::shown_key), for the
+//                  current manifest; removed when the project is analysed again
 #pragma once
 
 #include <functional>
@@ -33,6 +35,10 @@ struct ProjectAnalysis {
   std::vector<std::string> inputs;
   // Plans to use instead of build_plans (tests, hand-made plans).
   std::optional<std::vector<FilePlan>> plans;
+  // The static diagnostics to show before the script runs, rendered (gshape
+  // run: those of the script's import closure); kept under
+  // RunOptions::shown_key and shown again, unchanged, while nothing changes.
+  std::string shown;
 };
 using ProjectAnalyzer = std::function<ProjectAnalysis(const Project& project, DiagnosticSink& diags)>;
 
@@ -47,6 +53,12 @@ struct RunOptions {
   std::string runtime_path;
   // Where caches live; default: $XDG_CACHE_HOME/gshape, else ~/.cache/gshape.
   std::string cache_home;
+  // What the shown diagnostics depend on besides the project (the script,
+  // the colour, the configuration...): with a key, a run that finds nothing
+  // changed shows ProjectAnalysis::shown of the last analysis made under it
+  // (CacheUpdate::shown), and analyses again when there is none. Empty: no
+  // diagnostics are kept.
+  std::string shown_key;
 };
 
 // The build's runtime package location ("" when built without the runtime).
@@ -66,6 +78,7 @@ struct CacheUpdate {
   std::vector<std::string> rewritten; // relative paths whose instrumented copy was (re)written
   std::vector<std::string> removed;   // instrumented copies deleted (file gone, or no check left)
   std::string error;                  // the cache could not be prepared
+  std::string shown;                  // the diagnostics to show (ProjectAnalysis::shown), analysed or kept
 };
 
 // Brings the cache of `script`'s project up to date. Diagnostics of loading

@@ -78,6 +78,21 @@ std::vector<AnalysisResult::Precondition> preconditions_of(const std::vector<Obl
   return out;
 }
 
+// What the analysis could not check statically, counted from the sites.
+void fill_coverage(AnalysisResult& result) {
+  result.coverage = {};
+  for (const SiteSummary& s : result.sites) {
+    for (const std::string& name : s.no_rule) ++result.coverage.no_rule[name];
+    if (s.unresolved) {
+      ++(s.unknown_operand ? result.coverage.unknown_operands : result.coverage.unresolved_calls);
+      std::size_t close = s.what.find('`', 1);  // "`text` is not known": the callee as the user wrote it
+      if (!s.unknown_operand && !s.what.empty() && s.what[0] == '`' && close != std::string::npos)
+        ++result.coverage.unresolved_callees[s.what.substr(1, close - 1)];
+    } else if (s.unmodelled) ++result.coverage.unmodelled;
+    else if (s.unknown_rank && !s.not_proven) ++result.coverage.unknown_ranks;
+  }
+}
+
 }  // namespace
 
 std::string counterexample_words(const std::vector<std::pair<std::string, int64_t>>& example,
@@ -103,7 +118,9 @@ std::string counterexample_words(const std::vector<std::pair<std::string, int64_
   return out;
 }
 
-AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options) {
+namespace {
+
+AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& options) {
   auto start = std::chrono::steady_clock::now();
   AnalysisResult result;
   interp::Interpreter in(project, options);
@@ -183,16 +200,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     std::string pb = b.loc.file->path();
     return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
   });
-  for (const SiteSummary& s : result.sites) {
-    for (const std::string& name : s.no_rule) ++result.coverage.no_rule[name];
-    if (s.unresolved) {
-      ++(s.unknown_operand ? result.coverage.unknown_operands : result.coverage.unresolved_calls);
-      std::size_t close = s.what.find('`', 1);  // "`text` is not known": the callee as the user wrote it
-      if (!s.unknown_operand && !s.what.empty() && s.what[0] == '`' && close != std::string::npos)
-        ++result.coverage.unresolved_callees[s.what.substr(1, close - 1)];
-    } else if (s.unmodelled) ++result.coverage.unmodelled;
-    else if (s.unknown_rank && !s.not_proven) ++result.coverage.unknown_ranks;
-  }
+  fill_coverage(result);
 
   for (Diagnostic& d : in.internal()) result.internal.push_back(std::move(d));
   for (Diagnostic& d : in.launch_errors()) result.launch_errors.push_back(std::move(d));
@@ -227,7 +235,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
       o.symbolic_command = command;
       o.record_shapes = false;
       o.record_signatures = false;
-      runs.push_back(analyse_project(project, o));
+      runs.push_back(analyse_whole(project, o));
       const AnalysisResult& r = runs.back();
       for (const auto& a : r.argument_symbols)
         if (a.command == command) result.argument_symbols.push_back(a);
@@ -261,6 +269,206 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
     result.preconditions = std::move(common);
     for (auto& p : own) result.preconditions.push_back(std::move(p));
   }
+  return result;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- analysis units
+
+namespace {
+
+// The name the interpreter gives a module (interp_core.cpp): its dotted
+// name, or for a lone file its stem.
+std::string interpreter_name(const ProjectModule& m) {
+  std::string name = m.file->module_name();
+  if (!name.empty()) return name;
+  std::string path = m.file->path();
+  std::size_t slash = path.find_last_of('/');
+  std::string stem = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (stem.size() > 3 && stem.substr(stem.size() - 3) == ".py") stem.resize(stem.size() - 3);
+  return stem;
+}
+
+struct UnionFind {
+  std::vector<std::size_t> parent;
+  explicit UnionFind(std::size_t n) : parent(n) {
+    for (std::size_t i = 0; i < n; ++i) parent[i] = i;
+  }
+  std::size_t find(std::size_t i) {
+    while (parent[i] != i) i = parent[i] = parent[parent[i]];
+    return i;
+  }
+  void join(std::size_t a, std::size_t b) {
+    a = find(a);
+    b = find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+};
+
+// A Project holding some of another's modules without owning them: the
+// interpreter takes a Project, and a unit's locations must point into the
+// same SourceFile and IR objects as the whole project's. The borrowed
+// pointers are released, never deleted.
+class UnitView {
+ public:
+  UnitView(const Project& whole, const std::vector<std::size_t>& unit) {
+    std::map<std::size_t, std::size_t> local;  // whole index → unit index
+    for (std::size_t i : unit) local.emplace(i, local.size());
+    for (std::size_t i : unit) {
+      const ProjectModule& w = whole.modules[i];
+      ProjectModule m;
+      m.file.reset(const_cast<SourceFile*>(w.file.get()));
+      m.ir.reset(const_cast<ir::Module*>(w.ir.get()));
+      m.root = w.root;
+      for (std::size_t j : w.imports)
+        if (auto it = local.find(j); it != local.end()) m.imports.push_back(it->second);
+      view_.modules.push_back(std::move(m));
+      view_.all_files.push_back(w.file->path());
+    }
+    for (const std::vector<std::size_t>& scc : whole.analysis_order) {
+      std::vector<std::size_t> mine;
+      for (std::size_t i : scc)
+        if (auto it = local.find(i); it != local.end()) mine.push_back(it->second);
+      if (!mine.empty()) view_.analysis_order.push_back(std::move(mine));
+    }
+  }
+  ~UnitView() {
+    for (ProjectModule& m : view_.modules) {
+      static_cast<void>(m.file.release());
+      static_cast<void>(m.ir.release());
+    }
+  }
+  UnitView(const UnitView&) = delete;
+  UnitView& operator=(const UnitView&) = delete;
+  const Project& project() const { return view_; }
+
+ private:
+  Project view_;
+};
+
+// Everything a unit's analysis reads, as text: the options, and each
+// module's path (as messages print it), name, root and source.
+std::string unit_key(const Project& unit, const AnalysisOptions& o) {
+  std::string key = "gshape-analysis-unit 1\n";
+  key += "options " + std::to_string(o.solver_rlimit) + " " + std::to_string(o.max_call_depth) + " " +
+         std::to_string(o.max_unroll) + " " + std::to_string(o.function_budget) + " " +
+         std::to_string(o.module_budget) + " " + std::to_string(o.record_shapes) + " " +
+         std::to_string(o.analyse_uncalled) + " " + std::to_string(o.uncalled_rlimit) + " " +
+         std::to_string(o.witnesses) + "\n";
+  for (const ProjectModule& m : unit.modules) {
+    key += "module " + std::to_string(m.file->path().size()) + " " + m.file->path() + " " + m.file->module_name() +
+           " " + std::to_string(m.file->is_package_init()) + " " + std::to_string(m.root.size()) + " " + m.root +
+           " " + std::to_string(m.ir != nullptr) + " " + std::to_string(m.file->text().size()) + "\n";
+    key += m.file->text();
+    key += "\n";
+  }
+  return key;
+}
+
+// The units' results as one: obligations, sites and shapes sorted as one
+// analysis sorts them (units partition the files, so no two units' items
+// tie), diagnostics in unit order, statistics summed.
+AnalysisResult merge_units(std::vector<AnalysisResult>& parts) {
+  AnalysisResult out;
+  for (AnalysisResult& r : parts) {
+    for (auto& a : r.obligations) out.obligations.push_back(std::move(a));
+    for (auto& x : r.shapes) out.shapes.push_back(std::move(x));
+    for (auto& x : r.sites) out.sites.push_back(std::move(x));
+    for (auto& x : r.internal) out.internal.push_back(std::move(x));
+    for (auto& x : r.annotation_problems) out.annotation_problems.push_back(std::move(x));
+    for (auto& x : r.advice) out.advice.push_back(std::move(x));
+    AnalysisStats& st = out.stats;
+    const AnalysisStats& is = r.stats;
+    st.raw_obligations += is.raw_obligations;
+    st.decided_without_z3 += is.decided_without_z3;
+    st.decided_by_witness += is.decided_by_witness;
+    st.z3_checks += is.z3_checks;
+    st.z3_unknown += is.z3_unknown;
+    st.z3_seconds += is.z3_seconds;
+    st.solver_cache_hits += is.solver_cache_hits;
+    st.functions_analysed += is.functions_analysed;
+    st.memo_hits += is.memo_hits;
+    st.budget_exhausted += is.budget_exhausted;
+    st.module_failures += is.module_failures;
+    st.steps += is.steps;
+  }
+  auto path_of = [](const SourceLoc& l) { return l.file ? l.file->path() : std::string(); };
+  std::stable_sort(out.obligations.begin(), out.obligations.end(),
+                   [&](const AnalysedObligation& a, const AnalysedObligation& b) {
+                     const SourceLoc& la = a.ob.loc;
+                     const SourceLoc& lb = b.ob.loc;
+                     std::string pa = path_of(la), pb = path_of(lb);
+                     return std::tie(pa, la.line, la.column, a.ob.tag) < std::tie(pb, lb.line, lb.column, b.ob.tag);
+                   });
+  for (std::size_t i = 0; i < out.obligations.size(); ++i) out.obligations[i].ob.id = static_cast<int>(i);
+  std::stable_sort(out.shapes.begin(), out.shapes.end(), [&](const ShapeRecord& a, const ShapeRecord& b) {
+    std::string pa = path_of(a.loc), pb = path_of(b.loc);
+    return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
+  });
+  std::stable_sort(out.sites.begin(), out.sites.end(), [&](const SiteSummary& a, const SiteSummary& b) {
+    std::string pa = path_of(a.loc), pb = path_of(b.loc);
+    return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
+  });
+  fill_coverage(out);
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::size_t>> analysis_units(const Project& project) {
+  const std::size_t n = project.modules.size();
+  UnionFind uf(n);
+  std::map<std::string, std::size_t> first_of_name;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j : project.modules[i].imports)
+      if (j < n) uf.join(i, j);
+    std::string name = interpreter_name(project.modules[i]);
+    auto [it, fresh] = first_of_name.emplace(name, i);
+    if (!fresh) uf.join(i, it->second);
+  }
+  std::map<std::size_t, std::vector<std::size_t>> by_root;
+  for (std::size_t i = 0; i < n; ++i) by_root[uf.find(i)].push_back(i);
+  std::vector<std::vector<std::size_t>> units;
+  for (auto& [root, members] : by_root) units.push_back(std::move(members));  // roots are the smallest index
+  return units;
+}
+
+bool splits_into_units(const AnalysisOptions& options) {
+  return !options.launch_args && !options.symbolic_args && !options.record_signatures;
+}
+
+AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options, UnitCache* cache) {
+  if (!splits_into_units(options)) {
+    AnalysisResult r = analyse_whole(project, options);
+    r.stats.units = r.stats.units_analysed = 1;
+    return r;
+  }
+  auto start = std::chrono::steady_clock::now();
+  std::vector<std::vector<std::size_t>> units = analysis_units(project);
+  std::vector<AnalysisResult> parts;
+  parts.reserve(units.size());
+  uint64_t analysed = 0, cached = 0;
+  for (const std::vector<std::size_t>& unit : units) {
+    UnitView view(project, unit);
+    std::string key;
+    if (cache) {
+      key = unit_key(view.project(), options);
+      if (std::optional<AnalysisResult> hit = cache->load(key, view.project())) {
+        parts.push_back(std::move(*hit));
+        ++cached;
+        continue;
+      }
+    }
+    parts.push_back(analyse_whole(view.project(), options));
+    ++analysed;
+    if (cache) cache->store(key, parts.back());
+  }
+  AnalysisResult result = merge_units(parts);
+  result.stats.units = units.size();
+  result.stats.units_analysed = analysed;
+  result.stats.units_cached = cached;
+  result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

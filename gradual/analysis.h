@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -81,6 +82,23 @@ struct AnalysedObligation {
   std::string message() const { return message_text.empty() ? ob.render_message() : message_text; }
   std::string context_note;     // warning: "fails on the last batch of 40 when drop_last=False"
   std::vector<DiagnosticNote> notes;  // errors and warnings: where the shapes came from
+
+  // Set on an obligation read back from the analysis cache (analysis_serial.h):
+  // its terms are not rebuilt, so the texts the printers read are kept as
+  // they were (ob.constraint then holds the parsed s-expression and a true
+  // static condition; message_text the rendered message).
+  struct Frozen {
+    std::string constraint_sexpr;
+    std::string static_constraint;
+    std::string message_template;
+    bool runtime_checkable = false;
+  };
+  std::shared_ptr<const Frozen> frozen;
+  // What printers read: the live obligation's, or the frozen texts.
+  std::string constraint_sexpr() const { return frozen ? frozen->constraint_sexpr : ob.constraint_sexpr(); }
+  std::string static_constraint() const { return frozen ? frozen->static_constraint : ob.constraint.pred().str(); }
+  std::string message_template() const { return frozen ? frozen->message_template : ob.message_template(); }
+  bool runtime_checkable() const { return frozen ? frozen->runtime_checkable : ob.runtime_checkable(); }
 };
 
 // One call or operator of the project as the analysis saw it, over every
@@ -136,6 +154,12 @@ struct AnalysisStats {
   uint64_t module_failures = 0;      // modules whose analysis stopped on an internal error
   uint64_t steps = 0;                // statements and expressions evaluated
   double seconds = 0;
+  // Analysis units (weakly connected components of the import graph, each
+  // analysed alone): how many, how many were analysed, how many came from the
+  // analysis cache. Not in the JSON (a cached run prints what a cold one does).
+  uint64_t units = 0;
+  uint64_t units_analysed = 0;
+  uint64_t units_cached = 0;
 };
 
 struct AnalysisResult {
@@ -208,9 +232,37 @@ struct AnalysisResult {
 // that are not required).
 inline constexpr const char* kNoSubcommand = "(no sub-command)";
 
-// Analyses every module of `project` (dependencies first). Never throws:
-// a module whose analysis fails is reported in `internal` and skipped.
-AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options = {});
+// Where analysis units' results are kept between runs (codegen/analysis_cache.h
+// keeps them on disk). `key` is the unit's whole input as text (unit_key):
+// a result is stored under it and only ever returned for the same key.
+class UnitCache {
+ public:
+  virtual ~UnitCache() = default;
+  // The result stored under `key`, its locations pointing into `unit`'s
+  // files; nullopt when there is none (or it cannot be read: never trusted).
+  virtual std::optional<AnalysisResult> load(const std::string& key, const Project& unit) = 0;
+  virtual void store(const std::string& key, const AnalysisResult& result) = 0;
+};
+
+// The analysis units of `project`: its modules grouped into weakly connected
+// components of the import graph (modules of one name — the same dotted
+// name under two roots, two lone files of one stem — join each other too:
+// the interpreter resolves imports by name). Each unit's module indices are sorted; units are ordered
+// by their first module. A unit's analysis reads only its own modules.
+std::vector<std::vector<std::size_t>> analysis_units(const Project& project);
+
+// Whether `options` analyse unit by unit (and may use a UnitCache): not for a
+// launch (`check SCRIPT -- ARGS`), --args=symbolic or signature inference,
+// which analyse the project as one.
+bool splits_into_units(const AnalysisOptions& options);
+
+// Analyses every module of `project` (dependencies first), each analysis
+// unit with its own interpreter and solver (so a unit's result never depends
+// on the other units), and merges the units' results in their order. With a
+// `cache`, a unit whose key is stored is read back instead of analysed, and
+// an analysed one is stored. Never throws: a module whose analysis fails is
+// reported in `internal` and skipped.
+AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options = {}, UnitCache* cache = nullptr);
 
 // The preconditions as the report states them (interp_argparse.cpp): each
 // conjunct that the arguments' declarations and the other preconditions

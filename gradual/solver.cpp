@@ -87,6 +87,7 @@ struct Solver::Impl {
   SolverStats stats;
   std::size_t depth = 0;
   std::unordered_map<const TermNode*, z3::expr> cache;
+  std::unordered_map<const TermNode*, std::size_t> symbol_numbers;  // Z3 names of size symbols
   std::vector<FactRecord> facts;  // index == the number in the indicator name; depths ascend
   std::unordered_map<std::string, std::size_t> fact_by_indicator;
   std::unordered_map<const TermNode*, int> assumed;  // condition → how many facts assert it now
@@ -141,7 +142,11 @@ struct Solver::Impl {
     switch (n->op) {
       case TermOp::Const: return ctx().int_val(static_cast<int64_t>(n->value));
       case TermOp::Symbol: {
-        std::string name = Dim(n).symbol_name() + "!" + std::to_string(n->value);
+        // numbered in this solver's order of first use, not by the symbol's
+        // process-wide number: the same query gets the same Z3 names (and so
+        // the same models and cores) whatever was analysed before it
+        auto [number, fresh] = symbol_numbers.emplace(n, symbol_numbers.size());
+        std::string name = Dim(n).symbol_name() + "!" + std::to_string(number->second);
         return ctx().int_const(name.c_str());
       }
       case TermOp::Add: {

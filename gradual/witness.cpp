@@ -2,6 +2,7 @@
 #include "gradual/witness.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace gshape::gradual {
@@ -45,6 +46,31 @@ void collect_constants(const TermNode* n, std::unordered_set<const TermNode*>& s
 }
 
 // xorshift64*: deterministic, so the same query shows the same example.
+// A seed from the conditions' structure, symbols numbered by first
+// occurrence: the same question gets the same seed (and so the same
+// witnesses and failing example) whatever terms the process built before.
+// Node ids are creation counters: an analysis unit's examples must not
+// depend on which other units were analysed first (gshape check's cache).
+uint64_t structural_seed(const std::vector<const TermNode*>& conditions) {
+  std::unordered_map<const TermNode*, uint64_t> memo;
+  uint64_t symbols = 0;
+  auto hash = [&](auto& self, const TermNode* n) -> uint64_t {
+    if (auto it = memo.find(n); it != memo.end()) return it->second;
+    uint64_t h = 0x100000001b3ull * (static_cast<uint64_t>(n->op) + 1) + (n->nonneg ? 7 : 0);
+    if (n->op == TermOp::Symbol) {
+      h ^= 0x9E3779B97F4A7C15ull * ++symbols;
+    } else {
+      h ^= static_cast<uint64_t>(n->value);
+      for (const TermNode* a : n->args) h = h * 1000003u ^ self(self, a);
+    }
+    memo.emplace(n, h);
+    return h;
+  };
+  uint64_t seed = 0x9E3779B97F4A7C15ull;
+  for (const TermNode* c : conditions) seed = seed * 1000003u ^ hash(hash, c);
+  return seed;
+}
+
 struct Rng {
   uint64_t state;
   uint64_t next() {
@@ -207,9 +233,7 @@ std::optional<Assignment> find_witness(const std::vector<const TermNode*>& condi
   std::sort(pool.begin(), pool.end());
   pool.erase(std::unique(pool.begin(), pool.end()), pool.end());
 
-  uint64_t seed = 0x9E3779B97F4A7C15ull;
-  for (const TermNode* c : conditions) seed = seed * 1000003u ^ c->id;
-  Rng rng{seed | 1};
+  Rng rng{structural_seed(conditions) | 1};
 
   // When no single change helps (`1 < (a == -1) + (b == -1)` needs both),
   // every combination of the part's symbols over its own constants and

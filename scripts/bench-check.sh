@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Benchmark of `gshape check` (the shape analysis): obligations per second
 # and the share decided without Z3, on samples/ and on a generated project
-# of at least 20,000 lines, and the wall time of `gshape check samples/`.
+# of at least 20,000 lines, and the wall time of `gshape check samples/`;
+# then the re-check after editing one file with the analysis cache, on the
+# generated project (one import chain: one analysis unit) and on a second
+# generated layout of ten independent groups of five modules (ten units).
+# Every other figure is a cold run (--no-cache).
 #
 # usage: scripts/bench-check.sh BUILD_DIR [RUNS]
 #   BUILD_DIR  a build folder holding cli/gshape
@@ -23,14 +27,22 @@ trap 'rm -rf "$WORK"' EXIT
 
 # ---- a generated project: 50 modules importing each other, models with
 # constructor arguments, symbolic helpers nobody calls (Z3 work), branches,
-# asserts, loops and DataLoaders
-"$PY" - "$WORK/gen" <<'EOF'
+# asserts, loops and DataLoaders. Layout "chain": one package gen/ whose
+# mod_m imports mod_{m-1} (one import chain, one analysis unit); "groups":
+# ten packages grp0/ ... grp9/ of five modules each, each a chain of its own
+# (ten independent analysis units), the same modules otherwise.
+cat > "$WORK/generate.py" <<'EOF'
 import os, sys
-root = sys.argv[1]
-os.makedirs(os.path.join(root, "gen"), exist_ok=True)
-open(os.path.join(root, "gen", "__init__.py"), "w").close()
+root, layout = sys.argv[1], sys.argv[2]
 modules = 50
+def package_of(m):
+    return "gen" if layout == "chain" else f"grp{m // 5}"
+def first_of_group(m):
+    return m == 0 if layout == "chain" else m % 5 == 0
 for m in range(modules):
+    pkg = package_of(m)
+    os.makedirs(os.path.join(root, pkg), exist_ok=True)
+    open(os.path.join(root, pkg, "__init__.py"), "a").close()
     lines = [
         "import argparse",
         "import torch",
@@ -38,8 +50,8 @@ for m in range(modules):
         "import torch.nn.functional as F",
         "from torch.utils.data import DataLoader, TensorDataset",
     ]
-    if m > 0:
-        lines.append(f"from gen.mod_{m - 1} import Block_{m - 1}_0")
+    if not first_of_group(m):
+        lines.append(f"from {pkg}.mod_{m - 1} import Block_{m - 1}_0")
     lines.append("")
     for k in range(6):
         name = f"Block_{m}_{k}"
@@ -99,7 +111,7 @@ for m in range(modules):
         "    return loss",
         "",
     ]
-    if m > 0:
+    if not first_of_group(m):
         lines += [
             f"def chain_{m}(x):",
             f"    return Block_{m - 1}_0()(x)",
@@ -117,9 +129,11 @@ for m in range(modules):
     while len(lines) < 420:
         i = len(lines)
         lines += [f"def helper_{m}_{i}(n, k=3):", "    width = (n + k - 1) // k * k", "    return torch.zeros(width, k).sum(0)", ""]
-    with open(os.path.join(root, "gen", f"mod_{m}.py"), "w") as f:
+    with open(os.path.join(root, pkg, f"mod_{m}.py"), "w") as f:
         f.write("\n".join(lines) + "\n")
 EOF
+"$PY" "$WORK/generate.py" "$WORK/gen" chain
+"$PY" "$WORK/generate.py" "$WORK/groups" groups
 GEN_LINES=$(cat "$WORK"/gen/gen/*.py | wc -l)
 
 # median wall time (seconds) of RUNS runs of a command
@@ -158,16 +172,16 @@ print(f"  wall time of gshape check (median): {wall:.3f} s: {raw / wall:.0f} obl
 EOF
 report() {
   # exit status 1 only means shape errors were found (samples/ has buggy programs)
-  { "$GSHAPE" check --format=json "${@:4}" "$2" 2>/dev/null || true; } | "$PY" "$WORK/report.py" "$1" "$3"
+  { "$GSHAPE" check --no-cache --format=json "${@:4}" "$2" 2>/dev/null || true; } | "$PY" "$WORK/report.py" "$1" "$3"
 }
 
 echo "gshape check benchmark ($RUNS runs per wall time, median), $(nproc) cores"
-SAMPLES_WALL=$(median_time "$GSHAPE" check "$ROOT/samples")
+SAMPLES_WALL=$(median_time "$GSHAPE" check --no-cache "$ROOT/samples")
 report "samples/ ($(find "$ROOT/samples" -name '*.py' -exec cat {} + | wc -l) lines)" "$ROOT/samples" "$SAMPLES_WALL"
-GEN_WALL=$(median_time "$GSHAPE" check "$WORK/gen")
+GEN_WALL=$(median_time "$GSHAPE" check --no-cache "$WORK/gen")
 report "generated project ($GEN_LINES lines)" "$WORK/gen" "$GEN_WALL"
 # the baseline in the same run: every non-constant obligation asked of Z3
-GEN_Z3_WALL=$(median_time "$GSHAPE" check --no-witnesses "$WORK/gen")
+GEN_Z3_WALL=$(median_time "$GSHAPE" check --no-cache --no-witnesses "$WORK/gen")
 report "generated project, --no-witnesses (Z3 for everything)" "$WORK/gen" "$GEN_Z3_WALL" --no-witnesses
 echo "generated project: concrete witnesses make gshape check $(echo "$GEN_Z3_WALL / $GEN_WALL" | bc -l | xargs printf '%.1f')x faster ($GEN_WALL s against $GEN_Z3_WALL s)"
 echo "wall time of 'gshape check samples/': $SAMPLES_WALL s (target < 0.3 s; PyTea: 3.5-6.5 s for one project)"
@@ -175,7 +189,38 @@ if [ -n "${GSHAPE_BENCH_PROJECTS:-}" ] && [ -d "$GSHAPE_BENCH_PROJECTS" ]; then
   for project in "$GSHAPE_BENCH_PROJECTS"/*/; do
     project=${project%/}
     lines=$(find "$project" -name '*.py' -exec cat {} + 2>/dev/null | wc -l)
-    wall=$(median_time "$GSHAPE" check "$project")
+    wall=$(median_time "$GSHAPE" check --no-cache "$project")
     report "$(basename "$project") ($lines lines)" "$project" "$wall"
   done
 fi
+
+# ---- re-check after editing one file, with the analysis cache: cold (no
+# cache) against a run after one module got a new function (a fresh edit
+# each run; the cache filled by the run before), and a run with nothing changed
+edit_counter=0
+recheck_time() {  # DIR FILE CACHE: median wall time of an edit then a cached check
+  local dir=$1 file=$2 cache=$3 times=()
+  "$GSHAPE" check --cache-dir "$cache" "$dir" >/dev/null 2>&1 || true
+  for _ in $(seq "$RUNS"); do
+    edit_counter=$((edit_counter + 1))
+    printf '\n\ndef edited_%d(x):\n    return x.view(x.size(0), -1)\n' "$edit_counter" >> "$file"
+    local start end
+    start=$(date +%s.%N)
+    "$GSHAPE" check --cache-dir "$cache" "$dir" >/dev/null 2>&1 || true
+    end=$(date +%s.%N)
+    times+=("$(echo "$end - $start" | bc -l)")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'
+}
+recheck() {  # LABEL DIR FILE
+  local cache="$WORK/cache-$RANDOM" cold warm same units
+  cold=$(median_time "$GSHAPE" check --no-cache "$2")
+  warm=$(recheck_time "$2" "$3" "$cache")
+  units=$("$GSHAPE" check --verbose --cache-dir "$cache" "$2" 2>&1 >/dev/null | grep '^analysis units:' || true)
+  same=$(median_time "$GSHAPE" check --cache-dir "$cache" "$2")
+  echo "re-check after editing one file, $1:"
+  echo "  cold $cold s, after an edit $warm s ($(echo "100 * $warm / $cold" | bc -l | xargs printf '%.1f')% of cold), nothing changed $same s ($(echo "100 * $same / $cold" | bc -l | xargs printf '%.1f')% of cold)"
+  echo "  $units (with nothing changed)"
+}
+recheck "generated project, one import chain (one unit)" "$WORK/gen" "$WORK/gen/gen/mod_25.py"
+recheck "generated project, ten independent groups (ten units)" "$WORK/groups" "$WORK/groups/grp5/mod_27.py"

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "gshape_runner.h"
 #include "shape_fixtures.h"
@@ -92,32 +93,51 @@ TEST_F(RunScript, RelativeScriptPathsNameFilesAsTyped) {
   EXPECT_TRUE(contains(last_line(r.err), "ShapeCheckError: src/train.py:15:11: [linear_c1]")) << r.err;
 }
 
-TEST_F(RunScript, StaticErrorsArePrintedFirstButDoNotStopTheRun) {
-  std::string script = dir_.write("src/train.py", kDeferredScript);
+// A module train.py imports, with a static error in a function nobody calls
+// (line 7, column 12): reported, and the run never reaches it.
+const char* kImportedHelper =
+    "import torch\n"
+    "\n"
+    "\n"
+    "def unused():\n"
+    "    a = torch.zeros(3, 5)\n"
+    "    b = torch.zeros(4, 2)\n"
+    "    return a @ b\n";
+
+TEST_F(RunScript, StaticErrorsOfTheImportClosureArePrintedFirstButDoNotStopTheRun) {
+  std::string script = dir_.write("src/train.py", std::string("import helper\n") + kDeferredScript);
+  dir_.write("src/helper.py", kImportedHelper);
   dir_.write("src/model.py", kRefutedModule);  // in the project, never imported by train.py
   ProcessResult r = run(script, {kGoodBatch});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "out (1, 2)")) << r.out;
-  EXPECT_TRUE(contains(r.err, "model.py:5:5: error: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "helper.py:7:12: error: ")) << r.err;
   EXPECT_TRUE(contains(r.err, "[matmul_c2]")) << r.err;
+  EXPECT_FALSE(contains(r.err, "model.py")) << "not in train.py's import closure: " << r.err;
   EXPECT_TRUE(contains(r.err, "gshape: 1 error found statically; running with run-time checks anyway\n")) << r.err;
 }
 
-TEST_F(RunScript, TheCacheIsReusedUntilAFileChanges) {
-  std::string script = dir_.write("src/train.py", kDeferredScript);
+TEST_F(RunScript, TheCacheIsReusedUntilAFileChangesAndTheDiagnosticsAreShownEveryTime) {
+  std::string script = dir_.write("src/train.py", std::string("import helper\n") + kDeferredScript);
+  dir_.write("src/helper.py", kImportedHelper);
   dir_.write("src/model.py", kRefutedModule);
   ProcessResult first = run(script, {kGoodBatch});
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  ASSERT_TRUE(contains(first.err, "error: ")) << "the first run analyses and reports: " << first.err;
+  ASSERT_TRUE(contains(first.err, "helper.py:7:12: error: ")) << "the first run analyses and reports: " << first.err;
   ProcessResult second = run(script, {kGoodBatch});
   EXPECT_EQ(second.exit_code, 0) << second.err;
-  EXPECT_EQ(second.err, "") << "nothing changed: no analysis, no diagnostics";
+  EXPECT_EQ(second.err, first.err) << "nothing changed: the same diagnostics, from the cache";
   EXPECT_EQ(second.out, first.out);
+  // Another script of the project: its own closure (model.py's error).
+  std::string other = dir_.write("src/other.py", "import model\nprint('other')\n");
+  ProcessResult other_run = run(other, {});
+  EXPECT_TRUE(contains(other_run.err, "model.py:5:5: error: ")) << other_run.err;
+  EXPECT_FALSE(contains(other_run.err, "helper.py")) << other_run.err;
   // A changed file makes it analyse (and report) again; the check still works.
-  dir_.write("src/model.py", std::string(kRefutedModule) + "# edited\n");
+  dir_.write("src/helper.py", std::string(kImportedHelper) + "# edited\n");
   ProcessResult third = run(script, {kBadBatch});
   EXPECT_EQ(third.exit_code, 1);
-  EXPECT_TRUE(contains(third.err, "model.py:5:5: error: ")) << third.err;
+  EXPECT_TRUE(contains(third.err, "helper.py:7:12: error: ")) << third.err;
   EXPECT_TRUE(contains(last_line(third.err), "[linear_c1]")) << third.err;
 }
 
@@ -146,9 +166,9 @@ TEST_F(RunScript, ALaunchIsAnalysedWithItsArgumentsAndTheCacheKnowsThem) {
   EXPECT_TRUE(contains(bad.err, "note: from the command line: --features 5")) << bad.err;
   EXPECT_FALSE(contains(bad.err, "argparse rejects")) << "other.py is not launched: " << bad.err;
   EXPECT_TRUE(contains(last_line(bad.err), "ShapeCheckError")) << bad.err;
-  // the same launch again: nothing to analyse
+  // the same launch again: nothing to analyse, the same diagnostics
   ProcessResult again = run(script, {"--features", "5"});
-  EXPECT_FALSE(contains(again.err, "error: nn.Linear")) << again.err;
+  EXPECT_TRUE(contains(again.err, "train.py:11:5: error: nn.Linear(5, 3) expects in_features 5")) << again.err;
   EXPECT_TRUE(contains(last_line(again.err), "ShapeCheckError")) << again.err;
   // other arguments: analysed again, for them
   ProcessResult good = run(script, {"--features", "4"});
@@ -166,13 +186,24 @@ TEST_F(RunScript, ALaunchIsAnalysedWithItsArgumentsAndTheCacheKnowsThem) {
   EXPECT_TRUE(contains(edited.err, "note: from cfg.json: \"outputs\": 2")) << edited.err;
 }
 
+// The version line of the run cache's manifest (who analysed last).
+std::string manifest_version(const std::filesystem::path& cache) {
+  for (const auto& e : std::filesystem::directory_iterator(cache)) {
+    std::ifstream in(e.path() / "manifest.txt");
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind("version ", 0) == 0) return line;
+  }
+  return "";
+}
+
 TEST_F(RunScript, ARebuiltGshapeAnalysesAgain) {
   // a copy of gshape stands for a rebuilt binary: same version, new file
   TempDir bin;
   std::filesystem::path gshape = bin.path() / "gshape";
   std::filesystem::copy_file(GSHAPE_BINARY, gshape);
-  std::string script = dir_.write("src/train.py", kDeferredScript);
-  dir_.write("src/model.py", kRefutedModule);
+  std::string script = dir_.write("src/train.py", std::string("import model\n") + kDeferredScript);
+  dir_.write("src/model.py", kImportedHelper);
   auto run_with = [&]() {
     return run_process(gshape.string(), {"run", "--color=never", "--cache-dir", cache_.str(), script, "--", kGoodBatch},
                        {}, 180);
@@ -180,11 +211,14 @@ TEST_F(RunScript, ARebuiltGshapeAnalysesAgain) {
   ProcessResult first = run_with();
   ASSERT_EQ(first.exit_code, 0) << first.err;
   ASSERT_TRUE(contains(first.err, "error: ")) << first.err;
-  ASSERT_EQ(run_with().err, "") << "same binary, same files: the cache is reused";
+  std::string analysed_by = manifest_version(cache_.path());
+  ASSERT_FALSE(analysed_by.empty());
+  ASSERT_EQ(run_with().err, first.err) << "same binary, same files: the cache is reused";
   std::filesystem::last_write_time(gshape, std::filesystem::last_write_time(gshape) + std::chrono::hours(1));
   ProcessResult rebuilt = run_with();
   EXPECT_EQ(rebuilt.exit_code, 0) << rebuilt.err;
-  EXPECT_TRUE(contains(rebuilt.err, "model.py:5:5: error: ")) << "a new binary analyses again: " << rebuilt.err;
+  EXPECT_TRUE(contains(rebuilt.err, "model.py:7:12: error: ")) << rebuilt.err;
+  EXPECT_NE(manifest_version(cache_.path()), analysed_by) << "a new binary analyses again";
 }
 
 TEST_F(RunScript, AMissingPythonIsAnErrorOfGshape) {

@@ -1,0 +1,30 @@
+// The analysis cache as the commands use it (codegen/analysis_cache.h):
+// --cache-dir DIR and --no-cache, and the --verbose line saying what came
+// from it. `gshape cache dir|clean` is cmd_cache.cpp.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "cli/options.h"
+#include "codegen/analysis_cache.h"
+#include "gradual/analysis.h"
+
+namespace gshape::cli {
+
+// The option specs: --cache-dir DIR, --no-cache.
+OptionSpec cache_dir_option();
+OptionSpec no_cache_option();
+
+// The cache home: --cache-dir, else $XDG_CACHE_HOME/gshape, else ~/.cache/gshape.
+std::string cache_home_of(const ParsedArgs& args);
+
+// The analysis cache for `options`, or nullptr with --no-cache or when the
+// options analyse the project as one (a launch, --args=symbolic).
+std::unique_ptr<codegen::DiskUnitCache> open_analysis_cache(const ParsedArgs& args,
+                                                            const gradual::AnalysisOptions& options);
+
+// "analysis units: 4 (1 analysed, 3 from the cache)" (--verbose, stderr).
+std::string unit_stats_line(const gradual::AnalysisResult& result);
+
+}  // namespace gshape::cli

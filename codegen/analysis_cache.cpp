@@ -1,0 +1,76 @@
+#include "codegen/analysis_cache.h"
+
+#include <filesystem>
+
+#include "codegen/atomic_file.h"
+#include "gradual/analysis_serial.h"
+#include "gshape_version.h"
+
+namespace gshape::codegen {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kHeader = "gshape-analysis-cache 2";
+constexpr uint64_t kSecondSeed = 0x84222325cbf29ce4ULL;  // an independent check of the key
+
+}  // namespace
+
+std::string analyser_identity() {
+  std::string id = GSHAPE_VERSION;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return id;
+  std::uintmax_t size = fs::file_size(exe, ec);
+  if (ec) return id;
+  auto modified = fs::last_write_time(exe, ec);
+  if (ec) return id;
+  return id + "+" + std::to_string(size) + "." + std::to_string(modified.time_since_epoch().count());
+}
+
+std::string analysis_cache_dir(const std::string& cache_home) { return (fs::path(cache_home) / "analysis").string(); }
+
+DiskUnitCache::DiskUnitCache(const std::string& cache_home)
+    : dir_(analysis_cache_dir(cache_home)), identity_(analyser_identity()) {}
+
+namespace {
+
+struct EntryName {
+  fs::path path;
+  std::string key_check;
+};
+
+EntryName entry_of(const std::string& dir, const std::string& identity, const std::string& key) {
+  std::string material = identity + '\n' + key;
+  std::string name = hex64(fingerprint(material));
+  return {fs::path(dir) / name.substr(0, 2) / (name + ".entry"), hex64(fingerprint(material, kSecondSeed))};
+}
+
+}  // namespace
+
+std::optional<gradual::AnalysisResult> DiskUnitCache::load(const std::string& key, const Project& unit) {
+  EntryName e = entry_of(dir_, identity_, key);
+  std::optional<std::string> text = read_file(e.path);
+  if (!text) return std::nullopt;
+  std::size_t newline = text->find('\n');
+  std::optional<gradual::AnalysisResult> result;
+  if (newline != std::string::npos) {
+    std::string_view body(text->data() + newline + 1, text->size() - newline - 1);
+    std::string expected = std::string(kHeader) + " " + e.key_check + " " + hex64(fingerprint(body));
+    if (text->compare(0, newline, expected) == 0) result = gradual::deserialise_result(std::string(body), unit);
+  }
+  if (result) ++hits_;
+  else ++rejected_;
+  return result;
+}
+
+void DiskUnitCache::store(const std::string& key, const gradual::AnalysisResult& result) {
+  EntryName e = entry_of(dir_, identity_, key);
+  std::string body = gradual::serialise_result(result);
+  std::string text = std::string(kHeader) + " " + e.key_check + " " + hex64(fingerprint(body)) + "\n" + body;
+  std::string error = write_file_atomically(e.path, text);
+  if (!error.empty() && write_error_.empty()) write_error_ = error;
+}
+
+}  // namespace gshape::codegen
