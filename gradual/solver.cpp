@@ -357,6 +357,25 @@ struct Solver::Impl {
     return out;
   }
 
+  // Whether the facts prove `c`, and nothing else: a concrete witness of
+  // facts ∧ ¬c answers no without Z3, and Z3 is asked only facts ∧ ¬c (no
+  // core, no model, no refutation check). For side questions whose "no" is
+  // the common answer (Solver::sizes_it_needs_at_zero).
+  bool proves(const Pred& c) {
+    if (auto k = c.constant_value()) return *k;
+    std::vector<std::size_t> connected = connected_facts(c.node());
+    std::vector<const TermNode*> conditions{(!c).node()};
+    for (std::size_t f : connected) conditions.push_back(facts[f].condition);
+    if (options.witnesses && find_witness(conditions)) return false;
+    std::vector<const TermNode*> all_symbols;
+    for (const Dim& d : symbols_of(c.node())) all_symbols.push_back(d.node());
+    for (std::size_t f : connected) all_symbols.insert(all_symbols.end(), facts[f].symbols.begin(), facts[f].symbols.end());
+    sort_by_id(all_symbols);
+    all_symbols.erase(std::unique(all_symbols.begin(), all_symbols.end()), all_symbols.end());
+    CheckResult r = check_with(!translate(c.node()), all_symbols, connected, [](z3::solver&, z3::check_result) {});
+    return r.result == z3::unsat;
+  }
+
   // `v` with its core: the facts at those positions of `distinct`.
   Verdict with_core(Verdict v, const std::vector<std::size_t>& core, const std::vector<std::size_t>& distinct) {
     v.core.clear();
@@ -509,27 +528,40 @@ bool Solver::consistent() {
 
 Verdict Solver::decide(const Pred& c) { return impl_->decide(c); }
 
+// Z3 resource units for the question whether a deferred check holds only at
+// size 0 (as much as a simple linear query needs; a hard one stays deferred).
+constexpr uint64_t kZeroOnlyRlimit = 5'000;
+
 std::vector<std::string> Solver::sizes_it_needs_at_zero(const Pred& c) {
   // the sizes in c the program names (ranks excepted: a check may want a 0-d
   // tensor); c holds
   // only at 0 when the facts, every one of them >= 1, and c are unsatisfiable
   std::vector<std::string> names;
   Pred positive(true);
-  for (const Dim& s : symbols_of(c.node())) {
+  const std::vector<Dim> symbols = symbols_of(c.node());
+  for (const Dim& s : symbols)
+    if (s.made_by_rule()) return {};
+  // a side question: a small deterministic budget, then back to the caller's
+  struct Budget {
+    uint64_t& rlimit;
+    uint64_t saved;
+    ~Budget() { rlimit = saved; }
+  } budget{impl_->options.rlimit, impl_->options.rlimit};
+  impl_->options.rlimit = std::min<uint64_t>(budget.saved, kZeroOnlyRlimit);
+  for (const Dim& s : symbols) {
     const std::string& name = s.symbol_name();
     if (name.size() >= 5 && name.compare(name.size() - 5, 5, "dim()") == 0) continue;
     if (name.find("layout") != std::string::npos) continue;  // view_c6's contiguity code, not a size
-    // a size the program names (a hyperparameter, `x.size(0)`, `B`), not a
-    // rule's stand-in for what it could not see (`in_features` of an unknown)
-    if (s.made_by_rule()) continue;
+    // sizes the program names (a hyperparameter, `x.size(0)`, `B`) only: a
+    // rule's stand-in for what it could not see (`in_features` of an
+    // unknown) makes the question moot
+    if (s.made_by_rule()) return {};
     // a size, or a hyperparameter a checked requirement made non-negative
-    if (!s.nonneg() && impl_->decide(ge(s, Dim(0))).status != Status::Proven) continue;
+    if (!s.nonneg() && !impl_->proves(ge(s, Dim(0)))) continue;
     positive = positive && ge(s, Dim(1));
     names.push_back(name);
   }
-  if (names.empty()) return {};
-  Verdict v = impl_->decide(!(positive && c));
-  if (v.status != Status::Proven) return {};
+  if (names.empty() || !impl_->proves(!(positive && c))) return {};
   return names;
 }
 
@@ -548,7 +580,9 @@ void Solver::discharge(Obligation& ob) {
   if (ob.status == Status::Proven) ++st.proven;
   if (ob.status == Status::Refuted) ++st.refuted;
   if (ob.status == Status::Deferred) ++st.deferred;
-  if (ob.status == Status::Deferred) ob.zero_only = sizes_it_needs_at_zero(ob.constraint.pred());
+  // (not when Z3 gave up on the check itself: the side question is as hard)
+  if (ob.status == Status::Deferred && ob.reason.rfind("the solver could not decide", 0) != 0)
+    ob.zero_only = sizes_it_needs_at_zero(ob.constraint.pred());
   // A refuted constraint is not assumed: it would make every later query vacuous.
   if (ob.status != Status::Refuted) impl_->add_fact(ob.constraint.pred(), ob.loc, ob.tag + " (checked here)");
 }
