@@ -235,7 +235,11 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
   }
   if (const auto* ds = object_as<DatasetObject>(obj)) {
     if (it.kind == Item::Kind::Slice) return Value::unknown();
-    return ds->sample();
+    Value sample = ds->sample();
+    // a library dataset's target differs from one index to the next
+    if (!ds->is_tensor_dataset() && sample.items() && sample.items()->size() == 2 && (*sample.items())[1].is_int())
+      sample = Value::tuple({sample.items()->front(), fresh_int("target", false)});
+    return sample;
   }
   if (obj.is_str()) return Value::string();
   if (auto inst = shared_as<InstanceObject>(obj)) {

@@ -210,11 +210,12 @@ std::optional<Value> Interpreter::call_torchvision(const std::string& path, cons
     }
     if (name == "Resize") {
       const Value* size = a.get(0, "size");
+      // max_size caps the longer side: not modelled
+      if (a.get(2, "max_size") && !a.get(2, "max_size")->is_none()) return one(step(Op::Unknown));
       if (auto s = int_of(size)) return one(step(Op::ShortSide, *s));
       if (size && size->is_sequence() && size->items() && size->items()->size() == 1) {
         if (auto s = int_of(&size->items()->front())) return one(step(Op::ShortSide, *s));
       }
-      if (a.get(2, "max_size") && !a.get(2, "max_size")->is_none()) return one(step(Op::Unknown));
       auto pair = size_pair(size);
       return one(pair ? step(Op::SetSize, pair->first, pair->second) : step(Op::Unknown));
     }
@@ -267,6 +268,7 @@ std::optional<Value> Interpreter::call_torchvision(const std::string& path, cons
       {"EMNIST", {1, 28, 28, {}, -1, false}},
   };
   Image image;
+  bool varying_size = false;  // each image has its own height and width (ImageFolder)
   std::optional<Dim> length;
   const Value* transform = nullptr;
   const Value* target_transform = nullptr;
@@ -311,10 +313,12 @@ std::optional<Value> Interpreter::call_torchvision(const std::string& path, cons
   } else if (name == "ImageFolder") {
     if (a.get(3, "loader")) return std::nullopt;  // a custom loader: any kind of image
     image = Image{Dim(3), Dim::symbol("image height"), Dim::symbol("image width"), false};
+    varying_size = true;
     transform = a.get(1, "transform");
     target_transform = a.get(2, "target_transform");
   } else if (name == "LSUN") {
     image = Image{Dim(3), Dim::symbol("image height"), Dim::symbol("image width"), false};
+    varying_size = true;
     transform = a.get(2, "transform");
     target_transform = a.get(3, "target_transform");
   } else {
@@ -331,6 +335,14 @@ std::optional<Value> Interpreter::call_torchvision(const std::string& path, cons
       return call_value(fn, nullptr, {ArgValue{ir::Argument::Type::Positional, {}, arg, nullptr, {}}}, site);
     };
     sample_image = apply_steps(steps, image, call);
+    // one pair of symbols stands for every image's size: known only when the
+    // transform made the size the same for all (a crop, Resize((h, w)))
+    bool per_image = false;
+    if (varying_size && sample_image.is_tensor() && sample_image.shape().rank_known()) {
+      for (const Dim& d : sample_image.shape().dims())
+        for (const Dim& sym : symbols_of(d.node())) per_image = per_image || sym == image.h || sym == image.w;
+    }
+    if (per_image) sample_image = Value::unknown();
   }
   Value target = target_transform && !target_transform->is_none() ? Value::unknown() : fresh_int("target", false);
   ds->item = Value::tuple({sample_image, target});

@@ -80,6 +80,25 @@ TEST(Vision, WhatIsNotModelledStaysUnknown) {
   EXPECT_EQ(a.count(Outcome::Error), 0u) << a.dump();
 }
 
+TEST(Vision, SamplesOfOneDatasetDoNotShareTheirVaryingSizes) {
+  // ImageFolder's images and any dataset's targets differ from one index to
+  // the next: two samples are not assumed equal
+  const std::string src =
+      "import torch\n"
+      "from torchvision import datasets, transforms\n"
+      "folder = datasets.ImageFolder('d', transform=transforms.ToTensor())\n"
+      "x = folder[0][0]  # raw\n"
+      "y = folder[0][0] + folder[1][0]  # add\n"
+      "m = datasets.MNIST('d', transform=transforms.ToTensor())\n"
+      "z = torch.zeros(m[0][1]) + torch.zeros(m[1][1])  # targets\n"
+      "capped = datasets.CIFAR10('d', transform=transforms.Compose([transforms.Resize(64, max_size=80),\n"
+      "                                                             transforms.ToTensor()]))[0][0]  # capped\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# raw"), "x"), "");
+  EXPECT_NE(a.worst(line_of(src, "# targets"), "broadcast_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# capped"), "capped"), "");
+}
+
 TEST(Vision, ALambdaIsAnalysedOnTheImageItReceives) {
   // examples/mnist_forward_forward: the images are flattened by the transform
   const std::string src =
