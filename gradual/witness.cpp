@@ -83,8 +83,59 @@ struct Rng {
 
 }  // namespace
 
+namespace {
+
+// Values of the compound subterms met so far in one evaluation: a term is a
+// DAG, and a chain of broadcasts of unrelated sizes shares each step twice,
+// so evaluating it as a tree doubles the work per step.
+class EvaluationMemo {
+ public:
+  const std::optional<int64_t>* find(const TermNode* n) const {
+    if (!index_.empty()) {
+      auto it = index_.find(n);
+      return it == index_.end() ? nullptr : &it->second;
+    }
+    for (const auto& [node, value] : few_)
+      if (node == n) return &value;
+    return nullptr;
+  }
+  void add(const TermNode* n, std::optional<int64_t> v) {
+    if (index_.empty() && few_.size() < kFew) {
+      few_.emplace_back(n, v);
+      return;
+    }
+    if (index_.empty())
+      for (const auto& [node, value] : few_) index_.emplace(node, value);
+    index_.emplace(n, v);
+  }
+
+ private:
+  static constexpr std::size_t kFew = 16;  // small terms: a linear scan, no hashing
+  std::vector<std::pair<const TermNode*, std::optional<int64_t>>> few_;
+  std::unordered_map<const TermNode*, std::optional<int64_t>> index_;
+};
+
+std::optional<int64_t> evaluate_node(const TermNode* n, const Assignment& values, EvaluationMemo& memo);
+
+std::optional<int64_t> evaluate_shared(const TermNode* n, const Assignment& values, EvaluationMemo& memo) {
+  if (n->args.empty()) return evaluate_node(n, values, memo);
+  if (const std::optional<int64_t>* known = memo.find(n)) return *known;
+  std::optional<int64_t> v = evaluate_node(n, values, memo);
+  memo.add(n, v);
+  return v;
+}
+
+}  // namespace
+
 std::optional<int64_t> evaluate(const TermNode* n, const Assignment& values) {
-  auto arg = [&](std::size_t i) { return evaluate(n->args[i], values); };
+  EvaluationMemo memo;
+  return evaluate_shared(n, values, memo);
+}
+
+namespace {
+
+std::optional<int64_t> evaluate_node(const TermNode* n, const Assignment& values, EvaluationMemo& memo) {
+  auto arg = [&](std::size_t i) { return evaluate_shared(n->args[i], values, memo); };
   switch (n->op) {
     case TermOp::Const:
     case TermOp::BoolConst: return n->value;
@@ -159,6 +210,8 @@ std::optional<int64_t> evaluate(const TermNode* n, const Assignment& values) {
   }
   return std::nullopt;
 }
+
+}  // namespace
 
 std::optional<Assignment> find_witness(const std::vector<const TermNode*>& conditions, unsigned budget) {
   // The conditions' top-level conjuncts are scored one by one, so a move
