@@ -495,6 +495,61 @@ std::size_t interned_term_count() {
 
 // ------------------------------------------------------------------ printing
 
+// Names given in the outermost open SymbolNamingScope (none: each term alone).
+struct SymbolNames {
+  std::unordered_map<const TermNode*, std::string> given;
+  std::unordered_map<std::string, int> uses;
+
+  const std::string& name_of(const TermNode* symbol) {
+    auto it = given.find(symbol);
+    if (it != given.end()) return it->second;
+    const std::string& base = Dim(symbol).symbol_name();
+    int n = ++uses[base];
+    return given.emplace(symbol, n == 1 ? base : base + "#" + std::to_string(n)).first->second;
+  }
+};
+
+namespace {
+
+thread_local SymbolNames* open_scope = nullptr;
+
+// Where a term is printed: the text, its cap and the symbols' names.
+struct Printer {
+  std::string text;
+  std::size_t cap = kMaxPrintedTerm;
+  SymbolNames local;
+
+  std::size_t size() const { return text.size(); }
+  Printer& operator+=(const std::string& s) {
+    text += s;
+    return *this;
+  }
+  Printer& operator+=(const char* s) {
+    text += s;
+    return *this;
+  }
+  Printer& operator+=(char c) {
+    text += c;
+    return *this;
+  }
+  const std::string& name_of(const TermNode* symbol) {
+    return (open_scope ? *open_scope : local).name_of(symbol);
+  }
+};
+
+}  // namespace
+
+SymbolNamingScope::SymbolNamingScope() {
+  if (!open_scope) {
+    names_ = std::make_unique<SymbolNames>();
+    open_scope = names_.get();
+  }
+}
+
+SymbolNamingScope::~SymbolNamingScope() {
+  if (names_) open_scope = nullptr;
+}
+
 namespace {
 
 // Precedence: 1 sums, 2 products/divisions, 3 atoms (Python's ordering).
@@ -508,10 +563,10 @@ int int_prec(const TermNode* n) {
   }
 }
 
-void print_int(std::string& out, const TermNode* n);
-void print_bool(std::string& out, const TermNode* n, int min_prec);
+void print_int(Printer& out, const TermNode* n);
+void print_bool(Printer& out, const TermNode* n, int min_prec);
 
-void print_paren(std::string& out, const TermNode* n, int min_prec) {
+void print_paren(Printer& out, const TermNode* n, int min_prec) {
   if (int_prec(n) < min_prec) {
     out += '(';
     print_int(out, n);
@@ -522,7 +577,7 @@ void print_paren(std::string& out, const TermNode* n, int min_prec) {
 }
 
 // coef*f1*f2... with |coef| printed (the caller prints the sign when asked).
-void print_product(std::string& out, int64_t coef, const std::vector<const TermNode*>& factors, bool print_sign) {
+void print_product(Printer& out, int64_t coef, const std::vector<const TermNode*>& factors, bool print_sign) {
   if (print_sign && coef < 0) {
     out += '-';
   }
@@ -534,7 +589,10 @@ void print_product(std::string& out, int64_t coef, const std::vector<const TermN
   }
   for (const TermNode* f : factors) {
     if (!first) out += '*';
-    bool needs_paren = int_prec(f) < 3 && !(first && int_prec(f) == 2 && f->op != TermOp::Mul);
+    // `a//b*c` reads as (a//b)*c in Python, but `-a//b` as (-a)//b: after a
+    // minus sign a leading quotient keeps its parentheses (`-(-n//2)`)
+    const bool after_minus = first && print_sign && coef < 0;
+    bool needs_paren = int_prec(f) < 3 && !(first && !after_minus && int_prec(f) == 2 && f->op != TermOp::Mul);
     if (needs_paren) {
       out += '(';
       print_int(out, f);
@@ -546,10 +604,21 @@ void print_product(std::string& out, int64_t coef, const std::vector<const TermN
   }
 }
 
-void print_int(std::string& out, const TermNode* n) {
+void print_int_in_full(Printer& out, const TermNode* n);
+
+// A compound term that starts past the cap prints as `…` (a long chain of
+// broadcasts of unrelated sizes nests a case split per step: printed as a
+// tree, the term doubles each time). The terms open at the cap still close,
+// so the text ends within a few times the cap, and what it shows is exact.
+void print_int(Printer& out, const TermNode* n) {
+  if (n->op == TermOp::Const || n->op == TermOp::Symbol || out.size() < out.cap) return print_int_in_full(out, n);
+  out += "\u2026";
+}
+
+void print_int_in_full(Printer& out, const TermNode* n) {
   switch (n->op) {
     case TermOp::Const: out += std::to_string(n->value); return;
-    case TermOp::Symbol: out += Dim(n).symbol_name(); return;
+    case TermOp::Symbol: out += out.name_of(n); return;
     case TermOp::Mul: print_product(out, n->value, n->args, true); return;
     case TermOp::Add: {
       bool first = true;
@@ -604,13 +673,20 @@ int bool_prec(const TermNode* n) {
   }
 }
 
-void print_cmp(std::string& out, const TermNode* a, const char* op, const TermNode* b) {
+void print_cmp(Printer& out, const TermNode* a, const char* op, const TermNode* b) {
   print_int(out, a);
   out += op;
   print_int(out, b);
 }
 
-void print_bool(std::string& out, const TermNode* n, int min_prec) {
+void print_bool_in_full(Printer& out, const TermNode* n, int min_prec);
+
+void print_bool(Printer& out, const TermNode* n, int min_prec) {
+  if (!n->is_bool() || n->op == TermOp::BoolConst || out.size() < out.cap) return print_bool_in_full(out, n, min_prec);
+  out += "\u2026";
+}
+
+void print_bool_in_full(Printer& out, const TermNode* n, int min_prec) {
   bool paren = bool_prec(n) < min_prec;
   if (paren) out += '(';
   switch (n->op) {
@@ -645,15 +721,15 @@ void print_bool(std::string& out, const TermNode* n, int min_prec) {
 }  // namespace
 
 std::string Dim::str() const {
-  std::string out;
+  Printer out;
   print_int(out, node_);
-  return out;
+  return out.text;
 }
 
 std::string Pred::str() const {
-  std::string out;
+  Printer out;
   print_bool(out, node_, 1);
-  return out;
+  return out.text;
 }
 
 }  // namespace gshape::gradual

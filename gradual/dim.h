@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -129,6 +130,24 @@ Pred operator!(const Pred& a);
 Pred all_of(const std::vector<Pred>& preds);
 Pred any_of(const std::vector<Pred>& preds);
 Pred implies(const Pred& a, const Pred& b);
+
+// Printing. A term longer than kMaxPrintedTerm characters prints the parts
+// that do not fit as `…`. Distinct symbols of the same name print apart
+// (`x.size(0)`, `x.size(0)#2`) within one term, or within every term printed
+// while a SymbolNamingScope is open (a shape, a message).
+constexpr std::size_t kMaxPrintedTerm = 300;
+
+struct SymbolNames;
+class SymbolNamingScope {
+ public:
+  SymbolNamingScope();
+  ~SymbolNamingScope();
+  SymbolNamingScope(const SymbolNamingScope&) = delete;
+  SymbolNamingScope& operator=(const SymbolNamingScope&) = delete;
+
+ private:
+  std::unique_ptr<SymbolNames> names_;  // set in the outermost scope only
+};
 
 // Symbols occurring in a term, in id order (for models and "B is unknown").
 std::vector<Dim> symbols_of(const TermNode* node);

@@ -65,6 +65,7 @@ std::string Message::runtime_template() const {
 }
 
 std::string Message::render_static() const {
+  SymbolNamingScope names;  // one size, one name across the message
   std::string out;
   for (const Piece& p : pieces_) {
     if (p.term) {
@@ -79,6 +80,7 @@ std::string Message::render_static() const {
 }
 
 std::string Message::render_static(const std::function<std::string(const Dim&)>& dim_text) const {
+  SymbolNamingScope names;  // one size, one name across the message
   std::string out;
   for (const Piece& p : pieces_) {
     if (p.term) {

@@ -43,6 +43,7 @@ std::optional<std::vector<int64_t>> Shape::constant_sizes() const {
 }
 
 std::string Shape::str() const {
+  SymbolNamingScope names;  // `[x.size(0), x.size(0)#2]`: two sizes of one name
   if (!dims_) {
     std::string out = "[*";
     for (const Dim& d : suffix_) out += ", " + d.str();

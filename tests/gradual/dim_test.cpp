@@ -1,5 +1,6 @@
 // Dimension terms: hash-consing, simplification on construction, printing.
 #include "gradual/dim.h"
+#include "gradual/shape.h"
 
 #include <gtest/gtest.h>
 
@@ -57,6 +58,37 @@ TEST(Dim, Printing) {
   EXPECT_EQ(Dim::ite(eq(b, 1), c, b).str(), "(C if B == 1 else B)");
   EXPECT_EQ(floordiv(b, c * h).str(), "B//(C*H)");
   EXPECT_EQ(Dim(-5).str(), "-5");
+  // a minus sign before a quotient keeps its parentheses: Python reads
+  // `--n//2` as (n)//2, a floor, where -(-n//2) is the ceiling
+  Dim n = Dim::symbol("n", /*nonneg=*/false);
+  EXPECT_EQ((-floordiv(-n, 2)).str(), "-(-n//2)");
+  EXPECT_EQ((-floordiv(b, c)).str(), "-(B//C)");
+  EXPECT_EQ((floordiv(b, c) * h).str(), "H*(B//C)");
+}
+
+TEST(Dim, DistinctSymbolsOfOneNamePrintApart) {
+  Dim x1 = Dim::symbol("x.size(0)"), x2 = Dim::symbol("x.size(0)");
+  EXPECT_EQ((x1 + 2 * x2).str(), "x.size(0) + 2*x.size(0)#2");
+  EXPECT_EQ(x1.str(), "x.size(0)");
+  Shape s({x2, x1});
+  EXPECT_EQ(s.str(), "[x.size(0), x.size(0)#2]");  // numbered in the order printed
+  {
+    SymbolNamingScope one_message;
+    std::string first = x1.str();
+    std::string second = x2.str();
+    EXPECT_EQ(first + " vs " + second, "x.size(0) vs x.size(0)#2");
+  }
+}
+
+TEST(Dim, ARunawayTermIsCutWhereItStopsFitting) {
+  // each step broadcasts against a new unrelated size: the term is a DAG of
+  // 40 nodes that prints as a tree of 2^40
+  Dim out = Dim::symbol("s");
+  for (int i = 0; i < 40; ++i) out = Dim::ite(eq(out, 1), Dim::symbol("t" + std::to_string(i)), out);
+  std::string text = out.str();
+  EXPECT_LE(text.size(), 3 * kMaxPrintedTerm);
+  EXPECT_NE(text.find("\u2026"), std::string::npos);
+  EXPECT_EQ(text.rfind("(t39 if ", 0), 0u) << text;
 }
 
 TEST(Dim, ComparisonsFoldOnConstantDifference) {
