@@ -25,6 +25,10 @@ struct Operand {
   int slot = -1;                  // -1: the runtime cannot reach this value
   std::vector<Operand> elements;  // a literal list/tuple: its element operands
   SourceLoc loc;
+  // The argument as written when it is a name or an attribute (`mask`,
+  // `self.w`): a size the rule must invent for it is named after it
+  // (`mask.size(0)`), not after the rule's parameter (`tensor.size(0)`).
+  std::string text;
 
   Operand() = default;
   Operand(Value v, int s = -1) : value(std::move(v)), slot(s) {}  // NOLINT

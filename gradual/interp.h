@@ -250,6 +250,8 @@ class Interpreter {
   Value fresh_int(const std::string& name, bool nonneg = true) { return Value::integer(Dim::symbol(name, nonneg)); }
   void record_shape(const ir::Expr* e, const Value& v);
   std::string source_text(const SourceLoc& loc, std::size_t max_len = 60) const;
+  // `e` as written when it is a name or an attribute chain (Operand::text).
+  std::string operand_text(const ir::Expr* e) const;
   // ---- a launch's command line (interp_argparse.cpp): the Namespace
   // `parser.parse_args()` gives for AnalysisOptions::launch_args; each int
   // is a symbol held to its value by a fact naming the argument.

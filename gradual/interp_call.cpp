@@ -462,6 +462,14 @@ Value Interpreter::instantiate(const std::shared_ptr<ClassObject>& cls, const st
   return self;
 }
 
+std::string Interpreter::operand_text(const Expr* e) const {
+  const Expr* x = e;
+  while (const auto* a = dyn_cast<Attribute>(x)) x = a->value;
+  if (!x || !isa<Name>(x)) return {};
+  std::string text = source_text(e->loc, 40);
+  return text.size() < 40 ? text : std::string();
+}
+
 std::optional<CallSite> Interpreter::make_call_site(const std::string& name, const std::optional<Receiver>& receiver,
                                                     const std::vector<ArgValue>& args, const Node* site) {
   CallSite call;
@@ -479,7 +487,10 @@ std::optional<CallSite> Interpreter::make_call_site(const std::string& name, con
   if (receiver) {
     Operand op(receiver->value, receiver->expr ? take_slot(receiver->expr) : -1);
     if (!receiver->expr) next = 1;  // the receiver's number stays taken: arguments start at 1
-    if (receiver->expr) op.loc = receiver->expr->loc;
+    if (receiver->expr) {
+      op.loc = receiver->expr->loc;
+      op.text = operand_text(receiver->expr);
+    }
     call.positional.push_back(std::move(op));
   }
   for (const ArgValue& a : args) {
@@ -487,7 +498,10 @@ std::optional<CallSite> Interpreter::make_call_site(const std::string& name, con
       case Argument::Type::Positional:
       case Argument::Type::Keyword: {
         Operand op(a.value, take_slot(a.expr));
-        if (a.expr) op.loc = a.expr->loc;
+        if (a.expr) {
+          op.loc = a.expr->loc;
+          op.text = operand_text(a.expr);
+        }
         if (!a.elements.empty() || (a.expr && display_of(a.expr))) {
           const SequenceExpr* display = display_of(a.expr);
           for (std::size_t i = 0; i < a.elements.size(); ++i) {

@@ -14,7 +14,7 @@ RuleContext::RuleContext(std::string rule_name, const CallSite& call, Binding bi
 void RuleContext::index_operand(const Operand& op, const std::string& role) {
   if (op.slot >= 0) {
     by_slot_[op.slot] = &op;
-    roles_[op.slot] = role;
+    roles_[op.slot] = op.text.empty() ? role : op.text;
   }
   for (std::size_t i = 0; i < op.elements.size(); ++i)
     index_operand(op.elements[i], role + "[" + std::to_string(i) + "]");
@@ -139,6 +139,11 @@ std::string RuleContext::key_of(const Arg& a) const {
   return "@" + a.role;
 }
 
+std::string RuleContext::shown_as(const Arg& a) const {
+  if (a.operand && !a.operand->text.empty()) return a.operand->text;
+  return a.role;
+}
+
 Dim RuleContext::cached_fresh(const std::string& key, const std::string& display, bool nonneg) {
   auto it = fresh_.find(key);
   if (it != fresh_.end()) return it->second;
@@ -252,7 +257,7 @@ Dim RuleContext::attr(int slot, const std::string& name) {
 IntTerm RuleContext::int_term(const Arg& a) {
   if (!(a.value.is_int() || a.value.is_unknown() || (a.value.is_bool() && a.value.as_bool().is_constant())))
     throw NotModelled("'" + a.role + "' is not an int");
-  Dim d = static_int(a.value, key_of(a), a.role);
+  Dim d = static_int(a.value, key_of(a), shown_as(a));
   if (auto c = d.constant_value()) return IntTerm(*c);
   if (a.slot >= 0) return IntTerm(cx::int_of(a.slot), d);
   if (a.parent_slot >= 0) return IntTerm(cx::item(a.parent_slot, a.index), d);
@@ -260,25 +265,25 @@ IntTerm RuleContext::int_term(const Arg& a) {
 }
 
 IntTerm RuleContext::size(const Arg& t, int64_t d) {
-  Dim st = static_size(t.value, key_of(t), t.role, d);
+  Dim st = static_size(t.value, key_of(t), shown_as(t), d);
   if (t.slot >= 0) return IntTerm(cx::size(t.slot, d), st);
   return IntTerm::opaque(st, t.role + ".size(" + std::to_string(d) + ")");
 }
 
 IntTerm RuleContext::rank(const Arg& t) {
-  Dim st = static_rank(t.value, key_of(t), t.role);
+  Dim st = static_rank(t.value, key_of(t), shown_as(t));
   if (t.slot >= 0) return IntTerm(cx::rank(t.slot), st);
   return IntTerm::opaque(st, t.role + ".dim()");
 }
 
 IntTerm RuleContext::numel(const Arg& t) {
-  Dim st = static_numel(t.value, key_of(t), t.role);
+  Dim st = static_numel(t.value, key_of(t), shown_as(t));
   if (t.slot >= 0) return IntTerm(cx::numel(t.slot), st);
   return IntTerm::opaque(st, t.role + ".numel()");
 }
 
 IntTerm RuleContext::len(const Arg& seq) {
-  Dim st = static_len(seq.value, key_of(seq), seq.role);
+  Dim st = static_len(seq.value, key_of(seq), shown_as(seq));
   if (seq.slot >= 0) return IntTerm(cx::len(seq.slot), st);
   return IntTerm::opaque(st, "len(" + seq.role + ")");
 }
@@ -317,6 +322,7 @@ Status RuleContext::require(const std::string& tag, const BoolTerm& c, const Mes
 }
 
 std::optional<bool> RuleContext::query(const Pred& p) { return solver_.query(p); }
+std::optional<bool> RuleContext::settle(const Pred& p) { return solver_.settle(p); }
 
 void RuleContext::advise(const std::string& tag, const Pred& certain, const Message& message) {
   if (certain.is_false()) return;

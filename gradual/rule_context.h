@@ -106,6 +106,9 @@ class RuleContext final : public OperandEnv {
   Status require(const std::string& tag, const BoolTerm& c, const Message& message);
   // Decides `p` under the facts (no obligation): true, false or unknown.
   std::optional<bool> query(const Pred& p);
+  // The same, under a small budget: to pick the branch of a result size
+  // that the obligations just emitted have settled (Discharger::settle).
+  std::optional<bool> settle(const Pred& p);
   // A fresh symbol for something the rule cannot know (a result size).
   Dim fresh(const std::string& name, bool nonneg = true);
   bool any_refuted() const { return refuted_; }
@@ -136,6 +139,9 @@ class RuleContext final : public OperandEnv {
   Dim static_len(const Value& v, const std::string& key, const std::string& role);
   void index_operand(const Operand& op, const std::string& role);
   std::string key_of(const Arg& a) const;
+  // What a size invented for `a` is named after: the argument as written
+  // when it is a name (Operand::text), else the rule's parameter.
+  std::string shown_as(const Arg& a) const;
 
   std::string rule_name_;
   const CallSite& call_;
