@@ -22,6 +22,9 @@ class Discharger {
   virtual void add_fact(const Pred& fact, const SourceLoc& loc, std::string description) = 0;
   // True when `c` certainly holds, false when it cannot hold, nullopt otherwise.
   virtual std::optional<bool> query(const Pred& c) = 0;
+  // The same question asked to simplify a result shape (`n if n == -1 ...`
+  // when the checks so far exclude n == -1): it may give up sooner.
+  virtual std::optional<bool> settle(const Pred& c) { return query(c); }
 };
 
 }  // namespace gshape::gradual

@@ -15,8 +15,9 @@ struct SliceBounds {
   std::optional<Value> lower, upper, step;  // nullopt: absent
 };
 
-// Whether a symbolic bound is >= 0: from its form, else from the facts.
-using SignOracle = std::function<std::optional<bool>(const Dim&)>;
+// Whether a condition on a symbolic bound holds: from its form, else from
+// the facts.
+using SignOracle = std::function<std::optional<bool>(const Pred&)>;
 
 // A bound normalised against length n (Python's slice.indices for step > 0),
 // or nullopt when its sign is not known.
@@ -29,7 +30,7 @@ std::optional<Dim> normalise(const std::optional<Value>& bound, const Dim& n, co
     if (*c < 0) return max(Dim(*c) + n, Dim(0));
     return min(Dim(*c), n);
   }
-  std::optional<bool> sign = d.nonneg() ? std::optional<bool>(true) : nonneg(d);
+  std::optional<bool> sign = d.nonneg() ? std::optional<bool>(true) : nonneg(ge(d, Dim(0)));
   if (sign == true) return min(d, n);
   if (sign == false) return max(d + n, Dim(0));
   return std::nullopt;
@@ -47,7 +48,12 @@ std::optional<Dim> slice_length(const SliceBounds& s, const Dim& n, const SignOr
     auto start = normalise(s.lower, n, Dim(0), nonneg);
     auto stop = normalise(s.upper, n, n, nonneg);
     if (!start || !stop) return std::nullopt;
-    Dim len = max(*stop - *start, Dim(0));
+    // an empty slice is 0 long; when the facts order the bounds (`x[:T]`
+    // of an axis n, which as a tensor's axis is >= 0), the length is their
+    // difference, without max
+    Dim diff = *stop - *start;
+    bool ordered = !diff.nonneg() && !diff.is_constant() && nonneg(implies(ge(n, Dim(0)), ge(diff, Dim(0)))) == true;
+    Dim len = ordered ? diff : max(diff, Dim(0));
     if (step > 1) len = floordiv(len + Dim(step - 1), Dim(step));
     return len;
   } catch (const std::exception&) {
@@ -58,9 +64,9 @@ std::optional<Dim> slice_length(const SliceBounds& s, const Dim& n, const SignOr
 }  // namespace
 
 Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Subscript* site) {
-  SignOracle sign = [this](const Dim& d) -> std::optional<bool> {
+  SignOracle sign = [this](const Pred& p) -> std::optional<bool> {
     try {
-      if (auto ge0 = solver_->query(ge(d, Dim(0)))) return *ge0;
+      if (auto known = solver_->query(p)) return *known;
     } catch (const std::exception&) {
     }
     return std::nullopt;

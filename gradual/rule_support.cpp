@@ -245,10 +245,21 @@ Shape infer_view_shape(RuleContext& ctx, const std::string& prefix, int first, c
     m5 << " is invalid for input of size " << numel;
     ctx.require(tag(4), implies(!has_infer, eq(numel, newsize)), m5);  // <prefix>_c<first+4>
   }
+  // The checks above hold from here on; they often settle which size is -1
+  // (a size that is also a tensor's, n and C//n together), and the result
+  // then reads `[B, T, n, C//n]` rather than a case split per axis.
+  std::vector<Pred> settled;
+  std::vector<Dim> factors;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    Pred p = inferred[i].pred();
+    if (!p.is_constant())
+      if (auto k = ctx.settle(p)) p = Pred(*k);
+    settled.push_back(p);
+    factors.push_back(Dim::ite(p, 1, sizes[i].dim()));
+  }
   std::vector<Dim> out;
-  Dim inferred_size = exact_div(numel.dim(), newsize.dim());
-  for (std::size_t i = 0; i < sizes.size(); ++i)
-    out.push_back(Dim::ite(inferred[i].pred(), inferred_size, sizes[i].dim()));
+  Dim inferred_size = exact_div(numel.dim(), product(factors));
+  for (std::size_t i = 0; i < sizes.size(); ++i) out.push_back(Dim::ite(settled[i], inferred_size, sizes[i].dim()));
   return Shape(std::move(out));
 }
 

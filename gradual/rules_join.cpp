@@ -129,7 +129,19 @@ Value split_by_size(RuleContext& ctx, const Arg& input, const IntTerm& split_siz
   if (ctx.any_refuted()) return unknown_tensor();
   auto n = dim_size.dim().constant_value();
   auto s = split_size.dim().constant_value();
-  if (!n || !s) return unknown_length_tuple(with_axis(in, *d, ctx.fresh("split")));
+  if (!n || !s) {
+    // When split_size divides the size (checked above, or settled by the
+    // facts: `x.split(C, 2)` of `[B, T, 3*C]`), every piece has the axis
+    // split_size, also when both are 0 (one empty piece); the count is the
+    // quotient once split_size is known to be positive.
+    const Dim piece = split_size.dim();
+    if (ctx.settle(eq(mod(dim_size.dim(), piece), Dim(0))) != std::optional<bool>(true))
+      return unknown_length_tuple(with_axis(in, *d, ctx.fresh("split")));
+    auto count = exact_div(dim_size.dim(), piece).constant_value();
+    if (count && *count >= 1 && *count <= 64 && ctx.settle(gt(piece, Dim(0))) == std::optional<bool>(true))
+      return pieces(in, *d, std::vector<Dim>(static_cast<std::size_t>(*count), piece));
+    return unknown_length_tuple(with_axis(in, *d, piece));
+  }
   int64_t count = *s == 0 ? 1 : std::max<int64_t>((*n + *s - 1) / *s, 1);
   std::vector<Dim> sizes;
   for (int64_t i = 0; i < count; ++i) sizes.push_back(i < count - 1 ? *s : *s - (*s * count - *n));

@@ -528,6 +528,18 @@ bool Solver::consistent() {
 
 Verdict Solver::decide(const Pred& c) { return impl_->decide(c); }
 
+namespace {
+// A side question gets a small deterministic budget, then the caller's is back.
+struct SideQuestionBudget {
+  SideQuestionBudget(uint64_t& rlimit, uint64_t units) : rlimit(rlimit), saved(rlimit) {
+    rlimit = std::min<uint64_t>(saved, units);
+  }
+  ~SideQuestionBudget() { rlimit = saved; }
+  uint64_t& rlimit;
+  uint64_t saved;
+};
+}  // namespace
+
 // Z3 resource units for the question whether a deferred check holds only at
 // size 0 (as much as a simple linear query needs; a hard one stays deferred).
 constexpr uint64_t kZeroOnlyRlimit = 5'000;
@@ -541,13 +553,7 @@ std::vector<std::string> Solver::sizes_it_needs_at_zero(const Pred& c) {
   const std::vector<Dim> symbols = symbols_of(c.node());
   for (const Dim& s : symbols)
     if (s.made_by_rule()) return {};
-  // a side question: a small deterministic budget, then back to the caller's
-  struct Budget {
-    uint64_t& rlimit;
-    uint64_t saved;
-    ~Budget() { rlimit = saved; }
-  } budget{impl_->options.rlimit, impl_->options.rlimit};
-  impl_->options.rlimit = std::min<uint64_t>(budget.saved, kZeroOnlyRlimit);
+  SideQuestionBudget budget(impl_->options.rlimit, kZeroOnlyRlimit);
   for (const Dim& s : symbols) {
     const std::string& name = s.symbol_name();
     if (name.size() >= 5 && name.compare(name.size() - 5, 5, "dim()") == 0) continue;
@@ -591,6 +597,18 @@ std::optional<bool> Solver::query(const Pred& c) {
   Verdict v = impl_->decide(c);
   if (v.status == Status::Proven) return true;
   if (v.status == Status::Refuted) return false;
+  return std::nullopt;
+}
+
+// Z3 resource units for settling a condition inside a result shape (the
+// same order as the size-0 question: what a simple query needs).
+constexpr uint64_t kSettleRlimit = 5'000;
+
+std::optional<bool> Solver::settle(const Pred& c) {
+  if (auto k = c.constant_value()) return *k;
+  SideQuestionBudget budget(impl_->options.rlimit, kSettleRlimit);
+  if (impl_->proves(c)) return true;
+  if (impl_->proves(!c)) return false;
   return std::nullopt;
 }
 

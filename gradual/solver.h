@@ -91,6 +91,9 @@ class Solver final : public Discharger {
   // Convenience for rules and the interpreter: true when `c` holds under the
   // facts, false when it cannot hold, nullopt otherwise.
   std::optional<bool> query(const Pred& c) override;
+  // query under a small budget and without the verdict cache (a side
+  // question: a result shape's condition, never an obligation's verdict).
+  std::optional<bool> settle(const Pred& c) override;
 
   void set_rlimit(uint64_t units);
   const SolverStats& stats() const;
