@@ -221,6 +221,44 @@ TEST_F(RunScript, ARebuiltGshapeAnalysesAgain) {
   EXPECT_NE(manifest_version(cache_.path()), analysed_by) << "a new binary analyses again";
 }
 
+const char* kSequentialScript =
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "\n"
+    "\n"
+    "class MLP(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.net = nn.Sequential(\n"
+    "            nn.Linear(4, 8),\n"
+    "            nn.ReLU(),\n"
+    "            nn.Linear(6, 2),\n"
+    "        )\n"
+    "\n"
+    "    def forward(self, x):\n"
+    "        return self.net(x)\n"
+    "\n"
+    "\n"
+    "print(MLP()(torch.randn(3, 4)).shape)\n";
+
+// A layer of an nn.Sequential is checked by the module hook, called from
+// inside torch: the error names the layer as written, and the traceback
+// ends at the layer's line in the user's file, not in torch.
+TEST_F(RunScript, AFailingLayerOfASequentialEndsTheTracebackAtTheLayer) {
+  std::string script = dir_.write("src/train.py", kSequentialScript);
+  ProcessResult r = run(script, {});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(last_line(r.err),
+                       "nn.Linear(6, 2) expects in_features 6 but the input's last dimension is 8 (input shape [3, 8]); "
+                       "raised in self.net[2] = nn.Linear(6, 2) (line 11), a layer of the nn.Sequential called at this "
+                       "line")) << r.err;
+  EXPECT_TRUE(contains(last_line(r.err), "train.py:15:")) << "the line that calls the Sequential: " << r.err;
+  std::size_t last_frame = r.err.rfind("  File \"");
+  ASSERT_NE(last_frame, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.substr(last_frame), "  File \"" + script + "\", line 11, in self.net[2]\n"
+                                      "    nn.Linear(6, 2),\n" + last_line(r.err) + "\n") << r.err;
+}
+
 // `run` loads the project as `check` does: the configured max-file-size
 // applies (a larger file is skipped with a warning, so its static error is
 // not shown), a file that cannot be read is shown but counted apart from
