@@ -401,6 +401,10 @@ class Interpreter {
   bool passes_with(const Rule& rule, const CallSite& call);
   // Remembers a reduction call that dropped one axis (keepdim=False): the keepdim help.
   void note_reduction(const Rule& rule, const CallSite& call, const Value& result, const ir::Node* site);
+  // loss_broadcast_c2: an element-wise op of an [N, 1] and an [N] tensor
+  // (result [N, N], larger than both) whose result feeds a full mean/sum or
+  // a loss, directly or through ops of it alone that keep its shape (interp_help.cpp).
+  void note_outer_broadcast(const Rule& rule, const CallSite& call, const Value& result, const ir::Node* site);
 
  public:
   std::vector<std::unique_ptr<Frame>> frames_;
@@ -475,6 +479,16 @@ class Interpreter {
   std::vector<Handler> handlers_;
   // reduction calls that dropped one axis: (file, begin) → (the axis, the call)
   std::map<std::pair<const SourceFile*, uint32_t>, std::pair<int64_t, SourceLoc>> reductions_;
+  // expressions holding the [N, N] result of an element-wise op of [N, 1] and
+  // [N] (the op, or an op of that result alone keeping its shape): (file,
+  // begin) → the op and its shapes
+  struct OuterBroadcast {
+    SourceLoc op;
+    std::string text;    // "`pred - y`: [8, 1] and [8] broadcast to [8, 8]"
+    std::string result;  // the broadcast shape, "[8, 8]"
+    std::string help;
+  };
+  std::map<std::pair<const SourceFile*, uint32_t>, std::shared_ptr<const OuterBroadcast>> outer_broadcasts_;
   std::vector<AttrWrite> write_log_;
   std::vector<OpenSite> open_sites_;
   std::map<const ir::Node*, SiteSummary> site_summaries_;
