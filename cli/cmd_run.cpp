@@ -74,6 +74,8 @@ int run_run(const ParsedArgs& args) {
   if (args.has("python")) options.python = args.get("python");
   else if (!settings->python.empty()) options.python = settings->python;
   if (args.has("cache-dir")) options.cache_home = args.get("cache-dir");
+  // the size limit `check` applies (--max-file-size, else the configuration's)
+  options.max_file_bytes = settings->max_file_bytes;
 
   const bool color = output->color;
   const bool verbose = args.has("verbose");
@@ -95,12 +97,22 @@ int run_run(const ParsedArgs& args) {
     DiagnosticSink shown_diags;
     std::set<std::string> closure = import_closure(project, script);
     for (const Diagnostic& d : diags.all()) {
+      // a diagnostic about a whole file (it could not be read, it is over
+      // the size limit) is shown whatever imports it, as `check` shows it:
+      // that file runs without checks
       std::string path = d.loc.valid() ? d.loc.file->path() : d.path;
-      if (path.empty() || closure.count(canonical(path))) shown_diags.report(d);
+      if (path.empty() || !d.loc.valid() || closure.count(canonical(path))) shown_diags.report(d);
     }
     std::ostringstream shown;
     print_diagnostics_text(shown, shown_diags, color);
-    std::size_t errors = shown_diags.count(Severity::Error);
+    // as `check` counts them: a file that cannot be read is an I/O error,
+    // not an error in the code
+    std::size_t unreadable = shown_diags.count_io_errors();
+    std::size_t errors = shown_diags.count(Severity::Error) - unreadable;
+    if (unreadable > 0) {
+      shown << "gshape: " << unreadable << (unreadable == 1 ? " file" : " files")
+            << " could not be read (not analysed, no run-time checks in " << (unreadable == 1 ? "it" : "them") << ")\n";
+    }
     if (errors > 0) {
       shown << "gshape: " << errors << (errors == 1 ? " error" : " errors")
             << " found statically; running with run-time checks anyway\n";
@@ -164,7 +176,11 @@ options:
                            the one that has torch)
   --config FILE            read this gshape.toml or pyproject.toml instead of
                            looking for one from the script's folder up
-                           (python, severities; docs/configuration.md)
+                           (python, severities, max-file-size;
+                           docs/configuration.md)
+  --max-file-size SIZE     a larger file is not analysed (a warning) and
+                           runs without checks (bytes, or 512KB, 5MB ...;
+                           default 2MB; max-file-size in the configuration)
   --cache-dir DIR          keep the instrumented copies and the analysis
                            cache under DIR instead of the default cache folder
   --no-cache               analyse without the analysis cache (the
@@ -183,7 +199,7 @@ example:
   gshape run --python /opt/venv/bin/python samples/cnn_mnist.py -- --steps 3
 )",
       {color_option(), {"python", '\0', true}, {"cache-dir", '\0', true}, {"verbose", '\0', false}, {"config", '\0', true},
-       no_cache_option()},
+       {"max-file-size", '\0', true}, no_cache_option()},
       true,
       run_run};
   return command;

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "codegen/analysis_cache.h"
 #include "codegen/atomic_file.h"
@@ -44,6 +45,7 @@ struct Manifest {
   // (absolute path → content fingerprint); "" / none for a defaults' analysis.
   std::string launch;
   std::map<std::string, std::string> inputs;
+  std::size_t max_file_bytes = 0;  // RunOptions::max_file_bytes of the analysis (0: not recorded)
 };
 
 std::optional<Manifest> read_manifest(const fs::path& path) {
@@ -62,6 +64,12 @@ std::optional<Manifest> read_manifest(const fs::path& path) {
       m.display_root = line.substr(8);
     } else if (line.rfind("launch ", 0) == 0) {
       m.launch = line.substr(7);
+    } else if (line.rfind("max-file-size ", 0) == 0) {
+      try {
+        m.max_file_bytes = std::stoull(line.substr(14));
+      } catch (const std::exception&) {
+        return std::nullopt;
+      }
     } else if (line.rfind("input ", 0) == 0) {
       std::size_t space = line.find(' ', 6);
       if (space == std::string::npos) return std::nullopt;
@@ -83,7 +91,7 @@ std::optional<Manifest> read_manifest(const fs::path& path) {
 
 std::string render_manifest(const Manifest& m) {
   std::string out = std::string(kManifestHeader) + "\nversion " + m.version + "\nroot " + m.root + "\ndisplay " +
-                    m.display_root + "\n";
+                    m.display_root + "\nmax-file-size " + std::to_string(m.max_file_bytes) + "\n";
   if (!m.launch.empty()) out += "launch " + m.launch + "\n";
   for (const auto& [path, content] : m.inputs) out += "input " + content + " " + path + "\n";
   for (const auto& [relative, e] : m.files) {
@@ -180,7 +188,7 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   std::optional<Manifest> old = read_manifest(manifest_path);
   const std::string identity = analyser_identity();
   bool same = old && old->version == identity && old->root == update.project_root &&
-              old->display_root == display_root &&
+              old->display_root == display_root && old->max_file_bytes == options.max_file_bytes &&
               old->files.size() == sources.size() && old->launch == launch_fingerprint(options);
   if (same) {
     for (const auto& [path, content] : old->inputs) {
@@ -216,7 +224,7 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   // depend on the files it imports), re-instrument the files whose source
   // or plan changed.
   update.analysed = true;
-  Project project = load_project({display_root}, diags);
+  Project project = load_project({display_root}, diags, 0, {}, options.max_file_bytes);
   ProjectAnalysis analysis = analyze(project, diags);
   update.shown = analysis.shown;
   {
@@ -238,6 +246,7 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   manifest.version = identity;
   manifest.root = update.project_root;
   manifest.display_root = display_root;
+  manifest.max_file_bytes = options.max_file_bytes;
   manifest.launch = launch_fingerprint(options);
   for (const std::string& input : analysis.inputs) {
     std::error_code ec;

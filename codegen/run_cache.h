@@ -6,7 +6,7 @@
 // tracebacks naming the user's files and lines, and exit code.
 //
 // Cache layout: CACHE_HOME/<fingerprint of the absolute project root>/
-//   manifest.txt   gshape version and binary (size, mtime), root, for a launch's analysis the
+//   manifest.txt   gshape version and binary (size, mtime), root, the file size limit, for a launch's analysis the
 //                  fingerprint of its working directory and ARGS and of each config file it read,
 //                  and per Python file: content and plan fingerprints, whether an instrumented copy exists
 //   tree/REL.py    the instrumented copies (files without checks have none:
@@ -59,6 +59,9 @@ struct RunOptions {
   // (CacheUpdate::shown), and analyses again when there is none. Empty: no
   // diagnostics are kept.
   std::string shown_key;
+  // Larger Python files are not analysed (a warning; they run without
+  // checks), as `check --max-file-size` skips them; part of the cache's key.
+  std::size_t max_file_bytes = kDefaultMaxSourceFileBytes;
 };
 
 // The build's runtime package location ("" when built without the runtime).

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -403,6 +404,19 @@ class Interpreter {
   bool passes_with(const Rule& rule, const CallSite& call);
   // Remembers a reduction call that dropped one axis (keepdim=False): the keepdim help.
   void note_reduction(const Rule& rule, const CallSite& call, const Value& result, const ir::Node* site);
+  // loss_broadcast_c2: an element-wise op of an [N, 1] and an [N] tensor
+  // (result [N, N], larger than both) whose result feeds a full mean/sum or
+  // a loss, directly or through ops of it alone that keep its shape (interp_help.cpp).
+  void note_outer_broadcast(const Rule& rule, const CallSite& call, const Value& result, const ir::Node* site);
+  // Deferred obligations of `call` (raw_[first...]) whose operand is unknown
+  // because of an earlier error or unknown get a reason naming it, and the
+  // site's result is traced to it in turn (interp_sites.cpp).
+  void trace_unknown_causes(const CallSite& call, std::size_t first_raw, const ir::Node* site, bool refuted,
+                            const Value& result);
+  void note_unknown_cause(const ir::Node* site, const std::string& why, const std::string& alone);
+  void carry_unknown_cause(const ir::Node* site);
+  struct UnknownCause;
+  std::shared_ptr<const UnknownCause> unknown_cause_at(const SourceLoc& origin) const;
 
  public:
   std::vector<std::unique_ptr<Frame>> frames_;
@@ -477,6 +491,26 @@ class Interpreter {
   std::vector<Handler> handlers_;
   // reduction calls that dropped one axis: (file, begin) → (the axis, the call)
   std::map<std::pair<const SourceFile*, uint32_t>, std::pair<int64_t, SourceLoc>> reductions_;
+  // expressions holding the [N, N] result of an element-wise op of [N, 1] and
+  // [N] (the op, or an op of that result alone keeping its shape): (file,
+  // begin) → the op and its shapes
+  struct OuterBroadcast {
+    SourceLoc op;
+    std::string text;    // "`pred - y`: [8, 1] and [8] broadcast to [8, 8]"
+    std::string result;  // the broadcast shape, "[8, 8]"
+    std::string help;
+  };
+  std::map<std::pair<const SourceFile*, uint32_t>, std::shared_ptr<const OuterBroadcast>> outer_broadcasts_;
+  // expressions whose value is unknown because of an earlier error or unknown:
+  // (file, begin, end) → where it comes from: the error at 9:14, a call
+  // that has no rule or whose callee is not known
+  struct UnknownCause {
+    SourceLoc at;       // the failing or unknown call
+    std::string text;   // "the error at 9:14 [linear_c1]", "`f(x)` at 3:5, which has no rule (f)"
+    std::string alone;  // said of that call itself: "torch.fft.rfft has no rule" ("" for an error)
+  };
+  using ExprKey = std::tuple<const SourceFile*, uint32_t, uint32_t>;
+  std::map<ExprKey, std::shared_ptr<const UnknownCause>> unknown_causes_;
   std::vector<AttrWrite> write_log_;
   std::vector<OpenSite> open_sites_;
   std::map<const ir::Node*, SiteSummary> site_summaries_;

@@ -594,6 +594,9 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
     }
   }
   if (result.modelled && !result.refuted) note_reduction(rule, call, result.value, site);
+  trace_unknown_causes(call, first, site, result.refuted && !receiver_is_guess_,
+                       result.modelled && !result.refuted ? result.value : Value());
+  if (!receiver_is_guess_) note_outer_broadcast(rule, call, result.modelled && !result.refuted ? result.value : Value(), site);
   // An unmodelled call, or one that certainly fails here: the value after it is
   // unknown (no cascade of errors downstream of the first).
   if (!result.modelled || result.refuted) return Value::unknown();

@@ -6,6 +6,7 @@
 // input contiguous); the help is given only when every obligation of that
 // application is then proven. docs/diagnostics.md lists them.
 #include <typeinfo>
+#include <memory>
 
 #include "gradual/interp.h"
 
@@ -280,6 +281,127 @@ void Interpreter::attach_help(const Rule& rule, const CallSite& call, std::size_
   for (std::size_t i = first; i < raw_.size(); ++i) {
     if (raw_[i].status != Status::Refuted) continue;
     for (const DiagnosticNote& h : helps) raw_info_[i].notes.push_back(h);
+  }
+}
+
+// ------------------------------------------------------------------ loss_broadcast_c2
+
+namespace {
+
+bool contains_any(const std::string& text, std::initializer_list<const char*> parts) {
+  for (const char* p : parts)
+    if (text.find(p) != std::string::npos) return true;
+  return false;
+}
+
+// An axis of size 1 written on purpose: `x[:, None]`, `x.unsqueeze(1)`, a
+// view or reshape, an expand; the broadcast is then meant (pairwise sums,
+// differences or products).
+bool made_a_column(const std::string& text) {
+  return contains_any(text, {"None", "unsqueeze", "newaxis", "view", "reshape", "expand", "[..., ", "outer"});
+}
+
+}  // namespace
+
+void Interpreter::note_outer_broadcast(const Rule& rule, const CallSite& call, const Value& result, const Node* site) {
+  if (!site || !site->loc.valid()) return;
+  const std::pair<const SourceFile*, uint32_t> key{site->loc.file, site->loc.begin};
+  // the expression an operand stands for: itself, or what its name was bound to
+  auto origin_of = [&](const Operand& op) {
+    const Expr* e = op.slot >= 0 && static_cast<std::size_t>(op.slot) < slot_exprs_.size()
+                        ? slot_exprs_[static_cast<std::size_t>(op.slot)] : nullptr;
+    SourceLoc origin = e ? e->loc : op.loc;
+    if (const auto* n = e ? dyn_cast<Name>(e) : nullptr)
+      if (Binding* b = find_binding(n->id)) origin = b->origin;
+    return origin;
+  };
+  // an operand holding the [N, N] result: the op it comes from
+  auto broadcast_of = [&](const Operand& op) -> std::shared_ptr<const OuterBroadcast> {
+    if (!op.value.is_tensor()) return nullptr;
+    SourceLoc origin = origin_of(op);
+    if (!origin.valid()) return nullptr;
+    auto it = outer_broadcasts_.find({origin.file, origin.begin});
+    if (it == outer_broadcasts_.end() || op.value.shape().str() != it->second->result) return nullptr;
+    return it->second;
+  };
+  std::vector<const Operand*> tensors;
+  for (const Operand& op : call.positional)
+    if (op.value.is_tensor()) tensors.push_back(&op);
+  for (const auto& kw : call.keywords)
+    if (kw.second.value.is_tensor()) tensors.push_back(&kw.second);
+  const std::string& name = rule.name;
+  const std::string op_name = last_component(name);
+  const bool torch_op = name.rfind("torch.", 0) == 0 || name.rfind("Tensor.", 0) == 0;
+
+  // a consumer: a mean or sum of every element, or a loss
+  bool dims_given = call.positional.size() > 1;
+  for (const auto& kw : call.keywords) dims_given = dims_given || kw.first == "dim" || kw.first == "axis";
+  const bool full_reduction = torch_op && !dims_given && one_of(op_name, {"mean", "sum", "nanmean", "nansum"}) &&
+                              name.rfind("torch.nn.", 0) != 0;
+  const bool loss = name.find("loss") != std::string::npos || name.find("Loss.") != std::string::npos;
+  if (full_reduction || loss) {
+    for (const Operand* op : tensors) {
+      std::shared_ptr<const OuterBroadcast> b = broadcast_of(*op);
+      if (!b || !recording_) continue;
+      bool seen = false;
+      for (const Diagnostic& d : advice_)
+        seen = seen || (d.loc.file == b->op.file && d.loc.begin == b->op.begin && d.tag == "loss_broadcast_c2");
+      if (seen) continue;
+      std::string what = loss ? "the loss" : "the " + op_name;
+      Diagnostic d{Severity::Warning, b->op, {},
+                   b->text + ", larger than both, and the result feeds " + what + " at line " +
+                       std::to_string(call.loc.line) + ": every element of one is paired with every element of the other",
+                   "loss_broadcast_c2", {}};
+      d.notes.push_back({call.loc, "the " + b->result + " result is " + (loss ? "the loss' input here" : "reduced here")});
+      d.notes.push_back(DiagnosticNote::help("squeeze", b->help));
+      advice_.push_back(std::move(d));
+    }
+    return;
+  }
+
+  outer_broadcasts_.erase(key);
+  if (!result.is_tensor() || !result.shape().rank_known()) return;
+  // an op of the [N, N] result alone that keeps its shape (`d ** 2`, `d.abs()`, `0.5 * d`) carries it on
+  if (tensors.size() == 1) {
+    std::shared_ptr<const OuterBroadcast> b = broadcast_of(*tensors.front());
+    if (b && result.shape().str() == b->result) outer_broadcasts_[key] = b;
+    return;
+  }
+  // an element-wise op of [N, 1] and [N] with N > 1: [N, N]
+  static const std::set<std::string> elementwise = {
+      "operator.add", "operator.sub", "operator.mul", "operator.truediv", "torch.add", "torch.sub", "torch.subtract",
+      "torch.mul", "torch.multiply", "torch.div", "torch.divide", "torch.true_divide", "Tensor.add", "Tensor.sub",
+      "Tensor.subtract", "Tensor.mul", "Tensor.multiply", "Tensor.div", "Tensor.divide", "Tensor.true_divide"};
+  if (!elementwise.count(name) || call.positional.size() < 2 || !call.positional[0].value.is_tensor() ||
+      !call.positional[1].value.is_tensor())
+    return;
+  for (int column_at : {0, 1}) {
+    const Operand& column = call.positional[static_cast<std::size_t>(column_at)];
+    const Operand& vector = call.positional[static_cast<std::size_t>(1 - column_at)];
+    const Shape& c = column.value.shape();
+    const Shape& v = vector.value.shape();
+    if (!c.rank_known() || !v.rank_known() || c.rank() != 2 || v.rank() != 1) continue;
+    if (!result.shape().rank_known() || result.shape().rank() != 2) continue;
+    // certainly [N, 1] against [N], N > 1 (the sizes the program names)
+    Pred certain = eq(c[1], Dim(1)) && eq(c[0], v[0]) && gt(v[0], Dim(1));
+    if (!certain.is_true() && (certain.is_false() || solver_->query(certain) != std::optional<bool>(true))) continue;
+    std::string column_text = source_text(column.loc, 30);
+    std::string vector_text = source_text(vector.loc, 30);
+    SourceLoc column_origin = origin_of(column);
+    std::string column_made = column_origin.valid() ? source_text(column_origin, 200) : std::string();
+    // a column made on purpose, or two views of one tensor: a pairwise table is meant
+    if (column_text.empty() || vector_text.empty() || made_a_column(column_text) || made_a_column(column_made)) continue;
+    if (column_text == vector_text) continue;
+    std::string op_text = source_text(call.loc, 40);
+    auto out = std::make_shared<OuterBroadcast>();
+    out->op = call.loc;
+    out->result = result.shape().str();
+    out->text = (op_text.empty() ? std::string("this element-wise op") : "`" + op_text + "`") + ": `" + column_text +
+                "` of shape " + c.str() + " and `" + vector_text + "` of shape " + v.str() + " broadcast to " + out->result;
+    out->help = "`" + column_text + ".squeeze(1)` has shape " + v.str() + ", as `" + vector_text + "` (or `" +
+                vector_text + ".unsqueeze(1)` has shape " + c.str() + ", as `" + column_text + "`)";
+    outer_broadcasts_[key] = std::move(out);
+    return;
   }
 }
 

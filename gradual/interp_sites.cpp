@@ -1,7 +1,9 @@
 // What each call and operator turned out to be over its visits (the
 // rewriter's evidence for leaving a run-time check out), coverage counts, and
-// the project functions that escape to code the analysis does not follow.
+// the project functions that escape to code the analysis does not follow, and
+// why a value is unknown (an earlier error, a call without rule or known callee).
 #include <exception>
+#include <functional>
 
 #include "gradual/interp.h"
 
@@ -57,6 +59,11 @@ void Interpreter::note_unresolved(const Node* site, const std::string& what) {
       s->unknown_operand = what.find("operand") != std::string::npos;
     }
   }
+  // an unknown operand passes on the cause it has; an unknown callee is one
+  if (what.find("operand") != std::string::npos || what.find("indexed value") != std::string::npos)
+    carry_unknown_cause(site);
+  else
+    note_unknown_cause(site, "where " + what, what);
 }
 
 void Interpreter::note_unmodelled(const Node* site, const std::string& rule) {
@@ -68,6 +75,127 @@ void Interpreter::note_unmodelled(const Node* site, const std::string& rule) {
 
 void Interpreter::note_no_rule(const Node* site, const std::string& name) {
   if (OpenSite* s = site ? open_site(site) : nullptr) s->no_rule.push_back(name);
+  note_unknown_cause(site, "which has no rule (" + name + ")", name + " has no rule");
+}
+
+// ------------------------------------------------------------------ why a value is unknown
+
+namespace {
+
+// A value whose shape the analysis does not know: nothing, or a tensor of unknown rank.
+bool shape_unknown(const Value& v) { return v.is_unknown() || (v.is_tensor() && !v.shape().rank_known()); }
+
+std::tuple<const SourceFile*, uint32_t, uint32_t> key_of(const SourceLoc& loc) { return {loc.file, loc.begin, loc.end}; }
+
+std::string at_text(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.column); }
+
+}  // namespace
+
+void Interpreter::note_unknown_cause(const Node* site, const std::string& why, const std::string& alone) {
+  if (!site || !site->loc.valid()) return;
+  std::string text = source_text(site->loc, 40);
+  auto cause = std::make_shared<UnknownCause>();
+  cause->at = site->loc;
+  cause->text = (text.empty() ? std::string("the call") : "`" + text + "`") + " at " + at_text(site->loc) + ", " + why;
+  cause->alone = alone;
+  unknown_causes_[key_of(site->loc)] = std::move(cause);
+}
+
+std::shared_ptr<const Interpreter::UnknownCause> Interpreter::unknown_cause_at(const SourceLoc& origin) const {
+  if (!origin.valid()) return nullptr;
+  auto it = unknown_causes_.find(key_of(origin));
+  return it == unknown_causes_.end() ? nullptr : it->second;
+}
+
+void Interpreter::carry_unknown_cause(const Node* site) {
+  const Node* e = site;
+  if (!e || !e->loc.valid()) return;
+  std::vector<const Expr*> operands;
+  if (const auto* b = dyn_cast<BinOp>(e)) operands = {b->left, b->right};
+  else if (const auto* u = dyn_cast<UnaryOp>(e)) operands = {u->operand};
+  else if (const auto* s = dyn_cast<Subscript>(e)) operands = {s->value};
+  else if (const auto* c = dyn_cast<Compare>(e)) {
+    operands = {c->left};
+    operands.insert(operands.end(), c->comparators.begin(), c->comparators.end());
+  }
+  for (const Expr* op : operands) {
+    if (!op) continue;
+    SourceLoc origin = op->loc;
+    if (const auto* n = dyn_cast<Name>(op))
+      if (Binding* b = find_binding(n->id); b && b->origin.valid()) origin = b->origin;
+    if (auto cause = unknown_cause_at(origin)) {
+      unknown_causes_[key_of(e->loc)] = std::move(cause);
+      return;
+    }
+  }
+}
+
+void Interpreter::trace_unknown_causes(const CallSite& call, std::size_t first, const Node* site, bool refuted,
+                                       const Value& result) {
+  if (!site || !site->loc.valid()) return;
+  const auto key = key_of(site->loc);
+  if (refuted) {
+    // what follows from this call is unknown: the analysis goes on without its value
+    for (std::size_t i = first; i < raw_.size(); ++i) {
+      if (raw_[i].status != Status::Refuted) continue;
+      auto cause = std::make_shared<UnknownCause>();
+      cause->at = raw_[i].loc;
+      cause->text = "the error at " + at_text(raw_[i].loc) + " [" + raw_[i].tag + "]";
+      unknown_causes_[key] = std::move(cause);
+      return;
+    }
+  }
+  unknown_causes_.erase(key);
+  // operands unknown because of an earlier cause: slot → (its text, whether it is the cause's own call, the cause)
+  struct Traced {
+    std::string text;
+    bool itself = false;
+    std::shared_ptr<const UnknownCause> cause;
+  };
+  std::map<int, Traced> traced;
+  std::function<void(const Operand&)> visit = [&](const Operand& op) {
+    for (const Operand& e : op.elements) visit(e);
+    if (op.slot < 0 || !shape_unknown(op.value)) return;
+    const Expr* e = static_cast<std::size_t>(op.slot) < slot_exprs_.size() ? slot_exprs_[static_cast<std::size_t>(op.slot)]
+                                                                          : nullptr;
+    SourceLoc origin = e ? e->loc : op.loc;
+    bool named = false;
+    if (const auto* n = e ? dyn_cast<Name>(e) : nullptr)
+      if (Binding* b = find_binding(n->id); b && b->origin.valid()) {
+        origin = b->origin;
+        named = true;
+      }
+    std::shared_ptr<const UnknownCause> cause = unknown_cause_at(origin);
+    if (!cause) return;
+    std::string text = source_text(op.loc.valid() ? op.loc : origin, 30);
+    // the operand is the unknown call itself, written here
+    bool itself = !named && !cause->alone.empty() && cause->at.file == origin.file && cause->at.begin == origin.begin &&
+                  cause->at.end == origin.end;
+    traced.emplace(op.slot, Traced{text.empty() ? std::string("an operand") : "`" + text + "`", itself, cause});
+  };
+  for (const Operand& op : call.positional) visit(op);
+  for (const auto& kw : call.keywords) visit(kw.second);
+  if (traced.empty()) return;
+  bool carried = shape_unknown(result);
+  for (std::size_t i = first; i < raw_.size(); ++i) {
+    if (raw_[i].status != Status::Deferred) continue;
+    for (const SlotInfo& s : raw_[i].slots) {
+      auto t = traced.find(s.slot);
+      if (t == traced.end()) continue;
+      const Value* v = nullptr;
+      for (const Operand& op : call.positional) v = op.slot == s.slot ? &op.value : v;
+      for (const auto& kw : call.keywords) v = kw.second.slot == s.slot ? &kw.second.value : v;
+      std::string what = v && v->is_tensor() ? "the shape of " + t->second.text : t->second.text;
+      // the solver's words ("input.size(-1) is unknown") stay, after the cause
+      std::string detail = raw_[i].reason.rfind("the receiver's value is unknown", 0) == 0 ? std::string() : raw_[i].reason;
+      raw_[i].reason = what + (t->second.itself ? " at " + at_text(t->second.cause->at) + " is unknown: " + t->second.cause->alone
+                                                : " is unknown because of " + t->second.cause->text) +
+                       (detail.empty() ? std::string() : " (" + detail + ")");
+      carried = true;
+      break;
+    }
+  }
+  if (carried) unknown_causes_[key] = traced.begin()->second.cause;
 }
 
 void Interpreter::note_escape(const Value& v, int depth) {

@@ -534,6 +534,65 @@ UserFrame innermost_user_frame() {
   return out;
 }
 
+// gshape_runtime's _locate_layer and _traceback_at (set_layer_locator):
+// asked only when a check of the module hook failed.
+PyObject* g_layer_locator = nullptr;
+PyObject* g_traceback_at = nullptr;
+
+struct LayerPlace {
+  std::string suffix;  // the message's ending ("" : the generic one)
+  std::string file;    // where the traceback's last frame points ("" : nowhere new)
+  long line = 0;
+  std::string name;    // that frame's name: "self.net[2]"
+};
+
+// Where a failing module runs as a layer of an nn.Sequential; empty when it
+// does not, or when the locator fails (its error never hides the check's).
+LayerPlace locate_layer(PyObject* module) {
+  LayerPlace out;
+  if (g_layer_locator == nullptr) return out;
+  PyObject* got = PyObject_CallOneArg(g_layer_locator, module);
+  const char* suffix = nullptr;
+  const char* file = nullptr;
+  const char* name = nullptr;
+  long line = 0;
+  if (got != nullptr && got != Py_None &&
+      PyArg_ParseTuple(got, "szls", &suffix, &file, &line, &name) && suffix != nullptr) {
+    out.suffix = suffix;
+    if (file != nullptr && line > 0 && name != nullptr) {
+      out.file = file;
+      out.line = line;
+      out.name = name;
+    }
+  }
+  Py_XDECREF(got);
+  if (PyErr_Occurred()) PyErr_Clear();
+  return out;
+}
+
+// The pending ShapeCheckError gets a traceback whose innermost entry is
+// layer.file:layer.line (the frames PyTorch adds while it propagates come
+// before it); left as it is when that cannot be made.
+void end_traceback_at(const LayerPlace& layer) {
+  if (g_traceback_at == nullptr) return;
+  PyObject *type = nullptr, *value = nullptr, *tb = nullptr;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (value != nullptr) {
+    PyObject* made = PyObject_CallFunction(g_traceback_at, "Osls", value, layer.file.c_str(), layer.line,
+                                           layer.name.c_str());
+    if (made != nullptr && PyTraceBack_Check(made)) {
+      Py_XDECREF(tb);
+      tb = made;
+      PyException_SetTraceback(value, tb);
+    } else {
+      Py_XDECREF(made);
+      PyErr_Clear();
+    }
+  }
+  PyErr_Restore(type, value, tb);
+}
+
 // One single-site table per (forward rule, number of inputs): the hook's
 // operands and verdict cache.
 SiteTable& hook_table(const gshape::gradual::Rule* rule, std::size_t inputs) {
@@ -577,8 +636,13 @@ PyObject* module_pre_hook(PyObject* /*module*/, PyObject* const* args, Py_ssize_
   UserFrame where = innermost_user_frame();
   std::string cls = rule->name.substr(0, rule->name.size() - 8);
   if (cls.rfind("torch.nn.", 0) == 0) cls = "nn." + cls.substr(9);
-  raise_failure(where.found ? where.path : "<unknown>", where.line, where.col, -1, run,
-                "; raised in a call of " + cls + " made inside the call at this line");
+  std::string suffix = "; raised in a call of " + cls + " made inside the call at this line";
+  // A layer of an nn.Sequential: the message names the layer as written,
+  // and the traceback ends at its line rather than inside torch.
+  LayerPlace layer = locate_layer(module);
+  if (!layer.suffix.empty()) suffix = layer.suffix;
+  raise_failure(where.found ? where.path : "<unknown>", where.line, where.col, -1, run, suffix);
+  if (!layer.file.empty()) end_traceback_at(layer);
   return nullptr;
 }
 
@@ -615,6 +679,19 @@ PyObject* rule_names(PyObject* /*module*/, PyObject* /*unused*/) {
   return list;
 }
 
+// set_layer_locator(locate, traceback_at): see locate_layer, end_traceback_at.
+PyObject* set_layer_locator(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs) {
+  if (nargs != 2 || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1])) {
+    PyErr_SetString(PyExc_TypeError, "set_layer_locator(locate, traceback_at) takes two callables");
+    return nullptr;
+  }
+  Py_INCREF(args[0]);
+  Py_INCREF(args[1]);
+  Py_XSETREF(g_layer_locator, args[0]);
+  Py_XSETREF(g_traceback_at, args[1]);
+  Py_RETURN_NONE;
+}
+
 // set_library_dirs([dir, ...]): frames under these are not the user's.
 PyObject* set_library_dirs(PyObject* /*module*/, PyObject* arg) {
   PyObject* fast = PySequence_Fast(arg, "set_library_dirs takes a list of str");
@@ -640,6 +717,9 @@ PyMethodDef module_methods[] = {
     {"module_pre_hook", as_cfunction(module_pre_hook), METH_FASTCALL,
      "module_pre_hook(module, inputs) -> None\n\nChecks a module call with the module's forward rule, unless the\n"
      "site of the call has just checked it; raises ShapeCheckError naming the\nuser's innermost line."},
+    {"set_layer_locator", as_cfunction(set_layer_locator), METH_FASTCALL,
+     "set_layer_locator(locate, traceback_at): how a failing check of the module hook names a layer of an\n"
+     "nn.Sequential and ends its traceback at the layer's line (gshape_runtime sets them)."},
     {"set_library_dirs", as_cfunction(set_library_dirs), METH_O,
      "set_library_dirs(dirs): frames in files under these are not the user's."},
     {nullptr, nullptr, 0, nullptr},

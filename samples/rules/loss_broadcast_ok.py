@@ -61,3 +61,62 @@ def case_squeezed_prediction():
 def mse_of_unknown_sizes(prediction, target):
     # analysed without callers: sizes unknown, so nothing is certain
     return F.mse_loss(prediction.view(-1, 1), target.view(-1))
+
+
+# loss_broadcast_c2: an element-wise op of an [N, 1] and an [N] tensor gives
+# [N, N], larger than both; when that result feeds a mean, a sum or a loss
+# (directly or through ops of it alone: ** 2, abs, a scale), the warning is
+# at the op, with the squeeze help
+
+
+def case_hand_written_mse_of_a_column_prediction():
+    model = nn.Linear(5, 1)
+    prediction = model(torch.randn(32, 5))
+    target = torch.randn(32)
+    error = prediction - target  # expect-warning: loss_broadcast_c2  expect-help: squeeze
+    (error ** 2).mean()
+
+
+def case_in_one_expression():
+    prediction = torch.randn(16, 1)
+    target = torch.randn(16)
+    ((prediction - target).pow(2)).mean()  # expect-warning: loss_broadcast_c2  expect-help: squeeze
+
+
+def case_scaled_then_summed():
+    prediction = torch.randn(16, 1)
+    target = torch.randn(16)
+    half = 0.5 * (target - prediction) ** 2  # expect-warning: loss_broadcast_c2  expect-help: squeeze
+    half.sum()
+
+
+def case_fed_to_a_loss():
+    prediction = torch.randn(8, 1)
+    target = torch.randn(8)
+    F.l1_loss(prediction * target, torch.zeros(8, 8))  # expect-warning: loss_broadcast_c2  expect-help: squeeze
+
+
+# near misses of loss_broadcast_c2: no warning
+
+
+def case_pairwise_differences_are_meant():
+    x = torch.randn(8)
+    (x[:, None] - x).pow(2).mean()
+    column = x.unsqueeze(1)
+    (column - x).abs().sum()
+
+
+def case_broadcast_not_reduced():
+    prediction = torch.randn(8, 1)
+    target = torch.randn(8)
+    table = prediction - target
+    table.mean(dim=1)
+
+
+def case_equal_shapes():
+    prediction = torch.randn(8, 1).squeeze(1)
+    ((prediction - torch.randn(8)) ** 2).mean()
+
+
+def case_a_column_against_a_single_value():
+    ((torch.randn(8, 1) - torch.randn(1)) ** 2).mean()

@@ -695,5 +695,42 @@ TEST(CheckAdvice, LossBroadcastIsAWarningOnlyAndCanBeSilenced) {
   EXPECT_EQ(q.err.find("warning:"), std::string::npos) << q.err;
 }
 
+// loss_broadcast_c2: the same mistake written by hand, an element-wise op
+// of [N, 1] and [N] whose [N, N] result feeds a mean: a warning at the op,
+// a note at the mean and a help line; no warning without the mean.
+TEST(CheckAdvice, AnElementWiseOpWhoseLargerResultFeedsAMeanWarnsAtTheOp) {
+  TempDir dir;
+  dir.write("loss.py",
+            "import torch\n"
+            "p = torch.randn(8, 1)\n"
+            "t = torch.randn(8)\n"
+            "d = p - t\n"
+            "loss = (d ** 2).mean()\n");
+  ProcessResult r = gshape({"check", "--color=never", dir / "loss.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("loss.py:4:5: warning: `p - t`: `p` of shape [8, 1] and `t` of shape [8] broadcast to [8, 8], "
+                       "larger than both, and the result feeds the mean at line 5: every element of one is paired "
+                       "with every element of the other [loss_broadcast_c2]"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("loss.py:5:8: note: the [8, 8] result is reduced here"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("help: `p.squeeze(1)` has shape [8], as `t` (or `t.unsqueeze(1)` has shape [8, 1], as `p`)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("checked 1 file: 0 errors, 1 warning"), std::string::npos) << r.err;
+  ProcessResult j = gshape({"check", "--format=json", dir / "loss.py"});
+  EXPECT_NE(j.out.find("\"tag\":\"loss_broadcast_c2\""), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"kind\":\"help\",\"id\":\"squeeze\""), std::string::npos) << j.out;
+
+  dir.write("table.py",
+            "import torch\n"
+            "p = torch.randn(8, 1)\n"
+            "t = torch.randn(8)\n"
+            "d = p - t\n"
+            "print(d.shape)\n");
+  ProcessResult quiet = gshape({"check", dir / "table.py"});
+  EXPECT_EQ(quiet.err.find("warning:"), std::string::npos) << "no loss, no warning: " << quiet.err;
+}
+
 }  // namespace
 }  // namespace gshape::testing

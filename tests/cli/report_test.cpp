@@ -207,6 +207,47 @@ TEST(Report, JsonAgreesWithCheck) {
   EXPECT_EQ(doc["files"].array.size(), 2u);
 }
 
+// The analysis goes on with an unknown value after an error (and after a
+// call it cannot follow): a deferred obligation on that value names the
+// earlier site, in the text, the JSON and the HTML review.
+TEST(Report, ADeferredObligationNamesTheEarlierErrorOrUnknownItComesFrom) {
+  TempDir dir;
+  dir.write("m.py",
+            "import torch\n"
+            "import torch.nn as nn\n"
+            "fc1 = nn.Linear(10, 20)\n"
+            "fc2 = nn.Linear(30, 5)\n"
+            "h = fc2(fc1(torch.randn(4, 10)))\n"
+            "y = h @ torch.randn(5, 3)\n"
+            "z = y.view(4, -1)\n"
+            "a = torch.fft.rfft(torch.randn(4, 8))\n"
+            "b = nn.Linear(8, 2)(a)\n");
+  ProcessResult r = gshape({"report", "--color=never", dir / "m.py"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.out, "not proven: `h` is unknown because of the error at 5:5 [linear_c1]")) << r.out;
+  EXPECT_TRUE(contains(r.out, "not proven: the shape of `y` is unknown because of the error at 5:5 [linear_c1]"))
+      << "carried on through y = h @ ...: " << r.out;
+  EXPECT_TRUE(contains(r.out, "not proven: `a` is unknown because of `torch.fft.rfft(torch.randn(4, 8))` at 8:5, "
+                              "which has no rule (torch.fft.rfft)"))
+      << r.out;
+
+  Json doc = parse_or_fail(gshape({"report", "--format=json", dir / "m.py"}).out);
+  const Json* matmul = find_obligation(doc, "m.py", 6, "matmul_c2");
+  ASSERT_NE(matmul, nullptr);
+  EXPECT_EQ((*matmul)["status"].string, "deferred");
+  EXPECT_TRUE(contains((*matmul)["reason"].string, "`h` is unknown because of the error at 5:5 [linear_c1]"))
+      << (*matmul)["reason"].string;
+  const Json* view = find_obligation(doc, "m.py", 7, "view_c4");
+  ASSERT_NE(view, nullptr);
+  EXPECT_TRUE(contains((*view)["reason"].string, "because of the error at 5:5 [linear_c1]")) << (*view)["reason"].string;
+
+  std::string html = dir / "review.html";
+  ProcessResult h = gshape({"report", "--html", html, dir / "m.py"});
+  EXPECT_EQ(h.exit_code, 1) << h.err;
+  std::string page = read_all(html);
+  EXPECT_TRUE(contains(page, "`h` is unknown because of the error at 5:5 [linear_c1]")) << "the page says it too";
+}
+
 TEST(Report, ACleanProjectExits0) {
   TempDir dir;
   dir.write("train.py", kDeferredScript);

@@ -221,6 +221,78 @@ TEST_F(RunScript, ARebuiltGshapeAnalysesAgain) {
   EXPECT_NE(manifest_version(cache_.path()), analysed_by) << "a new binary analyses again";
 }
 
+const char* kSequentialScript =
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "\n"
+    "\n"
+    "class MLP(nn.Module):\n"
+    "    def __init__(self):\n"
+    "        super().__init__()\n"
+    "        self.net = nn.Sequential(\n"
+    "            nn.Linear(4, 8),\n"
+    "            nn.ReLU(),\n"
+    "            nn.Linear(6, 2),\n"
+    "        )\n"
+    "\n"
+    "    def forward(self, x):\n"
+    "        return self.net(x)\n"
+    "\n"
+    "\n"
+    "print(MLP()(torch.randn(3, 4)).shape)\n";
+
+// A layer of an nn.Sequential is checked by the module hook, called from
+// inside torch: the error names the layer as written, and the traceback
+// ends at the layer's line in the user's file, not in torch.
+TEST_F(RunScript, AFailingLayerOfASequentialEndsTheTracebackAtTheLayer) {
+  std::string script = dir_.write("src/train.py", kSequentialScript);
+  ProcessResult r = run(script, {});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(last_line(r.err),
+                       "nn.Linear(6, 2) expects in_features 6 but the input's last dimension is 8 (input shape [3, 8]); "
+                       "raised in self.net[2] = nn.Linear(6, 2) (line 11), a layer of the nn.Sequential called at this "
+                       "line")) << r.err;
+  EXPECT_TRUE(contains(last_line(r.err), "train.py:15:")) << "the line that calls the Sequential: " << r.err;
+  std::size_t last_frame = r.err.rfind("  File \"");
+  ASSERT_NE(last_frame, std::string::npos) << r.err;
+  EXPECT_EQ(r.err.substr(last_frame), "  File \"" + script + "\", line 11, in self.net[2]\n"
+                                      "    nn.Linear(6, 2),\n" + last_line(r.err) + "\n") << r.err;
+}
+
+// `run` loads the project as `check` does: the configured max-file-size
+// applies (a larger file is skipped with a warning, so its static error is
+// not shown), a file that cannot be read is shown but counted apart from
+// the errors, and a --max-file-size given later analyses again.
+TEST_F(RunScript, SizeLimitAndUnreadableFilesAreTreatedAsCheckTreatsThem) {
+  dir_.write("src/pyproject.toml", "[tool.gshape]\nmax-file-size = \"1KB\"\n");
+  std::string script = dir_.write("src/train.py", std::string("import helper\n") + kDeferredScript);
+  dir_.write("src/helper.py", std::string(kImportedHelper) + "# " + std::string(2000, 'x') + "\n");
+  std::filesystem::create_symlink("nowhere.py", dir_.path() / "src/gone.py");
+
+  ProcessResult check = run_process(GSHAPE_BINARY, {"check", "--color=never", "--no-cache", dir_ / "src"}, {}, 180);
+  EXPECT_EQ(check.exit_code, 2) << check.err;
+  EXPECT_TRUE(contains(check.err, "helper.py: warning: skipped: the file is")) << check.err;
+  EXPECT_TRUE(contains(check.err, "gone.py: error: cannot read file")) << check.err;
+  EXPECT_TRUE(contains(check.err, "checked 3 files: 0 errors, 1 warning; 1 file could not be read")) << check.err;
+
+  ProcessResult r = run(script, {kGoodBatch});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "out (1, 2)")) << r.out;
+  EXPECT_TRUE(contains(r.err, "helper.py: warning: skipped: the file is")) << r.err;
+  EXPECT_FALSE(contains(r.err, "[matmul_c2]")) << "helper.py is over the configured limit: " << r.err;
+  EXPECT_TRUE(contains(r.err, "gone.py: error: cannot read file")) << r.err;
+  EXPECT_TRUE(contains(r.err, "gshape: 1 file could not be read (not analysed, no run-time checks in it)\n")) << r.err;
+  EXPECT_FALSE(contains(r.err, "found statically")) << "an unreadable file is not a shape error: " << r.err;
+
+  // the limit from the command line wins, and the cache knows it
+  std::vector<std::string> args = {"run", "--color=never", "--cache-dir", cache_.str(), "--max-file-size", "1MB",
+                                   script, "--", kGoodBatch};
+  ProcessResult raised = run_process(GSHAPE_BINARY, args, {}, 180);
+  EXPECT_EQ(raised.exit_code, 0) << raised.err;
+  EXPECT_TRUE(contains(raised.err, "helper.py:7:12: error: ")) << raised.err;
+  EXPECT_TRUE(contains(raised.err, "gshape: 1 error found statically; running with run-time checks anyway\n")) << raised.err;
+}
+
 TEST_F(RunScript, AMissingPythonIsAnErrorOfGshape) {
   std::string script = dir_.write("src/train.py", kDeferredScript);
   ProcessResult r = run_process(GSHAPE_BINARY,

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import traceback
 import unittest
 
 import torch
@@ -35,7 +36,51 @@ class ModuleHookTests(unittest.TestCase):
             line = f.read().splitlines()[error.line - 1]
         self.assertIn("the line the error names", line)
         self.assertIn("nn.Linear(80, 10) expects in_features 80 but the input's last dimension is 120", str(error))
-        self.assertIn("raised in a call of nn.Linear made inside the call at this line", str(error))
+        self.assertIn("raised in net[2] = nn.Linear(80, 10) (line %d), a layer of the nn.Sequential called at this line"
+                      % (error.line - 2), str(error))
+
+    def test_a_failing_layer_of_a_sequential_ends_the_traceback_at_its_line(self):
+        net = nn.Sequential(
+            nn.Linear(784, 120),
+            nn.ReLU(),
+            nn.Linear(80, 10),  # the layer that fails
+        )
+        try:  # (assertRaises drops the traceback)
+            net(torch.empty(3, 784))  # the call
+        except ShapeCheckError as raised:
+            error = raised
+        else:
+            self.fail("no ShapeCheckError")
+        lines = open(__file__, encoding="utf-8").read().splitlines()
+        layer = next(i + 1 for i, text in enumerate(lines) if text.endswith("# the layer that fails"))
+        self.assertIn("# the call", lines[error.line - 1])
+        self.assertIn("raised in net[2] = nn.Linear(80, 10) (line %d), a layer of the nn.Sequential" % layer, str(error))
+        last = traceback.extract_tb(error.__traceback__)[-1]
+        self.assertEqual((last.filename, last.lineno, last.name), (__file__, layer, "net[2]"))
+        self.assertIn("the layer that fails", last.line)
+        # an instance made otherwise (here a copy) is named by its index and class
+        import copy
+        clone = copy.deepcopy(net)
+        with self.assertRaises(ShapeCheckError) as caught:
+            clone(torch.empty(3, 784))
+        self.assertIn("raised in layer [2] (Linear) of an nn.Sequential called at this line", str(caught.exception))
+        # a module the user's code calls itself keeps the plain message
+        with self.assertRaises(ShapeCheckError) as caught:
+            nn.Linear(80, 10)(torch.empty(3, 784))
+        self.assertIn("raised in a call of nn.Linear made inside the call at this line", str(caught.exception))
+
+    def test_a_sequential_still_behaves_as_one(self):
+        import inspect
+        net = nn.Sequential(nn.Linear(2, 3), nn.ReLU())
+        self.assertEqual(len(net), 2)
+        self.assertEqual(nn.Sequential.__init__.__name__, "__init__")
+        self.assertIn("args", str(inspect.signature(nn.Sequential.__init__)))
+        from collections import OrderedDict
+        named = nn.Sequential(OrderedDict([("fc", nn.Linear(2, 3)), ("act", nn.ReLU())]))
+        self.assertEqual(list(dict(named.named_children())), ["fc", "act"])
+        with self.assertRaises(ShapeCheckError) as caught:
+            named(torch.empty(1, 5))
+        self.assertIn("named.fc (Linear)", str(caught.exception))
 
     def test_correct_calls_pass_and_are_counted(self):
         before, failures = hook_counters()

@@ -91,12 +91,155 @@ if _stats_path:
     _atexit.register(_write_stats_at_exit, _stats_path)
 
 
+_library_dirs = ()
+
+
+def _in_library(filename):
+    return not filename or filename.startswith("<") or filename.startswith(_library_dirs)
+
+
+# Where each nn.Sequential was built: id -> (weak reference, file, line). Read
+# only when a check of one of its layers fails (the hook's message and the
+# last frame of the traceback name the layer as the user wrote it).
+_built_at = {}
+
+
+def _forget(key):
+    return lambda _ref: _built_at.pop(key, None)
+
+
+def _recording_sequential_init(init):
+    import functools
+    import sys
+    import weakref
+
+    @functools.wraps(init)
+    def __init__(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        try:
+            frame = sys._getframe(1)
+            while frame is not None and _in_library(frame.f_code.co_filename):
+                frame = frame.f_back
+            if frame is not None:
+                key = id(self)
+                _built_at[key] = (weakref.ref(self, _forget(key)), frame.f_code.co_filename, frame.f_lineno)
+        except Exception:  # noqa: BLE001 -- recording where it was built never changes the program
+            pass
+
+    __init__._gshape_records = True
+    return __init__
+
+
+def _layer_construction(filename, line, key):
+    """The layer `key` of the nn.Sequential(...) call written at filename:line:
+    (the layer's line, its text, the name the Sequential is assigned to), each
+    None when the source does not say (layers passed with *, a dict)."""
+    import ast
+    import linecache
+    source = "".join(linecache.getlines(filename))
+    if not source:
+        return None, None, None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None, None, None
+    target_of = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            target_of[id(node.value)] = ast.get_source_segment(source, target)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or node.lineno != line:
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name not in ("Sequential", "__init__"):
+            continue
+        if not key.isdigit() or any(isinstance(a, ast.Starred) for a in node.args[: int(key) + 1]):
+            return None, None, target_of.get(id(node))
+        if int(key) >= len(node.args):
+            return None, None, target_of.get(id(node))
+        arg = node.args[int(key)]
+        text = ast.get_source_segment(source, arg)
+        if text is not None and ("\n" in text or len(text) > 60):
+            text = None
+        return arg.lineno, text, target_of.get(id(node))
+    return None, None, None
+
+
+def _locate_layer(module):
+    """Called by the module hook when a check of `module` failed: when the
+    module runs as a layer of an nn.Sequential (the nearest
+    Sequential.forward between the hook and the user's code holds it), the
+    message's ending and where the traceback's last frame points:
+    (suffix, file, line, frame name), or None."""
+    import sys
+    sequential_forward = _torch.nn.Sequential.forward.__code__
+    frame = sys._getframe(1)
+    while frame is not None and _in_library(frame.f_code.co_filename):
+        if frame.f_code is sequential_forward:
+            seq = frame.f_locals.get("self")
+            children = getattr(seq, "_modules", None) or {}
+            key = next((k for k, m in children.items() if m is module), None)
+            if key is not None:
+                break
+        frame = frame.f_back
+    else:
+        return None
+    cls = type(module).__name__
+    index = "[%s]" % key if key.isdigit() else ".%s" % key
+    built = _built_at.get(id(seq))
+    if built is None or built[0]() is not seq:
+        return ("; raised in layer %s (%s) of an nn.Sequential called at this line" % (index, cls), None, 0, "")
+    filename, line = built[1], built[2]
+    layer_line, text, target = _layer_construction(filename, line, key)
+    name = (target or "nn.Sequential") + index
+    layer = "%s = %s" % (name, text) if text else "%s (%s)" % (name, cls)
+    at = layer_line or line
+    suffix = "; raised in %s (line %d), a layer of the nn.Sequential called at this line" % (layer, at)
+    return (suffix, filename, at, name)
+
+
+def _traceback_at(error, filename, line, name):
+    """A traceback entry for filename:line in a frame called `name`, for the
+    module hook's error to end at the user's layer rather than inside torch
+    (as jinja2 points template errors at the template's line)."""
+    import linecache
+    text = linecache.getline(filename, line).rstrip()
+    indent = len(text) - len(text.lstrip())
+    # the raise spans the line's text, so a traceback with column ranges
+    # underlines none of it
+    statement = "raise(e" + " " * max(0, len(text) - indent - 8) + ")"
+    if line > 1 and indent > 0:
+        source = "\n" * (line - 2) + "if 1:\n" + " " * indent + statement + "\n"
+    else:
+        source = "\n" * (line - 1) + statement + "\n"
+    code = compile(source, filename, "exec", dont_inherit=True)
+    code = code.replace(co_name=name)
+    try:
+        exec(code, {"e": error, "__name__": "__gshape_layer__"})
+    except BaseException as raised:  # noqa: B902 -- it is `error`
+        tb = raised.__traceback__
+    else:
+        return None
+    while tb is not None and tb.tb_frame.f_code is not code:
+        tb = tb.tb_next
+    error.__traceback__ = None
+    return tb
+
+
 def _install_module_hook():
     """Checks every nn.Module call with its forward rule (docs/runtime.md)."""
+    global _library_dirs
     from torch.nn.modules import module as _module
     here = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
     torch_dir = _os.path.dirname(_os.path.abspath(_torch.__file__)) + _os.sep
+    _library_dirs = (torch_dir, here)
     _native.set_library_dirs([torch_dir, here])
+    _native.set_layer_locator(_locate_layer, _traceback_at)
+    sequential = _torch.nn.Sequential
+    if not getattr(sequential.__init__, "_gshape_records", False):
+        sequential.__init__ = _recording_sequential_init(sequential.__init__)
     return _module.register_module_forward_pre_hook(_native.module_pre_hook)
 
 
