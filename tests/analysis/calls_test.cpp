@@ -424,7 +424,7 @@ TEST(Calls, NamesUnpackedFromAnUnknownKeepTheirOwnSymbols) {
   auto proj = a.at(line_of(src, "# proj"), "linear_c1");
   ASSERT_EQ(proj.size(), 1u) << a.dump();
   // the input's channels are a caller's: deferred, but stated in the user's names
-  EXPECT_NE(proj.front()->ob.render_message().find("ph*pw*input.size(1)"), std::string::npos)
+  EXPECT_NE(proj.front()->ob.render_message().find("ph*pw*img.size(1)"), std::string::npos)
       << proj.front()->ob.render_message();
 }
 

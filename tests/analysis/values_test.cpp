@@ -399,8 +399,8 @@ TEST(Values, ConvAndPoolKeepTheAxesTheyKnowOfAnInputOfUnknownRank) {
       "    w = nn.AdaptiveAvgPool2d((4, 4))(x)  # adaptive\n"
       "    return nn.Linear(4, 2)(w)  # linear\n";
   Analysed a(src);
-  EXPECT_EQ(a.shape(line_of(src, "# conv"), "y"), "[*, 8, input.size(-2) - 2, input.size(-1) - 2]") << a.dump();
-  EXPECT_EQ(a.shape(line_of(src, "# pool"), "z"), "[*, 8, (input.size(-2) - 4)//2 + 1, (input.size(-1) - 4)//2 + 1]");
+  EXPECT_EQ(a.shape(line_of(src, "# conv"), "y"), "[*, 8, x.size(-2) - 2, x.size(-1) - 2]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# pool"), "z"), "[*, 8, (x.size(-2) - 4)//2 + 1, (x.size(-1) - 4)//2 + 1]");
   EXPECT_EQ(a.shape(line_of(src, "# adaptive"), "w"), "[*, 4, 4]");
   // the last axis is known: the Linear after it is proven
   EXPECT_EQ(a.outcome(line_of(src, "# linear"), "linear_c1"), Outcome::Proven) << a.dump();

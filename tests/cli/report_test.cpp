@@ -67,17 +67,18 @@ TEST(Report, TriagesRefutedFirstThenDeferredPerFileAndFunction) {
   ASSERT_NE(deferred, std::string::npos) << out;
   EXPECT_LT(refuted, deferred);
   std::smatch m;
-  EXPECT_TRUE(std::regex_search(out, m, std::regex("\n    5:5 +refuted +matmul_c2 +input\\.size\\(1\\) == other\\.size\\(0\\)\n")))
+  EXPECT_TRUE(std::regex_search(out, m, std::regex("\n    5:5 +refuted +matmul_c2 +a\\.size\\(1\\) == b\\.size\\(0\\)\n")))
       << out;
   EXPECT_TRUE(contains(out, "error: matmul: the last dimension of the first operand (5)")) << out;
   EXPECT_TRUE(contains(out, "run-time check: inserted")) << "a refuted one says its check stops the run: " << out;
   // A deferred obligation says what fails, why it is not proven and which values fail.
-  ASSERT_TRUE(std::regex_search(out, m, std::regex("\n    15:11 +deferred +linear_c1 +input\\.size\\(-1\\) == 4\n"
+  ASSERT_TRUE(std::regex_search(out, m, std::regex("\n    15:11 +deferred +linear_c1 +batch\\.size\\(-1\\) == 4\n"
                                                    " +nn\\.Linear\\(4, 2\\) expects .*\n"
                                                    " +not proven: (.+); fails for (.+)\n")))
       << out;
   EXPECT_TRUE(contains(m[1].str(), "unknown")) << m[1];
-  EXPECT_TRUE(contains(m[2].str(), "input.size(-1) = ")) << m[2];
+  // named after the argument as written, in the constraint, the message and the example alike
+  EXPECT_TRUE(contains(m[2].str(), "batch.size(-1) = ")) << m[2];
   EXPECT_FALSE(contains(m[2].str(), "= 4")) << "4 would not fail: " << m[2];
   // An inserted check is the normal case for a deferred one: not repeated.
   EXPECT_EQ(count_of(out.substr(deferred), "run-time check:"), 0u) << out;
