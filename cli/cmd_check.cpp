@@ -76,7 +76,10 @@ int run_check(const ParsedArgs& args) {
   // files without tensor code keep the one-line summary of the front end
   if (!result.obligations.empty()) std::cerr << obligation_summary_line(result) << "\n";
   for (const std::string& line : coverage_lines(result)) std::cerr << line << "\n";
-  if (args.has("verbose")) std::cerr << unit_stats_line(result) << "\n";
+  if (args.has("verbose")) {
+    std::cerr << unit_stats_line(result) << "\n";
+    for (const std::string& line : solver_time_lines(result)) std::cerr << line << "\n";
+  }
   return exit_code;
 }
 

@@ -188,16 +188,17 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
 
   for (const auto& [expr, shapes] : in.shapes()) result.shapes.push_back({expr->loc, shapes});
   std::stable_sort(result.shapes.begin(), result.shapes.end(), [](const ShapeRecord& a, const ShapeRecord& b) {
-    std::string pa = a.loc.file ? a.loc.file->path() : std::string();
-    std::string pb = b.loc.file ? b.loc.file->path() : std::string();
+    static const std::string kNoPath;
+    const std::string& pa = a.loc.file ? a.loc.file->path() : kNoPath;
+    const std::string& pb = b.loc.file ? b.loc.file->path() : kNoPath;
     return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
   });
 
   for (const auto& [node, summary] : in.site_summaries())
     if (summary.loc.valid()) result.sites.push_back(summary);
   std::stable_sort(result.sites.begin(), result.sites.end(), [](const SiteSummary& a, const SiteSummary& b) {
-    std::string pa = a.loc.file->path();
-    std::string pb = b.loc.file->path();
+    const std::string& pa = a.loc.file->path();
+    const std::string& pb = b.loc.file->path();
     return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
   });
   fill_coverage(result);
@@ -220,6 +221,11 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
   st.z3_seconds = solver.z3_seconds;
   st.z3_unknown = solver.z3_unknown;
   st.solver_cache_hits = solver.cache_hits;
+  for (const auto& [file, time] : solver.by_file) {
+    AnalysisStats::FileSolverTime& t = st.z3_by_file[file ? file->path() : std::string()];
+    t.seconds += time.seconds;
+    t.checks += time.checks;
+  }
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // --args=symbolic with sub-commands: which one runs is unknown here, so
   // this analysis took both sides of every test of it, and its requirements
@@ -392,23 +398,29 @@ AnalysisResult merge_units(std::vector<AnalysisResult>& parts) {
     st.budget_exhausted += is.budget_exhausted;
     st.module_failures += is.module_failures;
     st.steps += is.steps;
+    for (const auto& [path, time] : is.z3_by_file) {
+      AnalysisStats::FileSolverTime& t = st.z3_by_file[path];
+      t.seconds += time.seconds;
+      t.checks += time.checks;
+    }
   }
-  auto path_of = [](const SourceLoc& l) { return l.file ? l.file->path() : std::string(); };
+  // (paths by reference: a sort of tens of thousands of items compared
+  // copies of them, a tenth of a re-check's time with nothing changed)
+  static const std::string kNoPath;
+  auto path_of = [](const SourceLoc& l) -> const std::string& { return l.file ? l.file->path() : kNoPath; };
   std::stable_sort(out.obligations.begin(), out.obligations.end(),
                    [&](const AnalysedObligation& a, const AnalysedObligation& b) {
                      const SourceLoc& la = a.ob.loc;
                      const SourceLoc& lb = b.ob.loc;
-                     std::string pa = path_of(la), pb = path_of(lb);
-                     return std::tie(pa, la.line, la.column, a.ob.tag) < std::tie(pb, lb.line, lb.column, b.ob.tag);
+                     return std::tie(path_of(la), la.line, la.column, a.ob.tag) <
+                            std::tie(path_of(lb), lb.line, lb.column, b.ob.tag);
                    });
   for (std::size_t i = 0; i < out.obligations.size(); ++i) out.obligations[i].ob.id = static_cast<int>(i);
   std::stable_sort(out.shapes.begin(), out.shapes.end(), [&](const ShapeRecord& a, const ShapeRecord& b) {
-    std::string pa = path_of(a.loc), pb = path_of(b.loc);
-    return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
+    return std::tie(path_of(a.loc), a.loc.begin, b.loc.end) < std::tie(path_of(b.loc), b.loc.begin, a.loc.end);
   });
   std::stable_sort(out.sites.begin(), out.sites.end(), [&](const SiteSummary& a, const SiteSummary& b) {
-    std::string pa = path_of(a.loc), pb = path_of(b.loc);
-    return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
+    return std::tie(path_of(a.loc), a.loc.begin, b.loc.end) < std::tie(path_of(b.loc), b.loc.begin, a.loc.end);
   });
   fill_coverage(out);
   return out;

@@ -160,6 +160,14 @@ struct AnalysisStats {
   uint64_t units = 0;
   uint64_t units_analysed = 0;
   uint64_t units_cached = 0;
+  // Z3's time per file (path; "" for time outside any file's statements), in
+  // the units analysed in this run: what `check --verbose` prints. Not in
+  // the JSON nor in the cache (timings).
+  struct FileSolverTime {
+    double seconds = 0;
+    uint64_t checks = 0;
+  };
+  std::map<std::string, FileSolverTime> z3_by_file;
 };
 
 struct AnalysisResult {
