@@ -8,10 +8,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
+#include <memory>
+#include <optional>
 #include <map>
 #include <set>
 #include <tuple>
 
+#include "frontend/parallel_for.h"
 #include "gradual/analysis_merge.h"
 #include "gradual/interp.h"
 
@@ -458,27 +462,60 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   }
   auto start = std::chrono::steady_clock::now();
   std::vector<std::vector<std::size_t>> units = analysis_units(project);
-  std::vector<AnalysisResult> parts;
-  parts.reserve(units.size());
-  uint64_t analysed = 0, cached = 0;
-  for (const std::vector<std::size_t>& unit : units) {
-    UnitView view(project, unit);
-    std::string key;
+  std::vector<std::unique_ptr<UnitView>> views;
+  std::vector<std::string> keys(units.size());
+  std::vector<std::optional<AnalysisResult>> parts(units.size());
+  std::vector<std::size_t> todo;  // the units to analyse
+  views.reserve(units.size());
+  uint64_t cached = 0;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    views.push_back(std::make_unique<UnitView>(project, units[u]));
     if (cache) {
-      key = unit_key(view.project(), options);
-      if (std::optional<AnalysisResult> hit = cache->load(key, view.project())) {
-        parts.push_back(std::move(*hit));
+      keys[u] = unit_key(views[u]->project(), options);
+      if (std::optional<AnalysisResult> hit = cache->load(keys[u], views[u]->project())) {
+        parts[u] = std::move(hit);
         ++cached;
         continue;
       }
     }
-    parts.push_back(analyse_whole(view.project(), options));
-    ++analysed;
-    if (cache) cache->store(key, parts.back());
+    todo.push_back(u);
   }
-  AnalysisResult result = merge_units(parts);
+  // The units left are analysed on up to `threads` threads, the largest
+  // first (so that one large unit does not start last). A unit's result does
+  // not depend on which thread analyses it or on what the others do: each
+  // has its own interpreter and solver, and the terms they share (the
+  // process-wide table, dim.h) are only symbol-free constants, whose
+  // creation order no unit's term ordering reads. Each result goes to its
+  // unit's place, so the merge below sees the same results in the same
+  // order for any thread count.
+  std::vector<std::size_t> bytes(units.size(), 0);
+  for (std::size_t u : todo)
+    for (const ProjectModule& m : views[u]->project().modules) bytes[u] += m.file->text().size();
+  std::stable_sort(todo.begin(), todo.end(), [&](std::size_t a, std::size_t b) { return bytes[a] > bytes[b]; });
+  std::vector<std::exception_ptr> errors(todo.size());
+  unsigned threads = options.threads ? options.threads : default_thread_count();
+  parallel_for(
+      todo.size(),
+      [&](std::size_t k) {
+        try {
+          parts[todo[k]] = analyse_whole(views[todo[k]]->project(), options);
+        } catch (...) {
+          errors[k] = std::current_exception();
+        }
+      },
+      threads);
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  if (cache) {
+    std::sort(todo.begin(), todo.end());
+    for (std::size_t u : todo) cache->store(keys[u], *parts[u]);
+  }
+  std::vector<AnalysisResult> results;
+  results.reserve(parts.size());
+  for (std::optional<AnalysisResult>& r : parts) results.push_back(std::move(*r));
+  AnalysisResult result = merge_units(results);
   result.stats.units = units.size();
-  result.stats.units_analysed = analysed;
+  result.stats.units_analysed = todo.size();
   result.stats.units_cached = cached;
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

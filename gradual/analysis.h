@@ -55,6 +55,10 @@ struct AnalysisOptions {
   // Try concrete witnesses before Z3 (gradual/witness.h); off only to
   // measure what they save (bench-check.sh).
   bool witnesses = true;
+  // Analysis units analysed at once, on as many threads (0: the default,
+  // GSHAPE_THREADS or the machine's cores; frontend/parallel_for.h). The
+  // result is the same for any number.
+  unsigned threads = 0;
 };
 
 // How a merged obligation is reported.
