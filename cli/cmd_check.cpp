@@ -168,8 +168,9 @@ options:
   --no-cache               analyse every file, neither reading nor writing
                            the analysis cache (the output is the same)
   --verbose                also report where the analysis gave up (work
-                           budgets, internal errors) as notes, and how many
-                           analysis units came from the cache
+                           budgets, internal errors) as notes, how many
+                           analysis units came from the cache, and Z3's time
+                           per file (the ten slowest files)
   --color=auto|always|never
                            colour the text diagnostics (auto: when stderr is a
                            terminal)
