@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/options.h"
 #include "codegen/analysis_cache.h"
@@ -26,5 +27,9 @@ std::unique_ptr<codegen::DiskUnitCache> open_analysis_cache(const ParsedArgs& ar
 
 // "analysis units: 4 (1 analysed, 3 from the cache)" (--verbose, stderr).
 std::string unit_stats_line(const gradual::AnalysisResult& result);
+
+// "Z3 time: 4.912 s in 5565 checks; by file (...):", then the `files` files
+// Z3 spent most time on, slowest first, one a line (--verbose, stderr).
+std::vector<std::string> solver_time_lines(const gradual::AnalysisResult& result, std::size_t files = 10);
 
 }  // namespace gshape::cli

@@ -2,6 +2,7 @@
 // cache of `check` and `run`, the instrumented copies of `run`), and
 // removing them.
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -30,6 +31,35 @@ std::string unit_stats_line(const gradual::AnalysisResult& result) {
   const gradual::AnalysisStats& st = result.stats;
   return "analysis units: " + std::to_string(st.units) + " (" + std::to_string(st.units_analysed) + " analysed, " +
          std::to_string(st.units_cached) + " from the cache)";
+}
+
+std::vector<std::string> solver_time_lines(const gradual::AnalysisResult& result, std::size_t files) {
+  const gradual::AnalysisStats& st = result.stats;
+  auto seconds = [](double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f s", s);
+    return std::string(buf);
+  };
+  std::vector<std::pair<std::string, gradual::AnalysisStats::FileSolverTime>> by_file;
+  for (const auto& [path, time] : st.z3_by_file)
+    if (time.checks > 0) by_file.emplace_back(path, time);
+  std::stable_sort(by_file.begin(), by_file.end(),
+                   [](const auto& a, const auto& b) { return a.second.seconds > b.second.seconds; });
+  std::vector<std::string> out;
+  out.push_back("Z3 time: " + seconds(st.z3_seconds) + " in " + std::to_string(st.z3_checks) + " checks" +
+                (by_file.empty() ? std::string() : "; by file (units analysed in this run):"));
+  std::size_t shown = std::min(files, by_file.size());
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& [path, time] = by_file[i];
+    out.push_back("  " + (path.empty() ? std::string("(outside any statement)") : path) + ": " +
+                  seconds(time.seconds) + " (" + std::to_string(time.checks) + " checks)");
+  }
+  if (shown < by_file.size()) {
+    double rest = 0;
+    for (std::size_t i = shown; i < by_file.size(); ++i) rest += by_file[i].second.seconds;
+    out.push_back("  and " + std::to_string(by_file.size() - shown) + " more files: " + seconds(rest));
+  }
+  return out;
 }
 
 namespace {

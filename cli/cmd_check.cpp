@@ -76,7 +76,10 @@ int run_check(const ParsedArgs& args) {
   // files without tensor code keep the one-line summary of the front end
   if (!result.obligations.empty()) std::cerr << obligation_summary_line(result) << "\n";
   for (const std::string& line : coverage_lines(result)) std::cerr << line << "\n";
-  if (args.has("verbose")) std::cerr << unit_stats_line(result) << "\n";
+  if (args.has("verbose")) {
+    std::cerr << unit_stats_line(result) << "\n";
+    for (const std::string& line : solver_time_lines(result)) std::cerr << line << "\n";
+  }
   return exit_code;
 }
 
@@ -165,8 +168,9 @@ options:
   --no-cache               analyse every file, neither reading nor writing
                            the analysis cache (the output is the same)
   --verbose                also report where the analysis gave up (work
-                           budgets, internal errors) as notes, and how many
-                           analysis units came from the cache
+                           budgets, internal errors) as notes, how many
+                           analysis units came from the cache, and Z3's time
+                           per file (the ten slowest files)
   --color=auto|always|never
                            colour the text diagnostics (auto: when stderr is a
                            terminal)

@@ -8,10 +8,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
+#include <memory>
+#include <optional>
 #include <map>
 #include <set>
 #include <tuple>
 
+#include "frontend/parallel_for.h"
 #include "gradual/analysis_merge.h"
 #include "gradual/interp.h"
 
@@ -188,16 +192,17 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
 
   for (const auto& [expr, shapes] : in.shapes()) result.shapes.push_back({expr->loc, shapes});
   std::stable_sort(result.shapes.begin(), result.shapes.end(), [](const ShapeRecord& a, const ShapeRecord& b) {
-    std::string pa = a.loc.file ? a.loc.file->path() : std::string();
-    std::string pb = b.loc.file ? b.loc.file->path() : std::string();
+    static const std::string kNoPath;
+    const std::string& pa = a.loc.file ? a.loc.file->path() : kNoPath;
+    const std::string& pb = b.loc.file ? b.loc.file->path() : kNoPath;
     return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
   });
 
   for (const auto& [node, summary] : in.site_summaries())
     if (summary.loc.valid()) result.sites.push_back(summary);
   std::stable_sort(result.sites.begin(), result.sites.end(), [](const SiteSummary& a, const SiteSummary& b) {
-    std::string pa = a.loc.file->path();
-    std::string pb = b.loc.file->path();
+    const std::string& pa = a.loc.file->path();
+    const std::string& pb = b.loc.file->path();
     return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
   });
   fill_coverage(result);
@@ -220,6 +225,11 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
   st.z3_seconds = solver.z3_seconds;
   st.z3_unknown = solver.z3_unknown;
   st.solver_cache_hits = solver.cache_hits;
+  for (const auto& [file, time] : solver.by_file) {
+    AnalysisStats::FileSolverTime& t = st.z3_by_file[file ? file->path() : std::string()];
+    t.seconds += time.seconds;
+    t.checks += time.checks;
+  }
   st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // --args=symbolic with sub-commands: which one runs is unknown here, so
   // this analysis took both sides of every test of it, and its requirements
@@ -392,23 +402,33 @@ AnalysisResult merge_units(std::vector<AnalysisResult>& parts) {
     st.budget_exhausted += is.budget_exhausted;
     st.module_failures += is.module_failures;
     st.steps += is.steps;
+    for (const auto& [path, time] : is.z3_by_file) {
+      AnalysisStats::FileSolverTime& t = st.z3_by_file[path];
+      t.seconds += time.seconds;
+      t.checks += time.checks;
+    }
   }
-  auto path_of = [](const SourceLoc& l) { return l.file ? l.file->path() : std::string(); };
-  std::stable_sort(out.obligations.begin(), out.obligations.end(),
-                   [&](const AnalysedObligation& a, const AnalysedObligation& b) {
-                     const SourceLoc& la = a.ob.loc;
-                     const SourceLoc& lb = b.ob.loc;
-                     std::string pa = path_of(la), pb = path_of(lb);
-                     return std::tie(pa, la.line, la.column, a.ob.tag) < std::tie(pb, lb.line, lb.column, b.ob.tag);
-                   });
-  for (std::size_t i = 0; i < out.obligations.size(); ++i) out.obligations[i].ob.id = static_cast<int>(i);
-  std::stable_sort(out.shapes.begin(), out.shapes.end(), [&](const ShapeRecord& a, const ShapeRecord& b) {
-    std::string pa = path_of(a.loc), pb = path_of(b.loc);
-    return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
+  // (paths by reference: a sort of tens of thousands of items compared
+  // copies of them, a tenth of a re-check's time with nothing changed)
+  static const std::string kNoPath;
+  auto path_of = [](const SourceLoc& l) -> const std::string& { return l.file ? l.file->path() : kNoPath; };
+  // A stable sort of what is sorted already changes nothing: skipped (one
+  // unit's items, read back from the cache, most often are), since moving
+  // tens of thousands of obligations through a buffer is most of a merge.
+  auto sort = [](auto& items, auto less) {
+    if (!std::is_sorted(items.begin(), items.end(), less)) std::stable_sort(items.begin(), items.end(), less);
+  };
+  sort(out.obligations, [&](const AnalysedObligation& a, const AnalysedObligation& b) {
+    const SourceLoc& la = a.ob.loc;
+    const SourceLoc& lb = b.ob.loc;
+    return std::tie(path_of(la), la.line, la.column, a.ob.tag) < std::tie(path_of(lb), lb.line, lb.column, b.ob.tag);
   });
-  std::stable_sort(out.sites.begin(), out.sites.end(), [&](const SiteSummary& a, const SiteSummary& b) {
-    std::string pa = path_of(a.loc), pb = path_of(b.loc);
-    return std::tie(pa, a.loc.begin, b.loc.end) < std::tie(pb, b.loc.begin, a.loc.end);
+  for (std::size_t i = 0; i < out.obligations.size(); ++i) out.obligations[i].ob.id = static_cast<int>(i);
+  sort(out.shapes, [&](const ShapeRecord& a, const ShapeRecord& b) {
+    return std::tie(path_of(a.loc), a.loc.begin, b.loc.end) < std::tie(path_of(b.loc), b.loc.begin, a.loc.end);
+  });
+  sort(out.sites, [&](const SiteSummary& a, const SiteSummary& b) {
+    return std::tie(path_of(a.loc), a.loc.begin, b.loc.end) < std::tie(path_of(b.loc), b.loc.begin, a.loc.end);
   });
   fill_coverage(out);
   return out;
@@ -446,27 +466,60 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   }
   auto start = std::chrono::steady_clock::now();
   std::vector<std::vector<std::size_t>> units = analysis_units(project);
-  std::vector<AnalysisResult> parts;
-  parts.reserve(units.size());
-  uint64_t analysed = 0, cached = 0;
-  for (const std::vector<std::size_t>& unit : units) {
-    UnitView view(project, unit);
-    std::string key;
+  std::vector<std::unique_ptr<UnitView>> views;
+  std::vector<std::string> keys(units.size());
+  std::vector<std::optional<AnalysisResult>> parts(units.size());
+  std::vector<std::size_t> todo;  // the units to analyse
+  views.reserve(units.size());
+  uint64_t cached = 0;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    views.push_back(std::make_unique<UnitView>(project, units[u]));
     if (cache) {
-      key = unit_key(view.project(), options);
-      if (std::optional<AnalysisResult> hit = cache->load(key, view.project())) {
-        parts.push_back(std::move(*hit));
+      keys[u] = unit_key(views[u]->project(), options);
+      if (std::optional<AnalysisResult> hit = cache->load(keys[u], views[u]->project())) {
+        parts[u] = std::move(hit);
         ++cached;
         continue;
       }
     }
-    parts.push_back(analyse_whole(view.project(), options));
-    ++analysed;
-    if (cache) cache->store(key, parts.back());
+    todo.push_back(u);
   }
-  AnalysisResult result = merge_units(parts);
+  // The units left are analysed on up to `threads` threads, the largest
+  // first (so that one large unit does not start last). A unit's result does
+  // not depend on which thread analyses it or on what the others do: each
+  // has its own interpreter and solver, and the terms they share (the
+  // process-wide table, dim.h) are only symbol-free constants, whose
+  // creation order no unit's term ordering reads. Each result goes to its
+  // unit's place, so the merge below sees the same results in the same
+  // order for any thread count.
+  std::vector<std::size_t> bytes(units.size(), 0);
+  for (std::size_t u : todo)
+    for (const ProjectModule& m : views[u]->project().modules) bytes[u] += m.file->text().size();
+  std::stable_sort(todo.begin(), todo.end(), [&](std::size_t a, std::size_t b) { return bytes[a] > bytes[b]; });
+  std::vector<std::exception_ptr> errors(todo.size());
+  unsigned threads = options.threads ? options.threads : default_thread_count();
+  parallel_for(
+      todo.size(),
+      [&](std::size_t k) {
+        try {
+          parts[todo[k]] = analyse_whole(views[todo[k]]->project(), options);
+        } catch (...) {
+          errors[k] = std::current_exception();
+        }
+      },
+      threads);
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  if (cache) {
+    std::sort(todo.begin(), todo.end());
+    for (std::size_t u : todo) cache->store(keys[u], *parts[u]);
+  }
+  std::vector<AnalysisResult> results;
+  results.reserve(parts.size());
+  for (std::optional<AnalysisResult>& r : parts) results.push_back(std::move(*r));
+  AnalysisResult result = merge_units(results);
   result.stats.units = units.size();
-  result.stats.units_analysed = analysed;
+  result.stats.units_analysed = todo.size();
   result.stats.units_cached = cached;
   result.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

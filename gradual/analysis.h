@@ -55,6 +55,10 @@ struct AnalysisOptions {
   // Try concrete witnesses before Z3 (gradual/witness.h); off only to
   // measure what they save (bench-check.sh).
   bool witnesses = true;
+  // Analysis units analysed at once, on as many threads (0: the default,
+  // GSHAPE_THREADS or the machine's cores; frontend/parallel_for.h). The
+  // result is the same for any number.
+  unsigned threads = 0;
 };
 
 // How a merged obligation is reported.
@@ -160,6 +164,14 @@ struct AnalysisStats {
   uint64_t units = 0;
   uint64_t units_analysed = 0;
   uint64_t units_cached = 0;
+  // Z3's time per file (path; "" for time outside any file's statements), in
+  // the units analysed in this run: what `check --verbose` prints. Not in
+  // the JSON nor in the cache (timings).
+  struct FileSolverTime {
+    double seconds = 0;
+    uint64_t checks = 0;
+  };
+  std::map<std::string, FileSolverTime> z3_by_file;
 };
 
 struct AnalysisResult {

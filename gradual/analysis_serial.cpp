@@ -119,12 +119,26 @@ class Reader {
   }
   const std::string& s() {
     uint64_t index = u(strings_.size());
+    last_index_ = static_cast<std::size_t>(index);
     if (index < strings_.size()) return strings_[index];
     uint64_t n = u();
     if (n > static_cast<uint64_t>(end_ - p_)) throw Malformed();
     strings_.emplace_back(p_, static_cast<std::size_t>(n));
     p_ += n;
     return strings_.back();
+  }
+  // The constraint the string read last spells, parsed once per distinct
+  // string (most constraints of a unit repeat: the same rule on the same
+  // operand slots), shared (a CExpr is immutable); null when it does not parse.
+  CExpr parsed_last() {
+    if (parsed_.size() <= last_index_) parsed_.resize(last_index_ + 1);
+    auto& [done, expr] = parsed_[last_index_];
+    if (!done) {
+      std::string error;
+      expr = parse_sexpr(strings_[last_index_], &error);
+      done = true;
+    }
+    return expr;
   }
   // A count of items that take at least one byte each.
   std::size_t count() { return static_cast<std::size_t>(u(static_cast<uint64_t>(end_ - p_))); }
@@ -176,6 +190,8 @@ class Reader {
   const char* p_;
   const char* end_;
   std::vector<std::string> strings_;  // strings_.back() stays valid: a deque is not needed, readers copy
+  std::size_t last_index_ = 0;        // the index s() read last
+  std::vector<std::pair<bool, CExpr>> parsed_;  // by string index: parsed yet, and the expression
   std::map<std::string, const SourceFile*> files_;
 };
 
@@ -226,13 +242,12 @@ AnalysedObligation read_obligation(Reader& r) {
   a.outcome = static_cast<Outcome>(r.u(static_cast<uint64_t>(Outcome::Deferred)));
   auto frozen = std::make_shared<AnalysedObligation::Frozen>();
   frozen->constraint_sexpr = r.s();
+  // the expression for readers of ob.constraint.expr(); the printers read the frozen text
+  if (CExpr expr = r.parsed_last()) ob.constraint = BoolTerm(std::move(expr), Pred(true));
   frozen->static_constraint = r.s();
   a.message_text = r.s();
   frozen->message_template = r.s();
   frozen->runtime_checkable = r.b();
-  // the expression for readers of ob.constraint.expr(); the printers read the frozen text
-  std::string error;
-  if (CExpr expr = parse_sexpr(frozen->constraint_sexpr, &error)) ob.constraint = BoolTerm(std::move(expr), Pred(true));
   a.frozen = std::move(frozen);
   ob.decided_without_z3 = r.b();
   ob.decided_by_witness = r.b();

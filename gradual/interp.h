@@ -455,6 +455,12 @@ class Interpreter {
   // memoised calls: key → result; the log lists keys in insertion order (rollback)
   struct MemoEntry {
     Value result;
+    // The callee and the arguments, kept alive: a key names the callee and
+    // argument objects by address, so no other object (a lambda made later,
+    // another instance) may reuse one of those addresses while the entry
+    // exists; otherwise a call of another lambda could hit this entry, and
+    // whether it did would depend on the allocator.
+    std::shared_ptr<const FunctionObject> fn;
     std::vector<Value> args;
     std::vector<const TermNode*> facts;  // Solver::scoped_facts() when the call was analysed
     bool recorded;                       // analysed while recording (else a loop's silent pass)

@@ -423,9 +423,8 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
     receiver_is_guess_ = saved_guess;
   }
   if (sampled) call_samples_[fn->def].push_back({values, result});
-  // the entry keeps its arguments alive: a key names objects by address, so
-  // no other object may reuse one of those addresses while the entry exists
-  memo_[key] = MemoEntry{result, std::move(values), std::move(facts_at_call), recording_};
+  // the entry keeps the callee and its arguments alive (MemoEntry)
+  memo_[key] = MemoEntry{result, fn, std::move(values), std::move(facts_at_call), recording_};
   memo_log_.push_back(key);
   (void)site;
   return result;

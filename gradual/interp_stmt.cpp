@@ -72,6 +72,12 @@ void Interpreter::bind_name(const std::string& name, const Value& v, const Sourc
 
 void Interpreter::exec(const Stmt* s) {
   tick();
+  // Z3 time is counted for the file of the statement executed (--verbose)
+  struct Attribution {
+    Solver& solver;
+    const SourceFile* outer;
+    ~Attribution() { solver.attribute_to(outer); }
+  } attribution{*solver_, solver_->attribute_to(s->loc.file)};
   switch (s->kind) {
     case Kind::Import: {
       for (const ImportAlias& a : cast<Import>(s)->names) {

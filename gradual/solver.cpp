@@ -11,6 +11,7 @@
 #include <chrono>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "gradual/witness.h"
 
@@ -86,6 +87,7 @@ struct Solver::Impl {
   }
   SolverStats stats;
   std::size_t depth = 0;
+  const SourceFile* attributed = nullptr;  // the file Z3 time is counted for
   std::unordered_map<const TermNode*, z3::expr> cache;
   std::unordered_map<const TermNode*, std::size_t> symbol_numbers;  // Z3 names of size symbols
   std::vector<FactRecord> facts;  // index == the number in the indicator name; depths ascend
@@ -108,15 +110,15 @@ struct Solver::Impl {
   }
 
   // A resource limit per check (Z3's deterministic step count), so a
-  // verdict never depends on the machine's load; the wall-clock timeout is
-  // only a safety net far above what the limit allows.
+  // verdict never depends on the machine's load. No wall-clock timeout, not
+  // even as a safety net far above what the limit allows: Z3 arms a timer
+  // thread for every check that has one, which cost more than the check
+  // itself on most of our (small) queries.
   void apply_limits(z3::solver& solver) {
     z3::params p(ctx());
     p.set("rlimit", static_cast<unsigned>(std::min<uint64_t>(options.rlimit, 0xffffffffu)));
-    p.set("timeout", kSafetyTimeoutMs);
     solver.set(p);
   }
-  static constexpr unsigned kSafetyTimeoutMs = 60'000;
 
   // Python floor division: SMT-LIB `div` floors for a positive divisor; for a
   // negative one floor(a/b) == floor(-a/-b).
@@ -222,6 +224,9 @@ struct Solver::Impl {
       count_units(solver);
       ++stats.z3_checks;
       stats.z3_seconds += secs;
+      SolverStats::FileTime& file = stats.by_file[attributed];
+      file.seconds += secs;
+      ++file.checks;
       if (secs > stats.max_check_seconds) stats.max_check_seconds = secs;
       if (r.result == z3::unknown) {
         ++stats.z3_unknown;
@@ -611,6 +616,8 @@ std::optional<bool> Solver::settle(const Pred& c) {
   if (impl_->proves(!c)) return false;
   return std::nullopt;
 }
+
+const SourceFile* Solver::attribute_to(const SourceFile* file) { return std::exchange(impl_->attributed, file); }
 
 void Solver::set_rlimit(uint64_t units) {
   impl_->options.rlimit = units;  // applied to each check's solver

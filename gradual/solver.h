@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -38,11 +39,18 @@ struct SolverStats {
   uint64_t decided_without_z3 = 0;   // obligations whose term was a constant
   uint64_t decided_by_witness = 0;   // deferred by concrete witnesses, no Z3 check
   uint64_t z3_checks = 0;            // individual Z3 check() calls
-  uint64_t z3_unknown = 0;           // checks that returned unknown (timeouts, ...)
+  uint64_t z3_unknown = 0;           // checks that returned unknown (resource limit, nonlinear, ...)
   double z3_seconds = 0;             // total time inside check()
   uint64_t rlimit_units = 0;         // Z3's deterministic resource count spent in check()
   double max_check_seconds = 0;
   uint64_t cache_hits = 0;           // queries answered by an earlier identical one
+  // Time inside check() and Z3 checks per file, as attributed by
+  // Solver::attribute_to (the file of the statement the analysis executes).
+  struct FileTime {
+    double seconds = 0;
+    uint64_t checks = 0;
+  };
+  std::unordered_map<const SourceFile*, FileTime> by_file;
 };
 
 // The outcome of deciding one condition under the current facts.
@@ -94,6 +102,10 @@ class Solver final : public Discharger {
   // query under a small budget and without the verdict cache (a side
   // question: a result shape's condition, never an obligation's verdict).
   std::optional<bool> settle(const Pred& c) override;
+
+  // The file Z3 time is counted for from now on (SolverStats::by_file);
+  // returns the previous one.
+  const SourceFile* attribute_to(const SourceFile* file);
 
   void set_rlimit(uint64_t units);
   const SolverStats& stats() const;

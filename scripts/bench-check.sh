@@ -4,7 +4,8 @@
 # of at least 20,000 lines, and the wall time of `gshape check samples/`;
 # then the re-check after editing one file with the analysis cache, on the
 # generated project (one import chain: one analysis unit) and on a second
-# generated layout of ten independent groups of five modules (ten units).
+# generated layout of ten independent groups of five modules (ten units),
+# and that layout cold on one thread against the default number of threads.
 # Every other figure is a cold run (--no-cache).
 #
 # usage: scripts/bench-check.sh BUILD_DIR [RUNS]
@@ -224,3 +225,11 @@ recheck() {  # LABEL DIR FILE
 }
 recheck "generated project, one import chain (one unit)" "$WORK/gen" "$WORK/gen/gen/mod_25.py"
 recheck "generated project, ten independent groups (ten units)" "$WORK/groups" "$WORK/groups/grp5/mod_27.py"
+
+# ---- independent units on several threads: the ten-group project cold on
+# one thread against the default (the cores, at most 8; GSHAPE_THREADS),
+# the same output either way (tests/cli/analysis_cache_test.cpp)
+ONE_THREAD=$(median_time env GSHAPE_THREADS=1 "$GSHAPE" check --no-cache "$WORK/groups")
+THREADS=$(median_time env -u GSHAPE_THREADS "$GSHAPE" check --no-cache "$WORK/groups")
+echo "ten independent groups, cold: 1 thread $ONE_THREAD s, default threads ($(nproc) cores) $THREADS s" \
+     "($(echo "$ONE_THREAD / $THREADS" | bc -l | xargs printf '%.2f')x)"

@@ -2,7 +2,8 @@
 // reads results from the cache prints byte for byte what a run without it
 // prints — on every sample and on a generated project of several independent
 // groups after random edits — an edit re-analyses only its own group, and a
-// corrupt entry is ignored. Also `gshape cache dir|clean`.
+// corrupt entry is ignored; one thread or several print the same. Also
+// `gshape cache dir|clean`.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -125,6 +126,31 @@ TEST(AnalysisCache, AfterRandomEditsACachedRunMatchesAnUncachedOne) {
     EXPECT_EQ(after.warm.exit_code, after.cold.exit_code) << "step " << step;
     bool any_error = std::any_of(widths.begin(), widths.end(), [](int w) { return w != 32; });
     EXPECT_EQ(after.cold.exit_code, any_error ? 1 : 0) << "step " << step << "\n" << after.cold.out;
+  }
+}
+
+// The units analysed on one thread or on several (GSHAPE_THREADS): the same
+// output byte for byte, on samples/ and on a project of independent groups.
+TEST(AnalysisCache, OneThreadOrSeveralPrintTheSame) {
+  TempDir dir;
+  const int groups = 6;
+  std::vector<std::string> paths = {(fs::path(GSHAPE_SOURCE_DIR) / "samples").string()};
+  for (int g = 0; g < groups; ++g) {
+    write_group(dir, g, g % 3 ? 32 : 24, g, 0);
+    paths.push_back(dir / ("proj/g" + std::to_string(g)));
+  }
+  auto run = [&](const std::string& threads) {
+    std::vector<std::string> args = {"GSHAPE_THREADS=" + threads, GSHAPE_BINARY, "check", "--format=json", "--no-cache"};
+    args.insert(args.end(), paths.begin(), paths.end());
+    return run_process("/usr/bin/env", args);
+  };
+  ProcessResult one = run("1");
+  ASSERT_FALSE(one.out.empty()) << one.err;
+  for (const std::string threads : {"2", "3"}) {
+    ProcessResult several = run(threads);
+    EXPECT_EQ(without_times(several.out), without_times(one.out)) << threads << " threads";
+    EXPECT_EQ(several.err, one.err) << threads << " threads";
+    EXPECT_EQ(several.exit_code, one.exit_code) << threads << " threads";
   }
 }
 
