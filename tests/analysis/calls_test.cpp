@@ -519,5 +519,22 @@ TEST(Calls, ACheckThatHoldsOnlyAtSizeZeroIsAWarning) {
   EXPECT_NE(a.worst(line_of(src, "# unknown"), "linear_c1"), gradual::Outcome::Warning) << a.dump();
 }
 
+TEST(Calls, MapFollowsALambdaOnEachItem) {
+  // each item gets the lambda's own result, and two lambdas of one line are
+  // not taken for each other (the memo of calls keys them by identity)
+  const std::string src =
+      "import torch\n"
+      "def f():\n"
+      "    a, b = map(lambda t: t.view(2, -1), (torch.randn(4, 6), torch.randn(2, 3)))  # views\n"
+      "    c = list(map(lambda t: t * 2, [torch.randn(3, 5)]))[0]  # doubled\n"
+      "    d = list(map(lambda t: t.sum(0), [torch.randn(3, 5)]))[0]  # summed\n"
+      "f()\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# views"), "a"), "[2, 12]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# views"), "b"), "[2, 3]");
+  EXPECT_EQ(a.shape(line_of(src, "# doubled"), "c"), "[3, 5]");
+  EXPECT_EQ(a.shape(line_of(src, "# summed"), "d"), "[5]");
+}
+
 }  // namespace
 }  // namespace gshape::testing
