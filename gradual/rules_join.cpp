@@ -131,15 +131,20 @@ Value split_by_size(RuleContext& ctx, const Arg& input, const IntTerm& split_siz
   auto s = split_size.dim().constant_value();
   if (!n || !s) {
     // When split_size divides the size (checked above, or settled by the
-    // facts: `x.split(C, 2)` of `[B, T, 3*C]`), every piece has the axis
-    // split_size, also when both are 0 (one empty piece); the count is the
-    // quotient once split_size is known to be positive.
-    const Dim piece = split_size.dim();
-    if (ctx.settle(eq(mod(dim_size.dim(), piece), Dim(0))) != std::optional<bool>(true))
+    // facts: `x.split(C, 2)` of `[B, T, 3*C]`), every piece is min(s, n)
+    // long: s when the axis is not empty, and the one piece of an empty
+    // axis is empty (torch.empty(0).split(3) is one tensor of size 0). The
+    // count is the quotient once split_size is known to be positive.
+    const Dim s_dim = split_size.dim();
+    const Dim n_dim = dim_size.dim();
+    if (ctx.settle(eq(mod(n_dim, s_dim), Dim(0))) != std::optional<bool>(true))
       return unknown_length_tuple(with_axis(in, *d, ctx.fresh("split")));
-    auto count = exact_div(dim_size.dim(), piece).constant_value();
-    if (count && *count >= 1 && *count <= 64 && ctx.settle(gt(piece, Dim(0))) == std::optional<bool>(true))
-      return pieces(in, *d, std::vector<Dim>(static_cast<std::size_t>(*count), piece));
+    // s itself when the axis is not empty, or both are 0 (split_c4)
+    const bool whole_pieces = ctx.settle(gt(n_dim, Dim(0)) || eq(s_dim, Dim(0))) == std::optional<bool>(true);
+    const Dim piece = whole_pieces ? s_dim : min(s_dim, n_dim);
+    auto count = exact_div(n_dim, s_dim).constant_value();
+    if (count && *count >= 1 && *count <= 64 && ctx.settle(gt(s_dim, Dim(0))) == std::optional<bool>(true))
+      return pieces(in, *d, std::vector<Dim>(static_cast<std::size_t>(*count), s_dim));
     return unknown_length_tuple(with_axis(in, *d, piece));
   }
   int64_t count = *s == 0 ? 1 : std::max<int64_t>((*n + *s - 1) / *s, 1);

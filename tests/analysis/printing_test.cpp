@@ -88,6 +88,18 @@ TEST(Printing, TwoSizesOfOneNamePrintApart) {
   EXPECT_EQ(a.shape(line_of(src, "# s"), "s"), "[(m.size(0) if m.size(0)#2 == 1 else m.size(0)#2)]") << a.dump();
 }
 
+TEST(Printing, SplitPiecesOfAnAxisThatMayBeEmptyAreNotClaimedWhole) {
+  // s divides k*s, but when k is 0 the axis is empty and its one piece is
+  // empty too (torch.empty(0).split(3) is one tensor of size 0), not s long
+  const std::string src =
+      "import torch\n"
+      "def f(k: int, s: int):\n"
+      "    x = torch.randn(k * s, 4)\n"
+      "    p = x.split(s)[0]  # p\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# p"), "p"), "[min(s, k*s), 4]") << a.dump();
+}
+
 TEST(Printing, ACeilingPrintsAsACeiling) {
   // arange(0, n, 2) has ceil(n/2) elements: -(-n//2) in Python, not --n//2
   const std::string src =
