@@ -11,6 +11,8 @@
 // expansion) is known statically only.
 #pragma once
 
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +21,20 @@
 #include "gradual/value.h"
 
 namespace gshape::gradual {
+
+// The sizes invented so far for a variable whose shape is not known (its
+// rank is unknown): `x.size(0)` read by the program and a rule's
+// `x.size(0)` or `x.dim()` for the same value are the same symbol, so a
+// relation one of them established holds for the others. Keyed by the axis
+// as written (`-1` and `3` are kept apart: the rank is unknown).
+struct UnknownShapeMemo {
+  std::map<int64_t, Dim> sizes;
+  std::optional<Dim> rank;
+  void clear() {
+    sizes.clear();
+    rank.reset();
+  }
+};
 
 struct Operand {
   Value value;
@@ -29,6 +45,9 @@ struct Operand {
   // `self.w`): a size the rule must invent for it is named after it
   // (`mask.size(0)`), not after the rule's parameter (`tensor.size(0)`).
   std::string text;
+  // A variable of unknown rank as written: the sizes already invented for
+  // it (owned by the interpreter's binding, alive for the call).
+  UnknownShapeMemo* memo = nullptr;
 
   Operand() = default;
   Operand(Value v, int s = -1) : value(std::move(v)), slot(s) {}  // NOLINT

@@ -209,6 +209,19 @@ class Interpreter {
   // The rule application itself on a call site already built.
   Value apply_rule_at(const Rule& rule, const CallSite& call, const ir::Node* site);
   // Builds the call site of `name`: slots in source order, receiver first.
+  // After a rule at `site` whose obligations are raw_[first...]: each
+  // operand variable of unknown rank whose rank those checks fix gets that
+  // rank (docs/analysis.md, "Refinement after checks").
+  void refine_pinned_ranks(const std::string& rule_name, const std::vector<const ir::Expr*>& operands, std::size_t first,
+                           const ir::Node* site);
+  // `x` in `x.shape` or `x.size()`, else null.
+  static const ir::Name* shape_of_name(const ir::Expr* e);
+  // x of unknown rank unpacked into names.size() targets (a name each, or
+  // "" for `_`): x gets that rank, its axes named after the targets.
+  void fix_rank_by_unpacking(const ir::Name& x, Binding& b, const std::vector<std::string>& names, const SourceLoc& origin);
+  void fix_rank_of_starred_shape(const ir::Assign* a);
+  // The sizes named so far for the variable `e` is, when it is one.
+  UnknownShapeMemo* unknown_shape_memo(const ir::Expr* e);
   std::optional<CallSite> make_call_site(const std::string& name, const std::optional<Receiver>& receiver,
                                          const std::vector<ArgValue>& args, const ir::Node* site);
   Value call_library(const std::string& path, const std::vector<ArgValue>& args, const ir::Node* site);

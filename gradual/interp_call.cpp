@@ -469,6 +469,12 @@ std::string Interpreter::operand_text(const Expr* e) const {
   return text.size() < 40 ? text : std::string();
 }
 
+UnknownShapeMemo* Interpreter::unknown_shape_memo(const Expr* e) {
+  const auto* n = e ? dyn_cast<Name>(e) : nullptr;
+  Binding* b = n ? find_binding(n->id) : nullptr;
+  return b ? &b->unknown_sizes : nullptr;
+}
+
 std::optional<CallSite> Interpreter::make_call_site(const std::string& name, const std::optional<Receiver>& receiver,
                                                     const std::vector<ArgValue>& args, const Node* site) {
   CallSite call;
@@ -489,6 +495,7 @@ std::optional<CallSite> Interpreter::make_call_site(const std::string& name, con
     if (receiver->expr) {
       op.loc = receiver->expr->loc;
       op.text = operand_text(receiver->expr);
+      op.memo = unknown_shape_memo(receiver->expr);
     }
     call.positional.push_back(std::move(op));
   }
@@ -500,6 +507,7 @@ std::optional<CallSite> Interpreter::make_call_site(const std::string& name, con
         if (a.expr) {
           op.loc = a.expr->loc;
           op.text = operand_text(a.expr);
+          op.memo = unknown_shape_memo(a.expr);
         }
         if (!a.elements.empty() || (a.expr && display_of(a.expr))) {
           const SequenceExpr* display = display_of(a.expr);
@@ -544,9 +552,79 @@ std::optional<Value> Interpreter::apply_named_rule(const std::string& name, cons
     if (rule->checks_only) return std::nullopt;
     return Value::unknown();
   }
+  std::size_t first = raw_.size();
   Value result = apply_rule_at(*rule, *call, site);
+  std::vector<const Expr*> operands;
+  if (receiver && receiver->expr) operands.push_back(receiver->expr);
+  for (const ArgValue& a : args)
+    if (a.expr && (a.type == Argument::Type::Positional || a.type == Argument::Type::Keyword)) operands.push_back(a.expr);
+  refine_pinned_ranks(name, operands, first, site);
   if (rule->checks_only) return std::nullopt;  // the caller models the value
   return result;
+}
+
+namespace {
+// The constants `k` of the conjuncts `rank == k` in `p` (as far as it is a
+// conjunction), candidates for the rank a check pinned.
+void pinned_values(const TermNode* p, const TermNode* rank, std::set<int64_t>& out) {
+  if (p->op == TermOp::And) {
+    for (const TermNode* a : p->args) pinned_values(a, rank, out);
+    return;
+  }
+  if (p->op != TermOp::Eq || p->args.size() != 2) return;
+  const TermNode* a = p->args[0];
+  const TermNode* b = p->args[1];
+  if (a == rank && b->op == TermOp::Const) out.insert(b->value);
+  if (b == rank && a->op == TermOp::Const) out.insert(a->value);
+}
+}  // namespace
+
+void Interpreter::refine_pinned_ranks(const std::string& rule_name, const std::vector<const Expr*>& operands,
+                                      std::size_t first, const Node* site) {
+  for (std::size_t i = first; i < raw_.size(); ++i)
+    if (raw_[i].status == Status::Refuted) return;  // the program stops here
+  for (const Expr* e : operands) {
+    const auto* n = dyn_cast<Name>(e);
+    Binding* b = n ? find_binding(n->id) : nullptr;
+    if (!b || !b->unknown_sizes.rank) continue;
+    // a value not known to be a tensor only when the op takes nothing else
+    // (einops' functions take numpy arrays too; a guessed receiver may be any object)
+    bool torch_only = (rule_name.rfind("torch.", 0) == 0 || rule_name.rfind("einops.layers.torch.", 0) == 0) && !receiver_is_guess_;
+    if (!(b->value.is_tensor() && !b->value.shape().rank_known()) && !(b->value.is_unknown() && torch_only)) continue;
+    const Dim rank = *b->unknown_sizes.rank;
+    std::set<int64_t> candidates;
+    for (std::size_t i = first; i < raw_.size(); ++i) pinned_values(raw_[i].constraint.pred().node(), rank.node(), candidates);
+    for (int64_t k : candidates) {
+      if (k < 0 || k > 64 || solver_->settle(eq(rank, Dim(k))) != true) continue;
+      // The checks at this line (proven, or run before anything after it)
+      // fix the rank: the variable has k axes from here on, named by the
+      // sizes already invented for it. An axis named both from the left and
+      // from the right (`x.size(0)`, `x.size(-2)` of 2 axes) is one size.
+      const std::vector<Dim> suffix = b->value.is_tensor() ? b->value.shape().known_suffix() : std::vector<Dim>{};
+      std::vector<Dim> dims;
+      for (int64_t i = 0; i < k; ++i) {
+        std::vector<Dim> names;
+        int64_t from_end = k - i;
+        if (static_cast<std::size_t>(from_end) <= suffix.size()) names.push_back(suffix[suffix.size() - static_cast<std::size_t>(from_end)]);
+        for (int64_t key : {i, i - k}) {
+          auto it = b->unknown_sizes.sizes.find(key);
+          if (it != b->unknown_sizes.sizes.end()) names.push_back(it->second);
+        }
+        if (names.empty()) {
+          Dim d = Dim::rule_symbol(n->id + ".size(" + std::to_string(i) + ")");
+          b->unknown_sizes.sizes.emplace(i, d);
+          names.push_back(d);
+        }
+        for (std::size_t j = 1; j < names.size(); ++j)
+          if (names[j] != names[0])
+            add_fact(eq(names[0], names[j]), site->loc, n->id + ".size(" + std::to_string(i) + ") and " + n->id + ".size(" +
+                                                            std::to_string(i - k) + ") are one axis");
+        dims.push_back(names[0]);
+      }
+      b->value = Value::tensor(Shape(std::move(dims)), b->value.is_tensor() && b->value.contiguous());
+      break;
+    }
+  }
 }
 
 Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const Node* site) {

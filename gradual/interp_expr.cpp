@@ -162,10 +162,10 @@ Value Interpreter::lookup_name(const std::string& name, const Node*) {
 Value Interpreter::size_of_unknown(const Expr* receiver, int64_t axis) {
   if (const auto* n = receiver ? dyn_cast<Name>(receiver) : nullptr) {
     if (Binding* b = find_binding(n->id)) {
-      auto it = b->unknown_sizes.find(axis);
-      if (it != b->unknown_sizes.end()) return Value::integer(it->second);
+      auto it = b->unknown_sizes.sizes.find(axis);
+      if (it != b->unknown_sizes.sizes.end()) return Value::integer(it->second);
       Dim d = Dim::symbol(n->id + ".size(" + std::to_string(axis) + ")");
-      b->unknown_sizes.emplace(axis, d);
+      b->unknown_sizes.sizes.emplace(axis, d);
       return Value::integer(d);
     }
   }

@@ -172,6 +172,16 @@ Value join_values(const Value& a, const Value& b, const JoinOptions& options, co
   return Value::unknown();
 }
 
+namespace {
+void keep_common_sizes(UnknownShapeMemo& kept, const UnknownShapeMemo& other) {
+  for (auto it = kept.sizes.begin(); it != kept.sizes.end();) {
+    auto o = other.sizes.find(it->first);
+    it = o != other.sizes.end() && o->second == it->second ? std::next(it) : kept.sizes.erase(it);
+  }
+  if (kept.rank != other.rank) kept.rank.reset();
+}
+}  // namespace
+
 Vars join_vars(const Vars& a, const Vars& b, const JoinOptions& options) {
   Vars out = a;
   for (const auto& [name, bb] : b) {
@@ -181,7 +191,12 @@ Vars join_vars(const Vars& a, const Vars& b, const JoinOptions& options) {
       continue;
     }
     Binding& ba = it->second;
-    if (same_value(ba.value, bb.value)) continue;
+    if (same_value(ba.value, bb.value)) {
+      // the same shape, but maybe not the same tensor (`x = f()` on both
+      // sides): a size symbol survives only if both sides invented it
+      keep_common_sizes(ba.unknown_sizes, bb.unknown_sizes);
+      continue;
+    }
     ba.value = join_values(ba.value, bb.value, options, name);
     ba.unknown_sizes.clear();
   }

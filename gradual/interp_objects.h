@@ -14,6 +14,7 @@
 
 #include "frontend/ir.h"
 #include "frontend/source.h"
+#include "gradual/call.h"
 #include "gradual/value.h"
 
 namespace gshape::gradual::interp {
@@ -25,9 +26,10 @@ struct ClassObject;
 struct Binding {
   Value value;
   SourceLoc origin;
-  // Sizes read from a tensor of unknown rank (`x.size(0)`): the same symbol
-  // each time, so relations survive (`b = x.size(0); x.view(b, -1)`).
-  std::map<int64_t, Dim> unknown_sizes;
+  // Sizes read from a tensor of unknown rank (`x.size(0)`, a rule's
+  // `x.dim()`): the same symbol each time, so relations survive
+  // (`b = x.size(0); x.view(b, -1)`).
+  UnknownShapeMemo unknown_sizes;
 };
 using Vars = std::map<std::string, Binding>;
 

@@ -240,6 +240,7 @@ void Interpreter::exec(const Stmt* s) {
     }
     case Kind::Assign: {
       const auto* a = cast<Assign>(s);
+      fix_rank_of_starred_shape(a);
       Value v = eval(a->value);
       for (const Expr* t : a->targets) assign(t, v, a->value->loc, a->value);
       return;
@@ -489,6 +490,71 @@ Value Interpreter::list_with_item_set(const Value& list, const Value& key, const
                                empty_before ? added : join_values(element, added, {}, "item"));
 }
 
+const Name* Interpreter::shape_of_name(const Expr* e) {
+  const Expr* base = nullptr;
+  if (const auto* a = dyn_cast<Attribute>(e)) {
+    if (a->attr == "shape") base = a->value;
+  } else if (const auto* c = dyn_cast<Call>(e)) {
+    const auto* f = dyn_cast<Attribute>(c->func);
+    if (f && f->attr == "size" && c->args.empty()) base = f->value;
+  }
+  return base ? dyn_cast<Name>(base) : nullptr;
+}
+
+void Interpreter::fix_rank_by_unpacking(const Name& x, Binding& b, const std::vector<std::string>& names,
+                                        const SourceLoc& origin) {
+  // Unpacking fails at this line unless x has exactly names.size() axes: from
+  // here on it has, each named after its target. A size already named for x
+  // (`b = x.shape[0]` before, a rule's `x.size(-1)`) is the same axis.
+  const int64_t k = static_cast<int64_t>(names.size());
+  const std::vector<Dim> suffix = b.value.is_tensor() ? b.value.shape().known_suffix() : std::vector<Dim>{};
+  std::vector<Dim> dims;
+  for (int64_t i = 0; i < k; ++i) {
+    const std::string& target = names[static_cast<std::size_t>(i)];
+    std::vector<Dim> same;
+    if (static_cast<std::size_t>(k - i) <= suffix.size()) same.push_back(suffix[suffix.size() - static_cast<std::size_t>(k - i)]);
+    for (int64_t key : {i, i - k}) {
+      auto it = b.unknown_sizes.sizes.find(key);
+      if (it != b.unknown_sizes.sizes.end()) same.push_back(it->second);
+    }
+    Dim d = !same.empty() ? same.front() : Dim::symbol(!target.empty() ? target : x.id + ".size(" + std::to_string(i) + ")");
+    for (const Dim& o : same)
+      if (o != d) add_fact(eq(d, o), origin, x.id + ".size(" + std::to_string(i) + ") and .size(" + std::to_string(i - k) + ")");
+    dims.push_back(d);
+  }
+  if (b.unknown_sizes.rank) add_fact(eq(*b.unknown_sizes.rank, Dim(k)), origin, x.id + ".dim()");
+  b.value = Value::tensor(Shape(std::move(dims)), b.value.is_tensor() && b.value.contiguous());
+  b.unknown_sizes.clear();
+}
+
+void Interpreter::fix_rank_of_starred_shape(const Assign* a) {
+  // `b, n, _, h = *x.shape, self.heads`: x has as many axes as the targets
+  // left for the starred shape (the unpacking fails otherwise)
+  if (a->targets.size() != 1 || !(isa<Tuple>(a->targets[0]) || isa<List>(a->targets[0]))) return;
+  if (!(isa<Tuple>(a->value) || isa<List>(a->value))) return;
+  const auto& targets = static_cast<const SequenceExpr*>(a->targets[0])->elts;
+  const auto& elts = static_cast<const SequenceExpr*>(a->value)->elts;
+  std::size_t star = elts.size();
+  for (std::size_t i = 0; i < elts.size(); ++i) {
+    if (!isa<Starred>(elts[i])) continue;
+    if (star != elts.size()) return;  // two starred parts: the split is not known
+    star = i;
+  }
+  for (const Expr* t : targets)
+    if (isa<Starred>(t)) return;
+  if (star == elts.size() || targets.size() + 1 < elts.size()) return;
+  const Name* name = shape_of_name(cast<Starred>(elts[star])->value);
+  Binding* b = name ? find_binding(name->id) : nullptr;
+  if (!b || !(b->value.is_unknown() || (b->value.is_tensor() && !b->value.shape().rank_known()))) return;
+  std::vector<std::string> names;
+  std::size_t rank = targets.size() - (elts.size() - 1);
+  for (std::size_t i = 0; i < rank; ++i) {
+    const auto* tn = dyn_cast<Name>(targets[star + i]);
+    names.push_back(tn && tn->id != "_" ? tn->id : std::string());
+  }
+  fix_rank_by_unpacking(*name, *b, names, a->loc);
+}
+
 void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& origin, const Expr* value_expr) {
   switch (target->kind) {
     case Kind::Name:
@@ -538,27 +604,17 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
 
   // `B, C, H, W = x.shape` with x of unknown rank: x gets four symbols named after the targets
   if (star == n && value_expr && (v.is_unknown() || (v.is_sequence() && !v.items()))) {
-    const Expr* base = nullptr;
-    if (const auto* a = dyn_cast<Attribute>(value_expr)) {
-      if (a->attr == "shape") base = a->value;
-    } else if (const auto* c = dyn_cast<Call>(value_expr)) {
-      const auto* f = dyn_cast<Attribute>(c->func);
-      if (f && f->attr == "size" && c->args.empty()) base = f->value;
-    }
-    const auto* name = base ? dyn_cast<Name>(base) : nullptr;
+    const auto* name = shape_of_name(value_expr);
     Binding* b = name ? find_binding(name->id) : nullptr;
     if (b && (b->value.is_unknown() || (b->value.is_tensor() && !b->value.shape().rank_known()))) {
-      std::vector<Dim> dims;
-      std::vector<Value> items;
+      std::vector<std::string> names;
       for (std::size_t i = 0; i < n; ++i) {
         const auto* tn = dyn_cast<Name>(elts[i]);
-        Dim d = Dim::symbol(tn && tn->id != "_" ? tn->id : name->id + ".size(" + std::to_string(i) + ")");
-        dims.push_back(d);
-        items.push_back(Value::integer(d));
+        names.push_back(tn && tn->id != "_" ? tn->id : std::string());
       }
-      b->value = Value::tensor(Shape(std::move(dims)));
-      b->unknown_sizes.clear();
-      for (std::size_t i = 0; i < n; ++i) assign(elts[i], items[i], origin);
+      fix_rank_by_unpacking(*name, *b, names, origin);
+      const std::vector<Dim>& dims = b->value.shape().dims();
+      for (std::size_t i = 0; i < n; ++i) assign(elts[i], Value::integer(dims[i]), origin);
       return;
     }
   }

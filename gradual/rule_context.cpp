@@ -144,6 +144,13 @@ std::string RuleContext::shown_as(const Arg& a) const {
   return a.role;
 }
 
+UnknownShapeMemo* RuleContext::memo_of(const Operand& op) {
+  // only for the variable's own value: the memo names its sizes
+  const Value& v = op.value;
+  if (!op.memo || !(v.is_unknown() || (v.is_tensor() && !v.shape().rank_known()))) return nullptr;
+  return op.memo;
+}
+
 Dim RuleContext::cached_fresh(const std::string& key, const std::string& display, bool nonneg) {
   auto it = fresh_.find(key);
   if (it != fresh_.end()) return it->second;
@@ -152,7 +159,8 @@ Dim RuleContext::cached_fresh(const std::string& key, const std::string& display
   return d;
 }
 
-Dim RuleContext::static_size(const Value& v, const std::string& key, const std::string& role, int64_t d) {
+Dim RuleContext::static_size(const Value& v, const std::string& key, const std::string& role, int64_t d,
+                             UnknownShapeMemo* memo) {
   const std::vector<Value>* items = v.is_sequence() ? v.items() : nullptr;
   if (v.is_tensor() && v.shape().rank_known()) {
     int64_t r = static_cast<int64_t>(v.shape().rank());
@@ -165,14 +173,22 @@ Dim RuleContext::static_size(const Value& v, const std::string& key, const std::
     int64_t i = d < 0 ? d + r : d;
     if (i >= 0 && i < r && (*items)[static_cast<std::size_t>(i)].is_int()) return (*items)[static_cast<std::size_t>(i)].as_int();
   }
+  if (memo) {
+    auto it = memo->sizes.find(d);
+    if (it != memo->sizes.end()) return it->second;
+    Dim s = Dim::rule_symbol(role + ".size(" + std::to_string(d) + ")");
+    memo->sizes.emplace(d, s);
+    return s;
+  }
   return cached_fresh(key + ":size:" + std::to_string(d), role + ".size(" + std::to_string(d) + ")", true);
 }
 
-Dim RuleContext::static_rank(const Value& v, const std::string& key, const std::string& role) {
+Dim RuleContext::static_rank(const Value& v, const std::string& key, const std::string& role, UnknownShapeMemo* memo) {
   if (v.is_tensor() && v.shape().rank_known()) return Dim(static_cast<int64_t>(v.shape().rank()));
   if (v.is_sequence() && v.items()) return Dim(static_cast<int64_t>(v.items()->size()));
-  bool first = !fresh_.count(key + ":dim");
-  Dim r = cached_fresh(key + ":dim", role + ".dim()", true);
+  bool first = memo ? !memo->rank && !fresh_.count(key + ":dim") : !fresh_.count(key + ":dim");
+  Dim r = memo && memo->rank ? *memo->rank : cached_fresh(key + ":dim", role + ".dim()", true);
+  if (memo) memo->rank = r;
   std::size_t known = v.is_tensor() ? v.shape().known_suffix().size() : 0;
   if (first && known > 0) {
     // `[*, 16]` has at least one axis: rank checks such as linear_c2 hold
@@ -211,11 +227,12 @@ const Value& unknown_value() {
 Dim RuleContext::size(int slot, int64_t d) {
   auto it = by_slot_.find(slot);
   const Value& v = it == by_slot_.end() ? unknown_value() : it->second->value;
-  return static_size(v, "#" + std::to_string(slot), roles_[slot], d);
+  return static_size(v, "#" + std::to_string(slot), roles_[slot], d, it == by_slot_.end() ? nullptr : memo_of(*it->second));
 }
 Dim RuleContext::rank(int slot) {
   auto it = by_slot_.find(slot);
-  return static_rank(it == by_slot_.end() ? unknown_value() : it->second->value, "#" + std::to_string(slot), roles_[slot]);
+  return static_rank(it == by_slot_.end() ? unknown_value() : it->second->value, "#" + std::to_string(slot), roles_[slot],
+                     it == by_slot_.end() ? nullptr : memo_of(*it->second));
 }
 Dim RuleContext::numel(int slot) {
   auto it = by_slot_.find(slot);
@@ -265,13 +282,13 @@ IntTerm RuleContext::int_term(const Arg& a) {
 }
 
 IntTerm RuleContext::size(const Arg& t, int64_t d) {
-  Dim st = static_size(t.value, key_of(t), shown_as(t), d);
+  Dim st = static_size(t.value, key_of(t), shown_as(t), d, t.operand ? memo_of(*t.operand) : nullptr);
   if (t.slot >= 0) return IntTerm(cx::size(t.slot, d), st);
   return IntTerm::opaque(st, t.role + ".size(" + std::to_string(d) + ")");
 }
 
 IntTerm RuleContext::rank(const Arg& t) {
-  Dim st = static_rank(t.value, key_of(t), shown_as(t));
+  Dim st = static_rank(t.value, key_of(t), shown_as(t), t.operand ? memo_of(*t.operand) : nullptr);
   if (t.slot >= 0) return IntTerm(cx::rank(t.slot), st);
   return IntTerm::opaque(st, t.role + ".dim()");
 }

@@ -132,8 +132,11 @@ class RuleContext final : public OperandEnv {
 
  private:
   Dim cached_fresh(const std::string& key, const std::string& display, bool nonneg);
-  Dim static_size(const Value& v, const std::string& key, const std::string& role, int64_t d);
-  Dim static_rank(const Value& v, const std::string& key, const std::string& role);
+  // `memo`: the sizes already named for the variable the operand is (a rule
+  // reuses them and adds to them), or null.
+  Dim static_size(const Value& v, const std::string& key, const std::string& role, int64_t d, UnknownShapeMemo* memo);
+  Dim static_rank(const Value& v, const std::string& key, const std::string& role, UnknownShapeMemo* memo);
+  static UnknownShapeMemo* memo_of(const Operand& op);
   Dim static_numel(const Value& v, const std::string& key, const std::string& role);
   Dim static_int(const Value& v, const std::string& key, const std::string& role);
   Dim static_len(const Value& v, const std::string& key, const std::string& role);

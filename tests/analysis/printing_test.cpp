@@ -9,6 +9,8 @@
 namespace gshape::testing {
 namespace {
 
+using gradual::Outcome;
+
 // nanoGPT's attention and MLP (karpathy/nanoGPT model.py, trimmed), with no
 // driver: the config's sizes stay symbols.
 const std::string kGptBlock =
@@ -78,14 +80,31 @@ TEST(Printing, ASizeARuleInventsIsNamedAfterTheArgument) {
 }
 
 TEST(Printing, TwoSizesOfOneNamePrintApart) {
-  // each rearrange invents its own size for the unknown `m`: they are
-  // different sizes, and the sum's shape says so
+  // `m` is rebound between the two rearranges: each invents a size for a
+  // different tensor, both named `m.size(0)`, and the sum's shape tells them apart
+  const std::string src =
+      "from einops import rearrange\n"
+      "def f(m, n):\n"
+      "    a = rearrange(m, 'b -> b')\n"
+      "    m = n\n"
+      "    s = a + rearrange(m, 'b -> b')  # s\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# s"), "s"), "[(m.size(0) if m.size(0)#2 == 1 else m.size(0)#2)]") << a.dump();
+}
+
+TEST(Printing, OneVariableOfUnknownRankHasOneSizePerAxis) {
+  // the same `m` twice: every rule and `m.shape[0]` name the same size, so
+  // the sum needs no case split and its checks hold
   const std::string src =
       "from einops import rearrange\n"
       "def f(m):\n"
-      "    s = rearrange(m, 'b -> b') + rearrange(m, 'b -> b')  # s\n";
+      "    b = m.shape[0]\n"
+      "    s = rearrange(m, 'b -> b') + rearrange(m, 'b -> b')  # s\n"
+      "    t = s.view(b)  # t\n";
   Analysed a(src);
-  EXPECT_EQ(a.shape(line_of(src, "# s"), "s"), "[(m.size(0) if m.size(0)#2 == 1 else m.size(0)#2)]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# s"), "s"), "[m.size(0)]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# s"), "broadcast_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# t"), "view_c5"), Outcome::Proven) << a.dump();
 }
 
 TEST(Printing, SplitPiecesOfAnAxisThatMayBeEmptyAreNotClaimedWhole) {
@@ -113,8 +132,8 @@ TEST(Printing, ACeilingPrintsAsACeiling) {
 TEST(Printing, ALongChainOfBroadcastsIsCut) {
   // every `+ y_i` of an unrelated size nests one more case split: printed as a
   // tree the term would double per step
-  std::string src = "from einops import rearrange\ndef f(m):\n    out = rearrange(m, 'b -> b')\n";
-  for (int i = 0; i < 24; ++i) src += "    out = out + rearrange(m, 'b -> b')\n";
+  std::string src = "from einops import rearrange\ndef f(m, n):\n    out = rearrange(m, 'b -> b')\n";
+  for (int i = 0; i < 24; ++i) src += "    m = n\n    out = out + rearrange(m, 'b -> b')\n";
   src += "    last = out  # last\n";
   Analysed a(src);
   const std::string text = a.shape(line_of(src, "# last"), "last");

@@ -163,7 +163,8 @@ TEST(Values, KnownLastAxesOfAnUnknownRankProveLaterChecks) {
       "    b = y + torch.zeros(4)  # add\n"
       "    c = y @ torch.zeros(4, 7)  # mm\n"
       "    v = y @ torch.zeros(4)  # mv\n"
-      "    f = F.linear(x, torch.zeros(6, 9))  # flinear\n"
+      "    f = F.linear(x, torch.zeros(6, 16))  # flinear\n"
+      "    e = F.linear(x, torch.zeros(6, 9))  # flinear9\n"
       "    return y + torch.zeros(5)  # badadd\n"
       "def f(tokens, flag):\n"
       "    h = F.relu(emb(tokens))  # embed\n"
@@ -184,12 +185,60 @@ TEST(Values, KnownLastAxesOfAnUnknownRankProveLaterChecks) {
   EXPECT_EQ(a.outcome(line_of(src, "# mm"), "matmul_c2"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.shape(line_of(src, "# mv"), "v"), "[*]");
   EXPECT_EQ(a.shape(line_of(src, "# flinear"), "f"), "[*, 6]");
+  // `small(x)` checked x.size(-1) == 16 on this path: the same size of the
+  // same x is 16 for every later rule, which proves one linear and refutes
+  // the other
+  EXPECT_EQ(a.outcome(line_of(src, "# flinear"), "linear_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# flinear9"), "linear_c1"), Outcome::Error) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# badadd"), "broadcast_c1"), Outcome::Error) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# norm"), "layer_norm_c3"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.shape(line_of(src, "# sizes"), "z"), "[32, 32]");
   EXPECT_EQ(a.shape(line_of(src, "# joined"), "k"), "[*, 32]") << "a join keeps the last axes both arms know";
   // and a layer that cannot take 32 features is certainly wrong
   EXPECT_EQ(a.outcome(line_of(src, "# wrong"), "linear_c1"), Outcome::Error) << a.dump();
+}
+
+TEST(Values, ACheckThatFixesTheRankGivesTheVariableThatRank) {
+  // Rearrange's check makes img 4-d at its line (proven, or checked there at
+  // run time): afterwards img has four axes, the first the size already read
+  const std::string src =
+      "from einops.layers.torch import Rearrange\n"
+      "from einops import rearrange\n"
+      "to_patches = Rearrange('b c h w -> b (h w) c')\n"
+      "def f(img, arr):\n"
+      "    batch = img.shape[0]\n"
+      "    p = to_patches(img)  # patches\n"
+      "    s = img  # s\n"
+      "    y = img.sum(dim=3)  # sum3\n"
+      "    z = img.sum(dim=4)  # sum4\n"
+      "    q = rearrange(arr, 'b c -> c b')\n"
+      "    u = arr.sum(dim=2)  # arrsum\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# patches"), "einops_c2"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# s"), "s"), "[img.size(0), img.size(1), img.size(2), img.size(3)]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# patches"), "p"), "[img.size(0), img.size(2)*img.size(3), img.size(1)]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# sum3"), "sum_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# sum4"), "sum_c1"), Outcome::Error) << a.dump();
+  // einops' functions take numpy arrays too: `arr` is not made a tensor, and
+  // nothing about a method of it is certain
+  EXPECT_EQ(a.outcome(line_of(src, "# arrsum"), "sum_c1"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Values, UnpackingAStarredShapeFixesTheRank) {
+  // `b, n, _, h = *x.shape, heads` fails unless x has three axes
+  const std::string src =
+      "def f(x, heads):\n"
+      "    first = x.shape[0]\n"
+      "    b, n, _, h = *x.shape, heads\n"
+      "    s = x  # s\n"
+      "    y = x.sum(dim=2)  # sum2\n"
+      "    z = x.sum(dim=3)  # sum3\n"
+      "    v = x.view(first, n, -1)  # view\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# s"), "s"), "[x.size(0), n, x.size(2)]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# sum2"), "sum_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# sum3"), "sum_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# view"), "v"), "[x.size(0), n, x.size(2)]") << a.dump();
 }
 
 TEST(Values, ACheckedObligationIsAssumedAfterwards) {
