@@ -25,6 +25,7 @@ Value Interpreter::over_choice(const ChoiceObject& choice, const std::function<V
   if (results.size() == 2 && choice.condition) {
     JoinOptions join;
     join.condition = *choice.condition;
+    join.proves = [this](const Pred& q) { return solver_->settle(q) == true; };
     return join_values(results[0], results[1], join, path);
   }
   Value out = results.front();

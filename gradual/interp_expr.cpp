@@ -377,6 +377,7 @@ Value Interpreter::eval(const Expr* e) {
       }
       JoinOptions join;
       if (p) join.condition = *p;
+      join.proves = [this](const Pred& q) { return solver_->settle(q) == true; };
       v = then_ran && else_ran ? join_values(then_v, else_v, join, source_text(e->loc, 24)) : Value::unknown();
       break;
     }

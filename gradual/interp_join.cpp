@@ -6,10 +6,28 @@
 
 namespace gshape::gradual::interp {
 
+namespace {
+// Whether the branch condition can say anything about the two sizes (a
+// cheap filter before asking the solver).
+bool shares_symbols(const Pred& c, const Dim& a, const Dim& b) {
+  std::vector<Dim> in_c = symbols_of(c.node());
+  if (in_c.empty()) return false;
+  for (const Dim* d : {&a, &b})
+    for (const Dim& s : symbols_of(d->node()))
+      if (std::find(in_c.begin(), in_c.end(), s) != in_c.end()) return true;
+  return false;
+}
+}  // namespace
+
 Dim join_dims(const Dim& a, const Dim& b, const JoinOptions& options, const std::string& path) {
   if (a == b) return a;
   if (!options.widen && options.condition && !options.condition->is_constant()) {
-    return Dim::ite(*options.condition, a, b);
+    const Pred& c = *options.condition;
+    if (options.proves && shares_symbols(c, a, b)) {
+      if (options.proves(c || eq(a, b))) return a;   // not c => a == b
+      if (options.proves(!c || eq(a, b))) return b;  // c => a == b
+    }
+    return Dim::ite(c, a, b);
   }
   bool nonneg = a.nonneg() && b.nonneg();
   if (options.widen && options.widen_cache) {

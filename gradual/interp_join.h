@@ -6,6 +6,7 @@
 // memo key of values.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -18,6 +19,11 @@ struct JoinOptions {
   std::optional<Pred> condition;  // branch join: true selects the first value
   bool widen = false;             // loop head: changed dims become cached symbols
   std::map<std::string, Dim>* widen_cache = nullptr;
+  // Decides a condition under the facts (a small budget; false when not
+  // proven): a branch join whose two sizes are equal whenever the second
+  // arm is taken keeps the first, `dim if c else heads*dim_head` with
+  // c = not (heads == 1 and dim_head == dim) is `dim`.
+  std::function<bool(const Pred&)> proves;
 };
 
 // `path` names the place ("x", "x.size(1)", "t[0]") for fresh symbols.

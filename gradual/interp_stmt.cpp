@@ -431,6 +431,7 @@ void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm
 
   JoinOptions join;
   if (p) join.condition = *p;
+  join.proves = [this](const Pred& q) { return solver_->settle(q) == true; };
   if (then_live && else_live) {
     *f.vars = join_vars(then_vars, *f.vars, join);
   } else if (then_live) {

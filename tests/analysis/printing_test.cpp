@@ -107,6 +107,25 @@ TEST(Printing, OneVariableOfUnknownRankHasOneSizePerAxis) {
   EXPECT_EQ(a.outcome(line_of(src, "# t"), "view_c5"), Outcome::Proven) << a.dump();
 }
 
+TEST(Printing, AJoinWhoseArmsAgreeWheneverTheyDifferIsOneSize) {
+  // vit-pytorch's Attention: without the output projection the width is
+  // heads*dim_head, which is dim exactly when the projection is skipped
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "def f(dim: int, heads: int, dim_head: int, flag: bool):\n"
+      "    inner = heads * dim_head\n"
+      "    project_out = not (heads == 1 and dim_head == dim)\n"
+      "    out = nn.Linear(inner, dim) if project_out else nn.Identity()\n"
+      "    y = out(torch.randn(2, inner))  # y\n"
+      "    other = nn.Linear(inner, dim) if heads > 2 else nn.Identity()\n"
+      "    z = other(torch.randn(2, inner))  # z\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# y"), "y"), "[2, dim]") << a.dump();
+  // a condition that says nothing of the sizes keeps both cases
+  EXPECT_EQ(a.shape(line_of(src, "# z"), "z"), "[2, (dim if 2 < heads else heads*dim_head)]") << a.dump();
+}
+
 TEST(Printing, SplitPiecesOfAnAxisThatMayBeEmptyAreNotClaimedWhole) {
   // s divides k*s, but when k is 0 the axis is empty and its one piece is
   // empty too (torch.empty(0).split(3) is one tensor of size 0), not s long
