@@ -278,12 +278,66 @@ int label_rank(char c) { return std::isupper(static_cast<unsigned char>(c)) ? c 
 // equal sizes, `einsum_c5` the sizes of one label across operands (and the
 // "..." axes) broadcast, `einsum_c6` output labels appear in the input and
 // at most once.
+Value einsum_of(RuleContext& ctx, const std::string& equation, std::vector<Arg> ops);
+
 Value rule_einsum(RuleContext& ctx) {
   Arg eq_arg = ctx.arg("equation");
   if (!eq_arg.value.is_str() || !eq_arg.value.as_str()) throw NotModelled("einsum's equation is not a constant string");
   std::string equation = *eq_arg.value.as_str();
   std::vector<Arg> ops = ctx.elements(ctx.arg("operands"));
   if (ops.size() == 1 && ops[0].value.is_sequence()) ops = ctx.elements(ops[0]);
+  return einsum_of(ctx, equation, std::move(ops));
+}
+
+// einops.einsum(*tensors, pattern): the pattern names axes with words
+// ("b h i d, b h j d -> b h i j"); einops renames them to letters and calls
+// torch.einsum, so the requirements are torch.einsum's on that equation.
+Value rule_einops_einsum(RuleContext& ctx) {
+  std::vector<Arg> args = ctx.elements(ctx.arg("tensors_and_pattern"));
+  if (args.empty() || !args.back().value.is_str() || !args.back().value.as_str())
+    throw NotModelled("einops.einsum's pattern is not a constant string");
+  const std::string pattern = *args.back().value.as_str();
+  args.pop_back();
+  if (pattern.find("->") == std::string::npos) throw NotModelled("einops.einsum without '->'");
+  std::map<std::string, char> letter;
+  std::string equation;
+  std::string word;
+  auto flush = [&]() {
+    if (word.empty()) return;
+    if (word == "...") {
+      equation += "...";
+    } else if (word.find('.') != std::string::npos) {
+      throw NotModelled("einops.einsum pattern with '" + word + "'");  // einops rejects it
+    } else {
+      auto it = letter.find(word);
+      if (it == letter.end()) {
+        std::size_t k = letter.size();
+        if (k >= 52) throw NotModelled("einops.einsum with more than 52 axis names");
+        it = letter.emplace(word, k < 26 ? static_cast<char>('a' + k) : static_cast<char>('A' + (k - 26))).first;
+      }
+      equation += it->second;
+    }
+    word.clear();
+  };
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    char ch = pattern[i];
+    if (ch == ',' || (ch == '-' && i + 1 < pattern.size() && pattern[i + 1] == '>')) {
+      flush();
+      equation += ch == ',' ? "," : "->";
+      if (ch == '-') ++i;
+    } else if (ch == ' ') {
+      flush();
+    } else if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.') {
+      word += ch;
+    } else {
+      throw NotModelled("einops.einsum pattern with '" + std::string(1, ch) + "'");
+    }
+  }
+  flush();
+  return einsum_of(ctx, equation, std::move(args));
+}
+
+Value einsum_of(RuleContext& ctx, const std::string& equation, std::vector<Arg> ops) {
   for (Arg& a : ops) a = ctx.as_tensor(a);
   std::vector<EinsumTerm> inputs;
   std::optional<EinsumTerm> output;
@@ -679,6 +733,7 @@ void register_linalg_rules(RuleRegistry& r) {
   r.add("Tensor.addmm", "input, mat1, mat2, *, beta=1, alpha=1", rule_addmm);
   r.add("torch.nn.functional.linear", "input, weight, bias=None", rule_linear);
   r.add("torch.einsum", "equation, *operands", rule_einsum);
+  r.add("einops.einsum", "*tensors_and_pattern", rule_einops_einsum);
   for (const char* name : {"torch.dot", "Tensor.dot"}) r.add(name, "input, other, *, out=None", rule_dot);
   for (const char* name : {"torch.mv", "Tensor.mv"}) r.add(name, "input, vec, *, out=None", rule_mv);
   for (const char* name : {"torch.outer", "Tensor.outer", "torch.ger", "Tensor.ger"}) r.add(name, "input, vec2, *, out=None", rule_outer);

@@ -291,6 +291,24 @@ TEST_F(Rules, EinsumKeepsSymbols) {
   EXPECT_FALSE(unknown_eq.modelled);
 }
 
+TEST_F(Rules, EinopsEinsumNamesAxesWithWords) {
+  // einops.einsum(*tensors, pattern): words for axes, the pattern last; the
+  // shapes and requirements are torch.einsum's on the renamed equation
+  Dim b = Dim::symbol("B"), n = Dim::symbol("N"), k = Dim::symbol("K"), m = Dim::symbol("M");
+  RuleResult r = call("einops.einsum", {T({b, n, k}, 0), T({b, k, m}, 1), Operand(Value::string("batch i j, batch j k -> batch i k"), 2)});
+  EXPECT_EQ(r.value.shape(), Shape({b, n, m}));
+  EXPECT_FALSE(any_status(r, Status::Deferred));
+  RuleResult ell = call("einops.einsum", {T({2, 4, 5, 8}, 0), T({2, 4, 6, 8}, 1), Operand(Value::string("... i d, ... j d -> ... i j"), 2)});
+  EXPECT_EQ(ell.value.shape(), Shape({2, 4, 5, 6}));
+  RuleResult bad = call("einops.einsum", {T({2, 3}, 0), T({4, 5}, 1), Operand(Value::string("i j, j k -> i k"), 2)});
+  EXPECT_EQ(with_tag(bad, "einsum_c5").status, Status::Refuted);
+  RuleResult rank = call("einops.einsum", {T({2, 3, 4}, 0), Operand(Value::string("i j -> j i"), 1)});
+  EXPECT_EQ(with_tag(rank, "einsum_c3").status, Status::Refuted);
+  // no '->' is an error in einops; a non-constant pattern is not modelled
+  EXPECT_FALSE(call("einops.einsum", {T({2, 3}, 0), Operand(Value::string("i j"), 1)}).modelled);
+  EXPECT_FALSE(call("einops.einsum", {T({2, 3}, 0), Operand(Value::string(), 1)}).modelled);
+}
+
 TEST_F(Rules, RegistryIsConsistent) {
   const RuleRegistry& reg = RuleRegistry::builtin();
   EXPECT_GT(reg.size(), 150u);
