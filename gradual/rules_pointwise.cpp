@@ -258,13 +258,14 @@ void register_pointwise_rules(RuleRegistry& r) {
                          "exp_", "neg_", "abs_", "sqrt_", "zero_", "fill_", "normal_", "uniform_", "bernoulli_",
                          "clone", "detach", "detach_", "contiguous", "float", "double", "half", "bfloat16", "long",
                          "int", "short", "bool", "byte", "char", "to", "cpu", "cuda", "type_as",
-                         "requires_grad_", "pin_memory", "share_memory_", "nan_to_num", "positive"}) {
+                         "requires_grad_", "pin_memory", "share_memory_", "nan_to_num", "positive", "erfinv",
+                         "to_sparse", "to_dense"}) {
     r.add(std::string("Tensor.") + op, "input, *args, **options", rule_same_shape);
   }
   for (const char* op : {"relu", "sigmoid", "tanh", "exp", "log", "abs", "sqrt", "rsqrt", "neg", "sin", "cos", "log1p",
                          "expm1", "sign", "floor", "ceil", "round", "trunc", "reciprocal", "square", "erf", "exp2",
                          "log2", "log10", "logical_not", "isnan", "isinf", "isfinite", "relu_", "sigmoid_", "tanh_",
-                         "clone", "detach", "nan_to_num", "positive", "zeros_like", "ones_like", "empty_like",
+                         "clone", "detach", "nan_to_num", "positive", "erfinv", "zeros_like", "ones_like", "empty_like",
                          "rand_like", "randn_like", "full_like", "randint_like", "bernoulli"}) {
     r.add(std::string("torch.") + op, "input, *args, **options", rule_same_shape);
   }

@@ -698,6 +698,9 @@ std::vector<Suite> suites() {
                    return C({I(r.range(-1, 4)), I(r.range(-1, 4))});
                  }});
   out.push_back({"zeros_like", "torch.zeros_like", unary_gen(), false});
+  out.push_back({"erfinv", "torch.erfinv", unary_gen(), false});
+  out.push_back({"to_sparse", "Tensor.to_sparse", unary_gen(), false});
+  out.push_back({"to_dense", "Tensor.to_dense", unary_gen(), false});
   out.push_back({"new_zeros", "Tensor.new_zeros", [](Rng& r) { return C({T(r.shape(0, 2)), sizes_gen()(r).args[0]}); }});
   // ---- aliases and method forms with their own signatures (same torch op)
   auto same_as = [&out](const std::string& rule, const std::string& alias) {

@@ -168,6 +168,9 @@ const std::map<std::string, Runner>& runners() {
     m["sigmoid"] = [](const OCase& c) { return of(at::sigmoid(T(c.args[0]))); };
     m["tanh"] = [](const OCase& c) { return of(at::tanh(T(c.args[0]))); };
     m["exp"] = [](const OCase& c) { return of(at::exp(T(c.args[0]))); };
+    m["erfinv"] = [](const OCase& c) { return of(at::erfinv(T(c.args[0]))); };
+    m["to_sparse"] = [](const OCase& c) { return of(T(c.args[0]).to_sparse()); };
+    m["to_dense"] = [](const OCase& c) { return of(T(c.args[0]).to_sparse().to_dense()); };
     m["log"] = [](const OCase& c) { return of(at::log(T(c.args[0]))); };
     m["abs"] = [](const OCase& c) { return of(at::abs(T(c.args[0]))); };
     m["sqrt"] = [](const OCase& c) { return of(at::sqrt(T(c.args[0]))); };
