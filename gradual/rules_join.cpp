@@ -112,6 +112,42 @@ Value pieces(const Shape& in, std::size_t axis, const std::vector<Dim>& sizes) {
   return Value::tuple(std::move(out));
 }
 
+// A tensor of unknown rank whose last axes are known (`[*, 384]`) split
+// along one of them (`dim=-1`): the index of that axis in the known suffix.
+std::optional<std::size_t> known_axis_from_end(const Shape& in, const IntTerm& dim) {
+  auto d = dim.dim().constant_value();
+  const std::vector<Dim>& suffix = in.known_suffix();
+  if (in.rank_known() || !d || *d >= 0 || static_cast<std::size_t>(-*d) > suffix.size()) return std::nullopt;
+  return suffix.size() - static_cast<std::size_t>(-*d);
+}
+
+Shape with_suffix_axis(const Shape& in, std::size_t i, const Dim& d) {
+  std::vector<Dim> suffix = in.known_suffix();
+  suffix[i] = d;
+  return Shape::unknown_with_suffix(std::move(suffix));
+}
+
+// The pieces of `[*, ..., n, ...]` along that known axis: what the
+// known-rank case gives, with the unknown leading axes left unknown.
+Value suffix_pieces(const Shape& in, std::size_t i, const std::vector<Dim>& sizes) {
+  std::vector<Value> out;
+  for (const Dim& s : sizes) out.push_back(Value::tensor(with_suffix_axis(in, i, s)));
+  return Value::tuple(std::move(out));
+}
+
+// chunk's piece sizes for an axis of constant size n in c chunks.
+std::vector<Dim> chunk_sizes(int64_t n, int64_t c) {
+  int64_t split_size = (n + c - 1) / c;
+  std::vector<Dim> sizes;
+  if (split_size == 0 && n == 0) {
+    for (int64_t i = 0; i < c; ++i) sizes.push_back(0);
+  } else {
+    int64_t count = std::max<int64_t>((n + split_size - 1) / split_size, 1);
+    for (int64_t i = 0; i < count; ++i) sizes.push_back(i < count - 1 ? split_size : split_size - (split_size * count - n));
+  }
+  return sizes;
+}
+
 Value split_by_size(RuleContext& ctx, const Arg& input, const IntTerm& split_size) {
   auto d = split_prologue(ctx, "split", input, ctx.arg("dim"), "split_c1", "split_c2");  // split_c1, split_c2
   Message m3;
@@ -202,19 +238,16 @@ Value rule_chunk(RuleContext& ctx) {
   auto d = require_dim(ctx, "chunk_c3", input, ctx.int_term(ctx.arg("dim")), false);  // chunk_c3
   const Shape& in = input.shape();
   if (ctx.any_refuted()) return unknown_tensor();
+  auto c = chunks.dim().constant_value();
+  if (auto i = known_axis_from_end(in, ctx.int_term(ctx.arg("dim")))) {
+    auto n = in.known_suffix()[*i].constant_value();
+    if (!n || !c || *c <= 0) return unknown_length_tuple(with_suffix_axis(in, *i, ctx.fresh("chunk")));
+    return suffix_pieces(in, *i, chunk_sizes(*n, *c));
+  }
   if (!in.rank_known() || !d) return Value::unknown_length(SequenceKind::Tuple, unknown_tensor());
   auto n = in[*d].constant_value();
-  auto c = chunks.dim().constant_value();
   if (!n || !c) return unknown_length_tuple(with_axis(in, *d, ctx.fresh("chunk")));
-  int64_t split_size = (*n + *c - 1) / *c;
-  std::vector<Dim> sizes;
-  if (split_size == 0 && *n == 0) {
-    for (int64_t i = 0; i < *c; ++i) sizes.push_back(0);
-  } else {
-    int64_t count = std::max<int64_t>((*n + split_size - 1) / split_size, 1);
-    for (int64_t i = 0; i < count; ++i) sizes.push_back(i < count - 1 ? split_size : split_size - (split_size * count - *n));
-  }
-  return pieces(in, *d, sizes);
+  return pieces(in, *d, chunk_sizes(*n, *c));
 }
 
 Value rule_unbind(RuleContext& ctx) {

@@ -224,6 +224,24 @@ TEST(Values, ACheckThatFixesTheRankGivesTheVariableThatRank) {
   EXPECT_EQ(a.outcome(line_of(src, "# arrsum"), "sum_c1"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Values, ChunksOfAKnownLastAxisKeepIt) {
+  // `self.to_qkv(x).chunk(3, dim=-1)` with x of unknown rank: the pieces
+  // are `[*, 128]`, as chunk gives for any rank
+  const std::string src =
+      "import torch.nn as nn\n"
+      "lin = nn.Linear(16, 384)\n"
+      "def f(x):\n"
+      "    q, k, v = lin(x).chunk(3, dim=-1)  # qkv\n"
+      "    p = lin(x).chunk(5, -1)\n"
+      "    fourth = p[3]  # fourth\n"
+      "    last = p[4]  # last\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# qkv"), "k"), "[*, 128]") << a.dump();
+  // 384 in 5 chunks: four of 77 and one of 76
+  EXPECT_EQ(a.shape(line_of(src, "# fourth"), "fourth"), "[*, 77]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# last"), "last"), "[*, 76]") << a.dump();
+}
+
 TEST(Values, UnpackingAStarredShapeFixesTheRank) {
   // `b, n, _, h = *x.shape, heads` fails unless x has three axes
   const std::string src =
