@@ -216,9 +216,11 @@ class Interpreter {
                            const ir::Node* site);
   // `x` in `x.shape` or `x.size()`, else null.
   static const ir::Name* shape_of_name(const ir::Expr* e);
-  // x of unknown rank unpacked into names.size() targets (a name each, or
-  // "" for `_`): x gets that rank, its axes named after the targets.
-  void fix_rank_by_unpacking(const ir::Name& x, Binding& b, const std::vector<std::string>& names, const SourceLoc& origin);
+  // x of unknown rank is known to have names.size() axes (unpacked into as
+  // many targets, or a check fixed it): x gets that rank, its axes named
+  // after the targets ("" for `_` or none: `x.size(i)`), by a rule or not.
+  void fix_rank(const ir::Name& x, Binding& b, const std::vector<std::string>& names, const SourceLoc& origin,
+                bool named_by_rule);
   void fix_rank_of_starred_shape(const ir::Assign* a);
   // The sizes named so far for the variable `e` is, when it is one.
   UnknownShapeMemo* unknown_shape_memo(const ir::Expr* e);

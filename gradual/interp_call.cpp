@@ -597,31 +597,8 @@ void Interpreter::refine_pinned_ranks(const std::string& rule_name, const std::v
     for (int64_t k : candidates) {
       if (k < 0 || k > 64 || solver_->settle(eq(rank, Dim(k))) != true) continue;
       // The checks at this line (proven, or run before anything after it)
-      // fix the rank: the variable has k axes from here on, named by the
-      // sizes already invented for it. An axis named both from the left and
-      // from the right (`x.size(0)`, `x.size(-2)` of 2 axes) is one size.
-      const std::vector<Dim> suffix = b->value.is_tensor() ? b->value.shape().known_suffix() : std::vector<Dim>{};
-      std::vector<Dim> dims;
-      for (int64_t i = 0; i < k; ++i) {
-        std::vector<Dim> names;
-        int64_t from_end = k - i;
-        if (static_cast<std::size_t>(from_end) <= suffix.size()) names.push_back(suffix[suffix.size() - static_cast<std::size_t>(from_end)]);
-        for (int64_t key : {i, i - k}) {
-          auto it = b->unknown_sizes.sizes.find(key);
-          if (it != b->unknown_sizes.sizes.end()) names.push_back(it->second);
-        }
-        if (names.empty()) {
-          Dim d = Dim::rule_symbol(n->id + ".size(" + std::to_string(i) + ")");
-          b->unknown_sizes.sizes.emplace(i, d);
-          names.push_back(d);
-        }
-        for (std::size_t j = 1; j < names.size(); ++j)
-          if (names[j] != names[0])
-            add_fact(eq(names[0], names[j]), site->loc, n->id + ".size(" + std::to_string(i) + ") and " + n->id + ".size(" +
-                                                            std::to_string(i - k) + ") are one axis");
-        dims.push_back(names[0]);
-      }
-      b->value = Value::tensor(Shape(std::move(dims)), b->value.is_tensor() && b->value.contiguous());
+      // fix the rank: the variable has k axes from here on.
+      fix_rank(*n, *b, std::vector<std::string>(static_cast<std::size_t>(k)), site->loc, true);
       break;
     }
   }

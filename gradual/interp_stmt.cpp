@@ -502,11 +502,11 @@ const Name* Interpreter::shape_of_name(const Expr* e) {
   return base ? dyn_cast<Name>(base) : nullptr;
 }
 
-void Interpreter::fix_rank_by_unpacking(const Name& x, Binding& b, const std::vector<std::string>& names,
-                                        const SourceLoc& origin) {
-  // Unpacking fails at this line unless x has exactly names.size() axes: from
-  // here on it has, each named after its target. A size already named for x
-  // (`b = x.shape[0]` before, a rule's `x.size(-1)`) is the same axis.
+void Interpreter::fix_rank(const Name& x, Binding& b, const std::vector<std::string>& names, const SourceLoc& origin,
+                           bool named_by_rule) {
+  // x has exactly names.size() axes from here on, each named after its
+  // target. A size already named for x (`b = x.shape[0]` before, a rule's
+  // `x.size(-1)`, a known last axis) is the same axis.
   const int64_t k = static_cast<int64_t>(names.size());
   const std::vector<Dim> suffix = b.value.is_tensor() ? b.value.shape().known_suffix() : std::vector<Dim>{};
   std::vector<Dim> dims;
@@ -518,7 +518,8 @@ void Interpreter::fix_rank_by_unpacking(const Name& x, Binding& b, const std::ve
       auto it = b.unknown_sizes.sizes.find(key);
       if (it != b.unknown_sizes.sizes.end()) same.push_back(it->second);
     }
-    Dim d = !same.empty() ? same.front() : Dim::symbol(!target.empty() ? target : x.id + ".size(" + std::to_string(i) + ")");
+    const std::string name = !target.empty() ? target : x.id + ".size(" + std::to_string(i) + ")";
+    Dim d = !same.empty() ? same.front() : named_by_rule ? Dim::rule_symbol(name) : Dim::symbol(name);
     for (const Dim& o : same)
       if (o != d) add_fact(eq(d, o), origin, x.id + ".size(" + std::to_string(i) + ") and .size(" + std::to_string(i - k) + ")");
     dims.push_back(d);
@@ -553,7 +554,7 @@ void Interpreter::fix_rank_of_starred_shape(const Assign* a) {
     const auto* tn = dyn_cast<Name>(targets[star + i]);
     names.push_back(tn && tn->id != "_" ? tn->id : std::string());
   }
-  fix_rank_by_unpacking(*name, *b, names, a->loc);
+  fix_rank(*name, *b, names, a->loc, false);
 }
 
 void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& origin, const Expr* value_expr) {
@@ -613,7 +614,7 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
         const auto* tn = dyn_cast<Name>(elts[i]);
         names.push_back(tn && tn->id != "_" ? tn->id : std::string());
       }
-      fix_rank_by_unpacking(*name, *b, names, origin);
+      fix_rank(*name, *b, names, origin, false);  // unpacking fails here unless x has n axes
       const std::vector<Dim>& dims = b->value.shape().dims();
       for (std::size_t i = 0; i < n; ++i) assign(elts[i], Value::integer(dims[i]), origin);
       return;
