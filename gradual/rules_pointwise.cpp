@@ -274,6 +274,9 @@ void register_pointwise_rules(RuleRegistry& r) {
                          "tanhshrink", "softshrink", "hardshrink", "relu_", "elu_", "leaky_relu_", "hardtanh_"}) {
     r.add(std::string("torch.nn.functional.") + op, "input, *args, **options", rule_same_shape);
   }
+  // numpy's array as a tensor of the same shape (numpy values are modelled
+  // as tensors where known)
+  r.add("torch.from_numpy", "ndarray", [](RuleContext& ctx) { return Value::tensor(ctx.tensor("ndarray").shape()); });
   for (const char* name : {"torch.nn.functional.dropout", "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
                            "torch.nn.functional.dropout3d", "torch.nn.functional.alpha_dropout"})
     r.add(name, "input, p=0.5, training=True, inplace=False", rule_dropout);

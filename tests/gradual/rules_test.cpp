@@ -309,6 +309,14 @@ TEST_F(Rules, EinopsEinsumNamesAxesWithWords) {
   EXPECT_FALSE(call("einops.einsum", {T({2, 3}, 0), Operand(Value::string(), 1)}).modelled);
 }
 
+TEST_F(Rules, FromNumpyKeepsTheArraysShape) {
+  EXPECT_EQ(call("torch.from_numpy", {T({3, 4}, 0)}).value.shape(), Shape({3, 4}));
+  // an array the analysis does not know is a tensor of unknown shape, no longer unknown
+  RuleResult r = call("torch.from_numpy", {Operand(Value::unknown(), 0)});
+  EXPECT_TRUE(r.value.is_tensor());
+  EXPECT_FALSE(r.value.shape().rank_known());
+}
+
 TEST_F(Rules, RegistryIsConsistent) {
   const RuleRegistry& reg = RuleRegistry::builtin();
   EXPECT_GT(reg.size(), 150u);
