@@ -1,4 +1,5 @@
-// Normalisation: nn.BatchNorm1d, nn.BatchNorm2d, nn.LayerNorm, nn.GroupNorm
+// Normalisation: nn.BatchNorm1d, nn.BatchNorm2d, nn.LayerNorm, nn.GroupNorm,
+// nn.InstanceNorm1d/2d/3d
 // (construction and forward) and F.batch_norm, F.layer_norm, F.group_norm.
 // Every one keeps the input's shape; the checks are torch 1.13's, including
 // Python's "more than 1 value per channel" (batch norm in training mode,
@@ -296,9 +297,101 @@ Value rule_group_norm_forward(RuleContext& ctx) {
                     "nn.GroupNorm");
 }
 
+// ------------------------------------------------------------------ instance norm
+
+// nn.InstanceNorm{1,2,3}d(num_features, eps, momentum, affine=False,
+// track_running_stats=False): the parameters and running statistics it
+// makes have num_features entries (`nn_instance_norm_c1`).
+template <int Rank>
+Value rule_instance_norm_init(RuleContext& ctx) {
+  IntTerm features = ctx.int_term(ctx.arg("num_features"));
+  bool affine = ctx.bool_constant("affine");
+  bool track = ctx.bool_constant("track_running_stats");
+  const std::string name = "nn.InstanceNorm" + std::to_string(Rank) + "d";
+  if (affine || track) {
+    Message m;
+    m << "trying to create tensor with negative dimension: " << name << "(" << features << ")";
+    ctx.require("nn_instance_norm_c1", ge(features, 0), m);  // nn_instance_norm_c1
+  }
+  auto obj = new_module("torch.nn.InstanceNorm" + std::to_string(Rank) + "d");
+  obj->attributes["num_features"] = Value::integer(features.dim());
+  obj->attributes["affine"] = Value::boolean(Pred(affine));
+  obj->attributes["track_running_stats"] = Value::boolean(Pred(track));
+  obj->attributes["weight"] = affine ? Value::tensor(Shape{features.dim()}) : Value::none();
+  obj->attributes["bias"] = affine ? Value::tensor(Shape{features.dim()}) : Value::none();
+  return Value::object(obj);
+}
+
+// forward, torch 1.13: `instance_norm_c1` Rank+1 axes (one sample, made a
+// batch of 1) or Rank+2; `instance_norm_c2` when it computes statistics
+// (training, or no running ones) more than one spatial element (Python's
+// check); then at::instance_norm folds the batch into the channels and runs
+// batch norm, whose checks become: `instance_norm_c3` a non-empty input has
+// num_features channels when there are parameters or running statistics;
+// `instance_norm_c4` an empty input with parameters needs a non-empty
+// batch and num_features >= 1 (it reads weight[0]), and with running
+// statistics its channels average into them (as many, or 1 when the batch
+// is empty). The input's shape is kept.
+template <int Rank>
+Value rule_instance_norm_forward(RuleContext& ctx) {
+  Arg module = ctx.arg("self");
+  Arg input = ctx.tensor("input");
+  const std::string what = "nn.InstanceNorm" + std::to_string(Rank) + "d";
+  IntTerm features = module_int(ctx, module, "num_features");
+  bool affine = module_flag(module, "affine");
+  bool track = module_flag(module, "track_running_stats");
+  IntTerm rank = ctx.rank(input);
+  Message m1;
+  m1 << "expected " << std::to_string(Rank + 1) << "D or " << std::to_string(Rank + 2) << "D input (got " << rank
+     << "D input)";
+  if (ctx.require("instance_norm_c1", eq(rank, Rank + 1) || eq(rank, Rank + 2), m1) == Status::Refuted)  // instance_norm_c1
+    return unknown_tensor();
+  const Shape& in = input.shape();
+  // which checks apply depends on the rank (the batch and channel axes move)
+  if (!in.rank_known()) throw NotModelled(what + " on an input of unknown rank");
+  const bool batched = in.rank() == static_cast<std::size_t>(Rank + 2);
+  IntTerm batch = batched ? ctx.size(input, 0) : IntTerm(1);
+  IntTerm channels = ctx.size(input, batched ? 1 : 0);
+  std::vector<IntTerm> spatial;
+  for (std::size_t i = batched ? 2 : 1; i < in.rank(); ++i) spatial.push_back(ctx.size(input, static_cast<int64_t>(i)));
+  IntTerm spatial_count = product(spatial);
+  BoolTerm input_stats = track ? training_of(ctx, module) : BoolTerm(true);
+  Message m2;
+  m2 << "Expected more than 1 spatial element when training, got input of shape " << ctx.shape_hole(input);
+  ctx.require("instance_norm_c2", !input_stats || ne(spatial_count, 1), m2);  // instance_norm_c2
+  BoolTerm empty = eq(batch * channels * spatial_count, 0);
+  if (affine || track) {
+    Message m3;
+    m3 << what << "(" << features << ") expects " << features << " channels but the input has " << channels;
+    ctx.require("instance_norm_c3", empty || eq(channels, features), m3);  // instance_norm_c3
+  }
+  if (affine) {
+    Message m4;
+    m4 << what << "(" << features << "): an empty input of shape " << ctx.shape_hole(input)
+       << " needs a non-empty batch and weight (index 0 is out of range)";
+    ctx.require("instance_norm_c4", !empty || ge(batch * features, 1), m4);  // instance_norm_c4
+  }
+  if (track) {
+    Message m4;
+    m4 << what << "(" << features << "): an empty input of shape " << ctx.shape_hole(input)
+       << " does not match the running statistics' " << features << " entries";
+    BoolTerm fits = (eq(batch, 0) && (eq(channels, features) || eq(channels, 1))) || (ne(batch, 0) && eq(channels, features));
+    ctx.require("instance_norm_c4", !empty || fits, m4);  // instance_norm_c4
+  }
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(in);
+}
+
 }  // namespace
 
 void register_nn_norm_rules(RuleRegistry& r) {
+  const char* in_sig = "num_features, eps=1e-05, momentum=0.1, affine=False, track_running_stats=False, device=None, dtype=None";
+  r.add("torch.nn.InstanceNorm1d", in_sig, rule_instance_norm_init<1>);
+  r.add("torch.nn.InstanceNorm2d", in_sig, rule_instance_norm_init<2>);
+  r.add("torch.nn.InstanceNorm3d", in_sig, rule_instance_norm_init<3>);
+  r.add("torch.nn.InstanceNorm1d.forward", "self, input", rule_instance_norm_forward<1>);
+  r.add("torch.nn.InstanceNorm2d.forward", "self, input", rule_instance_norm_forward<2>);
+  r.add("torch.nn.InstanceNorm3d.forward", "self, input", rule_instance_norm_forward<3>);
   const char* bn_sig = "num_features, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True, device=None, dtype=None";
   r.add("torch.nn.BatchNorm1d", bn_sig, rule_batch_norm_init<1>);
   r.add("torch.nn.BatchNorm2d", bn_sig, rule_batch_norm_init<2>);

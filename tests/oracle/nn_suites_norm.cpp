@@ -26,6 +26,25 @@ NCase batch_norm_module(Rng& r, int dims) {
   return c;
 }
 
+// Instance norm: one sample or a batch, channels near num_features, empty
+// batches and axes, one spatial element, parameters and running statistics.
+NCase instance_norm_module(Rng& r, int dims) {
+  int64_t features = r.chance(0.04) ? -1 : r.range(0, 4);
+  NCase c;
+  c.init.args = {I(features)};
+  if (r.chance(0.4)) c.init.kwargs.emplace_back("affine", B(true));
+  if (r.chance(0.3)) c.init.kwargs.emplace_back("track_running_stats", B(true));
+  int64_t rank = dims + (r.chance(0.3) ? 1 : 2);
+  if (r.chance(0.06)) rank += r.chance(0.5) ? 1 : -1;
+  std::vector<int64_t> s;
+  for (int64_t i = 0; i < rank; ++i) s.push_back(r.chance(0.3) ? 1 : r.range(2, 3));
+  int64_t channel = rank == dims + 1 ? 0 : 1;
+  if (rank >= 2) s[static_cast<std::size_t>(channel)] = std::max<int64_t>(r.near(features, 0.15), 0);
+  if (!s.empty() && r.chance(0.08)) s[static_cast<std::size_t>(r.range(0, rank - 1))] = 0;
+  c.call.args = {T(s)};
+  return c;
+}
+
 NCase f_batch_norm(Rng& r) {
   int64_t rank = r.chance(0.05) ? 1 : r.range(2, 4);
   int64_t ch = r.range(1, 4);
@@ -100,6 +119,11 @@ std::vector<NSuite> norm_suites() {
   out.push_back({"nn.BatchNorm1d", "torch.nn.BatchNorm1d", [](Rng& r) { return batch_norm_module(r, 1); }});
   out.push_back({"nn.BatchNorm2d", "torch.nn.BatchNorm2d", [](Rng& r) { return batch_norm_module(r, 2); }});
   out.push_back({"F.batch_norm", "torch.nn.functional.batch_norm", f_batch_norm});
+  for (int dims : {1, 2, 3}) {
+    const std::string n = std::to_string(dims);
+    out.push_back({"nn.InstanceNorm" + n + "d", "torch.nn.InstanceNorm" + n + "d",
+                   [dims](Rng& r) { return instance_norm_module(r, dims); }});
+  }
   out.push_back({"nn.LayerNorm", "torch.nn.LayerNorm", [](Rng& r) { return layer_norm(r, true); }});
   out.push_back({"F.layer_norm", "torch.nn.functional.layer_norm", [](Rng& r) { return layer_norm(r, false); }});
   out.push_back({"nn.GroupNorm", "torch.nn.GroupNorm", [](Rng& r) { return group_norm(r, true); }});
