@@ -182,7 +182,11 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
       << ",\"deferred\":" << result.count(Outcome::Deferred) + warnings << ",\"warned\":" << warnings
       << ",\"suppressed\":" << summary.suppressed
       << ",\"text\":" << json_quote(summary_line(summary)) << ",\"obligations_text\":"
-      << json_quote(obligation_summary_line(result)) << "}";
+      << json_quote(obligation_summary_line(result));
+  // every obligation (and with --show-shapes every shape) is in the document
+  if (std::size_t cut = count_cut_texts(diags, result, true, shapes))
+    out << ",\"terms_cut\":" << cut << ",\"terms_cut_text\":" << json_quote(cut_terms_line(cut));
+  out << "}";
   out << ",\"coverage\":";
   {
     JsonWriter w(out);
@@ -228,6 +232,35 @@ void print_check_json(std::ostream& out, const DiagnosticSink& diags, const Chec
     render_json(out, d);
   }
   out << "],\"exit_code\":" << exit_code << "}\n";
+}
+
+std::size_t count_cut_texts(const DiagnosticSink& diags, const AnalysisResult& result, bool obligations, bool shapes) {
+  std::size_t n = 0;
+  auto count = [&](const std::string& text) {
+    if (gradual::has_cut_term(text)) ++n;
+  };
+  for (const Diagnostic& d : diags.all()) {
+    count(d.message);
+    for (const DiagnosticNote& note : d.notes) count(note.message);
+  }
+  if (obligations) {
+    for (const AnalysedObligation& a : result.obligations) {
+      count(a.static_constraint());
+      count(a.message());
+      count(a.ob.reason);
+    }
+  }
+  if (shapes) {
+    for (const gradual::ShapeRecord& r : result.shapes)
+      for (const std::string& shape : r.shapes) count(shape);
+  }
+  return n;
+}
+
+std::string cut_terms_line(std::size_t texts) {
+  return "note: " + std::to_string(texts) + (texts == 1 ? " printed text holds" : " printed texts hold") +
+         " terms cut at " + std::to_string(gradual::kMaxPrintedTerm) + " characters (" +
+         std::string(gradual::kCutMark) + "); --full-terms prints them in full";
 }
 
 void print_obligations_text(std::ostream& out, const AnalysisResult& result) {

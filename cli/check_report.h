@@ -34,8 +34,21 @@ void write_coverage_json(JsonWriter& w, const gradual::AnalysisResult& result);
 // "analysis_notes" (where the analysis gave up).
 // With `shapes`, "shapes" lists each tensor-valued expression's inferred
 // shapes (as --show-shapes prints them).
+// When a printed text holds a cut term, "summary" adds "terms_cut" (how many
+// texts) and "terms_cut_text" (cut_terms_line); nothing otherwise.
 void print_check_json(std::ostream& out, const DiagnosticSink& diags, const CheckSummary& summary,
                       const gradual::AnalysisResult& result, int exit_code, bool shapes = false);
+
+// Printed terms cut at gradual::kMaxPrintedTerm characters (docs/analysis.md,
+// "How symbols print"): how many of the texts printed hold a `…` — the
+// diagnostics (messages and notes) and, when printed, every obligation's
+// static constraint, message and reason (`obligations`) and the shapes
+// (`shapes`).
+std::size_t count_cut_texts(const DiagnosticSink& diags, const gradual::AnalysisResult& result, bool obligations,
+                            bool shapes);
+// Said once, after the summary, when any text was cut (none with --full-terms):
+// "note: 2 printed texts hold terms cut at 300 characters (…); --full-terms prints them in full"
+std::string cut_terms_line(std::size_t texts);
 
 // `--emit=obligations`: one block per obligation, in file and line order.
 void print_obligations_text(std::ostream& out, const gradual::AnalysisResult& result);

@@ -47,7 +47,12 @@ int run_check(const ParsedArgs& args) {
   }
   options.witnesses = !args.has("no-witnesses");
   if (args.has("cache-dir") && args.get("cache-dir").empty()) return usage_error("check", "'--cache-dir' needs a path");
-  std::unique_ptr<codegen::DiskUnitCache> cache = open_analysis_cache(args, options);
+  // --full-terms: the analysis renders its texts as it goes, so every term is
+  // printed in full from the start; the cache holds texts printed with the
+  // cap, so it is neither read nor written
+  const bool full_terms = args.has("full-terms");
+  gradual::set_full_terms(full_terms);
+  std::unique_ptr<codegen::DiskUnitCache> cache = full_terms ? nullptr : open_analysis_cache(args, options);
   gradual::AnalysisResult result = gradual::analyse_project(project, options, cache.get());
   std::size_t suppressed = add_checked_diagnostics(project, result, diags, args.has("verbose"), *settings);
 
@@ -76,6 +81,8 @@ int run_check(const ParsedArgs& args) {
   // files without tensor code keep the one-line summary of the front end
   if (!result.obligations.empty()) std::cerr << obligation_summary_line(result) << "\n";
   for (const std::string& line : coverage_lines(result)) std::cerr << line << "\n";
+  if (std::size_t cut = count_cut_texts(diags, result, emit == "obligations", show_shapes))
+    std::cerr << cut_terms_line(cut) << "\n";
   if (args.has("verbose")) {
     std::cerr << unit_stats_line(result) << "\n";
     for (const std::string& line : solver_time_lines(result)) std::cerr << line << "\n";
@@ -153,6 +160,11 @@ options:
   --show-shapes            print each tensor-valued expression's inferred shape
                            on stdout (symbolic, e.g. [B, 10]); each layer of an
                            nn.Sequential shows its output's shape
+  --full-terms             print every term in full: a term longer than 300
+                           characters otherwise prints its parts past that as
+                           '…' (the summary says when any was cut); in full,
+                           a part it shares is named once ('_1') and defined
+                           after it ('where _1 = ...'). Reads no cache
   --no-witnesses           ask Z3 about every obligation that is not a
                            constant, instead of first looking for concrete
                            sizes that satisfy it and sizes that violate it
@@ -189,7 +201,7 @@ example:
   gshape check train.py -- --hidden 96 --heads 8
   gshape check --args=symbolic train.py
 )",
-      {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"no-witnesses", '\0', false},
+      {format_option(), color_option(), {"emit", '\0', true}, {"show-shapes", '\0', false}, {"full-terms", '\0', false}, {"no-witnesses", '\0', false},
        {"verbose", '\0', false}, {"args", '\0', true}, {"config", '\0', true}, {"exclude", '\0', true},
        {"max-file-size", '\0', true},
        {"warn-unused-ignores", '\0', false}, cache_dir_option(), no_cache_option()},

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "cli/check_report.h"
 #include "cli/commands.h"
 #include "cli/config.h"
 #include "cli/diagnostic_policy.h"
@@ -103,6 +104,7 @@ int run_report(const ParsedArgs& args) {
     gradual::AnalysisOptions options;
     options.record_shapes = html;  // the page shows each expression's shape
     options.symbolic_args = symbolic;
+    gradual::set_full_terms(args.has("full-terms"));  // before: the analysis renders its texts as it goes
     gradual::AnalysisResult result = gradual::analyse_project(project, options);
     // The obligations are the report; only what kept files out of it (syntax
     // errors, unreadable files ...) is shown as diagnostics.
@@ -162,6 +164,13 @@ int run_report(const ParsedArgs& args) {
   } else {
     print_review_text(std::cout, review, {args.has("summary"), output->color, filter});
     if (html) std::cerr << "wrote " << args.get("html") << "\n";
+    if (!args.has("summary")) {
+      std::size_t cut = 0;
+      for (const ReviewEntry& e : review.entries)
+        for (const std::string* text : {&e.constraint, &e.static_constraint, &e.message, &e.reason})
+          if (gradual::has_cut_term(*text)) ++cut;
+      if (cut > 0) std::cerr << cut_terms_line(cut) << "\n";
+    }
   }
   return exit_code;
 }
@@ -230,6 +239,11 @@ options:
   --args=symbolic          (one SCRIPT) int arguments as symbols; the
                            preconditions on them first
   --summary                print the summary table only
+  --full-terms             print every term in full (PATHs): a term longer
+                           than 300 characters otherwise prints its parts
+                           past that as '…' (a last line says when any was);
+                           in full, a part it shares is named once ('_1') and
+                           defined after it ('where _1 = ...')
   --format=text|json       json: one JSON document on stdout with every
                            obligation the filters select (hidden ones too,
                            marked "trivia" and "suppressed", with their
@@ -264,7 +278,7 @@ example:
       [] {
         std::vector<OptionSpec> o = {format_option(), color_option(), {"stats", '\0', true}, {"from", '\0', true},
                                      {"html", '\0', true}, {"args", '\0', true},
-                                     {"summary", '\0', false}, {"all", '\0', false}, {"verbose", '\0', false},
+                                     {"summary", '\0', false}, {"full-terms", '\0', false}, {"all", '\0', false}, {"verbose", '\0', false},
                                      {"status", '\0', true}, {"tag", '\0', true}, {"file", '\0', true},
                                      {"warn-unused-ignores", '\0', false}};
         for (const OptionSpec& c : config_options()) o.push_back(c);

@@ -2,6 +2,8 @@
 #include "gradual/dim.h"
 
 #include <algorithm>
+#include <atomic>
+#include <limits>
 #include <deque>
 #include <map>
 #include <mutex>
@@ -512,12 +514,23 @@ struct SymbolNames {
 namespace {
 
 thread_local SymbolNames* open_scope = nullptr;
+std::atomic<bool> full_terms_on{false};
+
+// Full printing of a term the cap would cut: the compound parts it shares
+// in several places, each printed once as `_K` and defined after the term.
+struct SharedParts {
+  std::unordered_set<const TermNode*> named;           // the parts to name
+  std::unordered_map<const TermNode*, std::string> names;  // given so far
+  std::vector<std::string> definitions;               // "_1 = ...", inner ones first
+};
 
 // Where a term is printed: the text, its cap and the symbols' names.
 struct Printer {
   std::string text;
   std::size_t cap = kMaxPrintedTerm;
-  SymbolNames local;
+  bool cut = false;                // a part printed as `…`
+  SharedParts* shared = nullptr;   // full printing (no cap)
+  SymbolNames* local = nullptr;    // the names when no scope is open
 
   std::size_t size() const { return text.size(); }
   Printer& operator+=(const std::string& s) {
@@ -533,9 +546,46 @@ struct Printer {
     return *this;
   }
   const std::string& name_of(const TermNode* symbol) {
-    return (open_scope ? *open_scope : local).name_of(symbol);
+    return (open_scope ? *open_scope : *local).name_of(symbol);
   }
 };
+
+bool is_leaf(const TermNode* n) {
+  return n->op == TermOp::Const || n->op == TermOp::Symbol || n->op == TermOp::BoolConst;
+}
+
+// The compound parts of `root` worth a name: reached more than once when the
+// term is read as a tree, and of four nodes or more as printed, its named
+// parts counting one (`a + 1` and `_1 == 1` are shorter written out).
+void choose_shared_parts(const TermNode* root, SharedParts& parts) {
+  std::vector<const TermNode*> order;  // post-order: arguments first
+  std::unordered_set<const TermNode*> seen{root};
+  std::vector<std::pair<const TermNode*, std::size_t>> stack{{root, 0}};
+  while (!stack.empty()) {
+    auto& [n, next] = stack.back();
+    if (next < n->args.size()) {
+      const TermNode* a = n->args[next++];
+      if (seen.insert(a).second) stack.push_back({a, 0});
+    } else {
+      order.push_back(n);
+      stack.pop_back();
+    }
+  }
+  std::unordered_map<const TermNode*, int> uses{{root, 1}};  // saturated at 2
+  for (auto it = order.rbegin(); it != order.rend(); ++it)
+    for (const TermNode* a : (*it)->args) uses[a] = std::min(2, uses[a] + uses[*it]);
+  // the nodes each prints as, its named parts counting one (saturated)
+  std::unordered_map<const TermNode*, uint64_t> printed_size;
+  for (const TermNode* n : order) {
+    uint64_t size = 1;
+    for (const TermNode* a : n->args) size = std::min<uint64_t>(size + printed_size[a], 1u << 20);
+    if (n != root && !is_leaf(n) && uses[n] >= 2 && size >= 4) {
+      parts.named.insert(n);
+      size = 1;
+    }
+    printed_size[n] = size;
+  }
+}
 
 }  // namespace
 
@@ -565,6 +615,26 @@ int int_prec(const TermNode* n) {
 
 void print_int(Printer& out, const TermNode* n);
 void print_bool(Printer& out, const TermNode* n, int min_prec);
+void print_int_in_full(Printer& out, const TermNode* n);
+void print_bool_in_full(Printer& out, const TermNode* n, int min_prec);
+
+// A shared part in full printing: its name, defined (after the term) on first use.
+void print_named(Printer& out, const TermNode* n) {
+  SharedParts& parts = *out.shared;
+  auto it = parts.names.find(n);
+  if (it == parts.names.end()) {
+    Printer def;
+    def.cap = std::numeric_limits<std::size_t>::max();
+    def.shared = out.shared;
+    def.local = out.local;
+    if (n->is_bool()) print_bool_in_full(def, n, 1);
+    else print_int_in_full(def, n);
+    std::string name = "_" + std::to_string(parts.definitions.size() + 1);
+    parts.definitions.push_back(name + " = " + def.text);
+    it = parts.names.emplace(n, name).first;
+  }
+  out += it->second;
+}
 
 void print_paren(Printer& out, const TermNode* n, int min_prec) {
   if (int_prec(n) < min_prec) {
@@ -604,15 +674,15 @@ void print_product(Printer& out, int64_t coef, const std::vector<const TermNode*
   }
 }
 
-void print_int_in_full(Printer& out, const TermNode* n);
-
 // A compound term that starts past the cap prints as `…` (a long chain of
 // broadcasts of unrelated sizes nests a case split per step: printed as a
 // tree, the term doubles each time). The terms open at the cap still close,
 // so the text ends within a few times the cap, and what it shows is exact.
 void print_int(Printer& out, const TermNode* n) {
+  if (out.shared && out.shared->named.count(n)) return print_named(out, n);
   if (n->op == TermOp::Const || n->op == TermOp::Symbol || out.size() < out.cap) return print_int_in_full(out, n);
-  out += "\u2026";
+  out.cut = true;
+  out += kCutMark.data();
 }
 
 void print_int_in_full(Printer& out, const TermNode* n) {
@@ -679,11 +749,11 @@ void print_cmp(Printer& out, const TermNode* a, const char* op, const TermNode* 
   print_int(out, b);
 }
 
-void print_bool_in_full(Printer& out, const TermNode* n, int min_prec);
-
 void print_bool(Printer& out, const TermNode* n, int min_prec) {
+  if (out.shared && out.shared->named.count(n)) return print_named(out, n);
   if (!n->is_bool() || n->op == TermOp::BoolConst || out.size() < out.cap) return print_bool_in_full(out, n, min_prec);
-  out += "\u2026";
+  out.cut = true;
+  out += kCutMark.data();
 }
 
 void print_bool_in_full(Printer& out, const TermNode* n, int min_prec) {
@@ -720,16 +790,37 @@ void print_bool_in_full(Printer& out, const TermNode* n, int min_prec) {
 
 }  // namespace
 
-std::string Dim::str() const {
+namespace {
+
+// A term within the cap; beyond it cut, or in full with --full-terms.
+std::string print_term(const TermNode* n, bool as_bool) {
+  SymbolNames names;
   Printer out;
-  print_int(out, node_);
-  return out.text;
+  out.local = &names;
+  auto print = [&](Printer& p) {
+    if (as_bool) print_bool(p, n, 1);
+    else print_int(p, n);
+  };
+  print(out);
+  if (!out.cut || !full_terms_on.load(std::memory_order_relaxed)) return std::move(out.text);
+  SharedParts parts;
+  choose_shared_parts(n, parts);
+  Printer full;
+  full.cap = std::numeric_limits<std::size_t>::max();
+  full.shared = &parts;
+  full.local = &names;
+  print(full);
+  for (std::size_t i = 0; i < parts.definitions.size(); ++i) full.text += (i ? "; " : " where ") + parts.definitions[i];
+  return std::move(full.text);
 }
 
-std::string Pred::str() const {
-  Printer out;
-  print_bool(out, node_, 1);
-  return out.text;
-}
+}  // namespace
+
+void set_full_terms(bool on) { full_terms_on.store(on, std::memory_order_relaxed); }
+bool full_terms() { return full_terms_on.load(std::memory_order_relaxed); }
+
+std::string Dim::str() const { return print_term(node_, false); }
+
+std::string Pred::str() const { return print_term(node_, true); }
 
 }  // namespace gshape::gradual

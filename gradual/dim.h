@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gshape::gradual {
@@ -132,10 +133,23 @@ Pred any_of(const std::vector<Pred>& preds);
 Pred implies(const Pred& a, const Pred& b);
 
 // Printing. A term longer than kMaxPrintedTerm characters prints the parts
-// that do not fit as `…`. Distinct symbols of the same name print apart
-// (`x.size(0)`, `x.size(0)#2`) within one term, or within every term printed
-// while a SymbolNamingScope is open (a shape, a message).
+// that do not fit as `…` (kCutMark). Distinct symbols of the same name print
+// apart (`x.size(0)`, `x.size(0)#2`) within one term, or within every term
+// printed while a SymbolNamingScope is open (a shape, a message).
 constexpr std::size_t kMaxPrintedTerm = 300;
+inline constexpr std::string_view kCutMark = "\u2026";
+
+// Full terms (`--full-terms`): a term that the cap would cut prints in full
+// instead, each compound part it shares in several places written once as a
+// name defined after it (`(_1 if _1 != 1 else t) where _1 = ...`), so that
+// its text stays proportional to the term's size (a chain of broadcasts
+// shares its parts: printed as a tree it doubles per step). Terms the cap
+// leaves whole print as without it. Process-wide: set it before analysing
+// (the analysis renders its texts as it goes).
+void set_full_terms(bool on);
+bool full_terms();
+// Whether a printed text holds a cut term (a `…`).
+inline bool has_cut_term(std::string_view text) { return text.find(kCutMark) != std::string_view::npos; }
 
 struct SymbolNames;
 class SymbolNamingScope {

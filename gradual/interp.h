@@ -32,6 +32,7 @@
 #include "gradual/interp_callgraph.h"
 #include "gradual/interp_join.h"
 #include "gradual/interp_objects.h"
+#include "gradual/interp_wrappers.h"
 #include "gradual/rule_registry.h"
 #include "gradual/solver.h"
 
@@ -234,6 +235,14 @@ class Interpreter {
   Value call_module_object(const Value& module, const ir::Expr* callee_expr, const std::vector<ArgValue>& args,
                            const ir::Node* site);
   Value library_attribute(const std::string& path);
+  // nn.DataParallel and DistributedDataParallel (interp_wrappers.cpp): the
+  // wrapper a constructor call makes (nullopt: `path` is no wrapper class),
+  // the one a library path names (its own unique path, or an attribute of
+  // it), and a call of one.
+  std::optional<Value> make_module_wrapper(const std::string& path, const std::vector<ArgValue>& args,
+                                           const ir::Node* site);
+  std::shared_ptr<ModuleWrapper> wrapper_named(const std::string& path) const;
+  Value call_module_wrapper(ModuleWrapper& wrapper, const std::vector<ArgValue>& args, const ir::Node* site);
   // A method name a tensor has (a registry rule `Tensor.NAME`, or a size query).
   bool is_tensor_method(const std::string& name) const;
 
@@ -497,6 +506,8 @@ class Interpreter {
   // `config.n_embd` read off a hinted unknown (a generic parameter): the same
   // symbol on every read, until the object is written or escapes.
   std::map<std::pair<const TermNode*, std::string>, Dim> attribute_hints_;
+  // The module wrappers made so far, by their unique library path.
+  std::map<std::string, std::shared_ptr<ModuleWrapper>> wrappers_;
   void forget_attribute_hints(const Value& obj);
   // isinstance(v, classes) when the value's kind decides it.
   std::optional<bool> isinstance_of(const Value& v, const Value& classes);

@@ -99,6 +99,14 @@ const std::set<std::string>& returns_self_methods() {
 }  // namespace
 
 Value Interpreter::library_attribute(const std::string& raw) {
+  // an attribute of a module wrapper: the module, or a method of nn.Module's
+  if (std::size_t dot = raw.rfind('.'); dot != std::string::npos) {
+    if (std::shared_ptr<ModuleWrapper> w = wrapper_named(raw.substr(0, dot))) {
+      std::string attr = raw.substr(dot + 1);
+      if (const Value* v = w->attribute(attr)) return *v;
+      return Value::object(std::make_shared<BoundBuiltin>(Value::object(w), w->wrapper_class + "." + attr));
+    }
+  }
   std::string path = raw;
   // torch.nn.modules.linear.Linear → torch.nn.Linear (the registry's names)
   if (starts_with(path, "torch.nn.modules.")) {
@@ -170,6 +178,7 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   Args a(args);
   const SourceLoc& loc = site->loc;
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
+  if (std::shared_ptr<ModuleWrapper> w = wrapper_named(path)) return call_module_wrapper(*w, args, site);
 
   // a launch's config files; with --args=symbolic those of the default paths
   const bool read_configs = options_.launch_args || options_.symbolic_args;
@@ -445,6 +454,7 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   if (auto r = apply_named_rule(path, std::nullopt, args, site)) return *r;
 
   // ---- library objects shapes flow through
+  if (auto wrapper = make_module_wrapper(path, args, site)) return *wrapper;
   if (path == "torch.nn.Sequential" || path == "torch.nn.ModuleList") {
     auto c = std::make_shared<ContainerModule>(path);
     c->fixpoint_loops = fixpoint_loops_;

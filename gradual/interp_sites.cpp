@@ -223,6 +223,8 @@ void Interpreter::note_escape(const Value& v, int depth) {
     for (const auto& [name, attr] : inst->attributes) note_escape(attr, depth + 1);
   } else if (const auto* c = object_as<ContainerModule>(v)) {
     for (const Value& child : c->children) note_escape(child, depth + 1);
+  } else if (const auto* w = object_as<ModuleWrapper>(v)) {
+    note_escape(w->module(), depth + 1);  // whoever holds the wrapper calls the module
   } else if (const auto* choice = object_as<ChoiceObject>(v)) {
     for (const Value& alt : choice->alternatives) note_escape(alt, depth + 1);
   } else if (const auto* d = object_as<DictObject>(v)) {

@@ -160,5 +160,22 @@ TEST(Printing, ALongChainOfBroadcastsIsCut) {
   EXPECT_LE(text.size(), 3 * gradual::kMaxPrintedTerm) << text;
 }
 
+TEST(Printing, WithFullTermsTheChainPrintsWholeWithItsSharedPartsNamed) {
+  std::string src = "from einops import rearrange\ndef f(m):\n    out = rearrange(m, 'b -> b')\n";
+  for (int i = 0; i < 24; ++i) src += "    out = out + rearrange(m, 'b -> b')  # step " + std::to_string(i) + "\n";
+  src += "    last = out  # last\n";
+  gradual::set_full_terms(true);
+  Analysed a(src);
+  gradual::set_full_terms(false);
+  const std::string text = a.shape(line_of(src, "# last"), "last");
+  EXPECT_FALSE(gradual::has_cut_term(text)) << text;
+  EXPECT_NE(text.find(" where _1 = "), std::string::npos) << text;
+  EXPECT_LE(text.size(), 24 * 200u) << text;  // linear in the steps
+  // a shape within the cap prints as it does without the option
+  Analysed capped(src);
+  EXPECT_EQ(a.shape(line_of(src, "# step 1"), "out"), capped.shape(line_of(src, "# step 1"), "out"));
+  EXPECT_EQ(a.shape(line_of(src, "# step 1"), "out").find("where"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gshape::testing

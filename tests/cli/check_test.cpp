@@ -41,6 +41,41 @@ TEST(Check, GoodProjectExits0WithSummary) {
   EXPECT_EQ(r.out, "");
 }
 
+// A chain of broadcasts of unrelated sizes: its shape's term passes the cap
+// of 300 characters after a few steps.
+std::string long_chain() {
+  std::string src = "from einops import rearrange\ndef f(m):\n    out = rearrange(m, 'b -> b')\n";
+  for (int i = 0; i < 24; ++i) src += "    out = out + rearrange(m, 'b -> b')\n";
+  return src + "    return out\n";
+}
+
+TEST(Check, ACutTermIsSaidOnceAndFullTermsPrintsIt) {
+  TempDir dir;
+  dir.write("chain.py", long_chain());
+  ProcessResult r = gshape({"check", "--show-shapes", "--no-cache", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "\u2026")) << r.out;
+  EXPECT_EQ(count_of(r.err, "note: "), 1u) << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("\nnote: [0-9]+ printed texts hold terms cut at 300 characters "
+                                                  "\\(\u2026\\); --full-terms prints them in full\n")))
+      << r.err;
+
+  ProcessResult full = gshape({"check", "--show-shapes", "--full-terms", dir.str()});
+  EXPECT_EQ(full.exit_code, 0) << full.err;
+  EXPECT_FALSE(contains(full.out, "\u2026")) << full.out;
+  EXPECT_TRUE(contains(full.out, " where _1 = ")) << full.out;
+  EXPECT_FALSE(contains(full.err, "cut at")) << full.err;
+  // JSON: the count and the advice in the summary, only when a text was cut
+  Json doc = gshape_json({"check", "--format=json", "--show-shapes", "--no-cache", dir.str()});
+  EXPECT_GT(doc["summary"].integer_of("terms_cut"), 0);
+  EXPECT_TRUE(contains(doc["summary"].str("terms_cut_text"), "--full-terms")) << doc["summary"].str("terms_cut_text");
+  TempDir good;
+  good.write("model.py", kGoodModule);
+  ProcessResult plain = gshape({"check", "--format=json", "--no-cache", good.str()});
+  EXPECT_FALSE(contains(plain.out, "terms_cut")) << plain.out;
+  EXPECT_FALSE(contains(gshape({"check", "--no-cache", good.str()}).err, "note:"));
+}
+
 TEST(Check, BrokenFileAmongGoodOnesExits1AndTheOthersAreStillLoaded) {
   TempDir dir;
   dir.write("a_good.py", kGoodModule);

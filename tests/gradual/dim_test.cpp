@@ -91,6 +91,50 @@ TEST(Dim, ARunawayTermIsCutWhereItStopsFitting) {
   EXPECT_EQ(text.rfind("(t39 if ", 0), 0u) << text;
 }
 
+// --full-terms for the length of a test.
+struct FullTerms {
+  FullTerms() { set_full_terms(true); }
+  ~FullTerms() { set_full_terms(false); }
+};
+
+TEST(Dim, ACutTermPrintsInFullWithItsSharedPartsNamed) {
+  Dim out = Dim::symbol("s");
+  for (int i = 0; i < 40; ++i) out = Dim::ite(eq(out, 1), Dim::symbol("t" + std::to_string(i)), out);
+  const std::string cut = out.str();
+  FullTerms full;
+  const std::string text = out.str();
+  // nothing left out, and linear in the DAG's 40 steps, not the tree's 2^40
+  EXPECT_FALSE(has_cut_term(text)) << text;
+  EXPECT_LE(text.size(), 40 * 64u) << text;
+  EXPECT_EQ(text.rfind("(t39 if _39 == 1 else _39) where _1 = (t0 if s == 1 else s); _2 = (t1 if _1 == 1 else _1); ", 0), 0u)
+      << text;
+  EXPECT_NE(text.find("; _39 = (t38 if _38 == 1 else _38)"), std::string::npos) << text;
+  EXPECT_NE(cut, text);
+  // the same term as a condition
+  EXPECT_EQ(eq(out, 2).str().rfind("(t39 if _39 == 1 else _39) == 2 where _1 = ", 0), 0u);
+}
+
+TEST(Dim, FullTermsLeaveTermsWithinTheCapAsTheyWere) {
+  Dim b = Dim::symbol("B"), t = Dim::symbol("T");
+  Dim shared = Dim::ite(eq(b, 1), t, b);  // shared twice, but the whole fits
+  Dim d = shared * shared + floordiv(shared, 2);
+  const std::string capped = d.str();
+  FullTerms full;
+  EXPECT_EQ(d.str(), capped);
+  EXPECT_EQ(capped.find("where"), std::string::npos) << capped;
+}
+
+TEST(Dim, AVeryLongTermWithoutSharingPrintsWhole) {
+  Dim d = Dim::symbol("x.size(0)");
+  for (int i = 0; i < 60; ++i) d = min(d + 1, Dim::symbol("config.n_embd_" + std::to_string(i)));
+  EXPECT_TRUE(has_cut_term(d.str()));
+  FullTerms full;
+  const std::string text = d.str();
+  EXPECT_FALSE(has_cut_term(text)) << text;
+  EXPECT_EQ(text.find("where"), std::string::npos) << text;
+  EXPECT_NE(text.find("config.n_embd_59"), std::string::npos) << text;
+}
+
 TEST(Dim, ComparisonsFoldOnConstantDifference) {
   Dim b = Dim::symbol("B");
   EXPECT_TRUE(lt(b, b + 1).is_true());
