@@ -161,8 +161,9 @@ TEST(Printing, ALongChainOfBroadcastsIsCut) {
 }
 
 TEST(Printing, WithFullTermsTheChainPrintsWholeWithItsSharedPartsNamed) {
-  std::string src = "from einops import rearrange\ndef f(m):\n    out = rearrange(m, 'b -> b')\n";
-  for (int i = 0; i < 24; ++i) src += "    out = out + rearrange(m, 'b -> b')  # step " + std::to_string(i) + "\n";
+  std::string src = "from einops import rearrange\ndef f(m, n):\n    out = rearrange(m, 'b -> b')\n";
+  for (int i = 0; i < 24; ++i)
+    src += "    m = n\n    out = out + rearrange(m, 'b -> b')  # step " + std::to_string(i) + "\n";
   src += "    last = out  # last\n";
   gradual::set_full_terms(true);
   Analysed a(src);
