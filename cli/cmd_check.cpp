@@ -26,11 +26,6 @@ int run_check(const ParsedArgs& args) {
   std::optional<Settings> settings = load_settings(args, args.positional);
   if (!settings) return kExitUsage;
 
-  DiagnosticSink diags;
-  Project project = load_project(args.positional, diags, 0, settings->file_filter(), settings->max_file_bytes);
-  if (project.all_files.empty() && project.missing_paths.empty()) {
-    diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
-  }
   gradual::AnalysisOptions options;
   options.record_shapes = show_shapes;
   if (args.has("args")) {
@@ -48,6 +43,14 @@ int run_check(const ParsedArgs& args) {
   options.witnesses = !args.has("no-witnesses");
   if (args.has("cache-dir") && args.get("cache-dir").empty()) return usage_error("check", "'--cache-dir' needs a path");
   std::unique_ptr<codegen::DiskUnitCache> cache = open_analysis_cache(args, options);
+  // with the cache, a file whose import names it holds is parsed only if its unit is analysed
+  std::unique_ptr<codegen::DiskFileFacts> facts = cache ? open_file_facts(args) : nullptr;
+  DiagnosticSink diags;
+  Project project =
+      load_project(args.positional, diags, 0, settings->file_filter(), settings->max_file_bytes, facts.get());
+  if (project.all_files.empty() && project.missing_paths.empty()) {
+    diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
+  }
   gradual::AnalysisResult result = gradual::analyse_project(project, options, cache.get());
   std::size_t suppressed = add_checked_diagnostics(project, result, diags, args.has("verbose"), *settings);
 
@@ -78,6 +81,7 @@ int run_check(const ParsedArgs& args) {
   for (const std::string& line : coverage_lines(result)) std::cerr << line << "\n";
   if (args.has("verbose")) {
     std::cerr << unit_stats_line(result) << "\n";
+    std::cerr << parse_stats_line(project) << "\n";
     for (const std::string& line : solver_time_lines(result)) std::cerr << line << "\n";
   }
   return exit_code;
@@ -169,8 +173,9 @@ options:
                            the analysis cache (the output is the same)
   --verbose                also report where the analysis gave up (work
                            budgets, internal errors) as notes, how many
-                           analysis units came from the cache, and Z3's time
-                           per file (the ten slowest files)
+                           analysis units came from the cache, how many files
+                           were parsed, and Z3's time per file (the ten
+                           slowest files)
   --color=auto|always|never
                            colour the text diagnostics (auto: when stderr is a
                            terminal)
