@@ -25,6 +25,13 @@ std::string cache_home_of(const ParsedArgs& args);
 std::unique_ptr<codegen::DiskUnitCache> open_analysis_cache(const ParsedArgs& args,
                                                             const gradual::AnalysisOptions& options);
 
+// The front end's file facts in the same cache home (for `check`: files
+// whose import names are known are parsed only when their unit is analysed).
+std::unique_ptr<codegen::DiskFileFacts> open_file_facts(const ParsedArgs& args);
+
+// "modules parsed: 5 of 51 (the others' units came from the cache)" (--verbose, stderr).
+std::string parse_stats_line(const Project& project);
+
 // "analysis units: 4 (1 analysed, 3 from the cache)" (--verbose, stderr).
 std::string unit_stats_line(const gradual::AnalysisResult& result);
 

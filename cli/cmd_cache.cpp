@@ -27,6 +27,17 @@ std::unique_ptr<codegen::DiskUnitCache> open_analysis_cache(const ParsedArgs& ar
   return std::make_unique<codegen::DiskUnitCache>(cache_home_of(args));
 }
 
+std::unique_ptr<codegen::DiskFileFacts> open_file_facts(const ParsedArgs& args) {
+  return std::make_unique<codegen::DiskFileFacts>(cache_home_of(args));
+}
+
+std::string parse_stats_line(const Project& project) {
+  std::size_t parsed = 0;
+  for (const ProjectModule& m : project.modules) parsed += m.deferred ? 0 : 1;
+  return "modules parsed: " + std::to_string(parsed) + " of " + std::to_string(project.modules.size()) +
+         (parsed < project.modules.size() ? " (the others' units came from the cache)" : "");
+}
+
 std::string unit_stats_line(const gradual::AnalysisResult& result) {
   const gradual::AnalysisStats& st = result.stats;
   return "analysis units: " + std::to_string(st.units) + " (" + std::to_string(st.units_analysed) + " analysed, " +

@@ -26,11 +26,6 @@ int run_check(const ParsedArgs& args) {
   std::optional<Settings> settings = load_settings(args, args.positional);
   if (!settings) return kExitUsage;
 
-  DiagnosticSink diags;
-  Project project = load_project(args.positional, diags, 0, settings->file_filter(), settings->max_file_bytes);
-  if (project.all_files.empty() && project.missing_paths.empty()) {
-    diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
-  }
   gradual::AnalysisOptions options;
   options.record_shapes = show_shapes;
   if (args.has("args")) {
@@ -53,6 +48,14 @@ int run_check(const ParsedArgs& args) {
   const bool full_terms = args.has("full-terms");
   gradual::set_full_terms(full_terms);
   std::unique_ptr<codegen::DiskUnitCache> cache = full_terms ? nullptr : open_analysis_cache(args, options);
+  // with the cache, a file whose import names it holds is parsed only if its unit is analysed
+  std::unique_ptr<codegen::DiskFileFacts> facts = cache ? open_file_facts(args) : nullptr;
+  DiagnosticSink diags;
+  Project project =
+      load_project(args.positional, diags, 0, settings->file_filter(), settings->max_file_bytes, facts.get());
+  if (project.all_files.empty() && project.missing_paths.empty()) {
+    diags.report({Severity::Warning, {}, {}, "no Python files found", {}, {}});
+  }
   gradual::AnalysisResult result = gradual::analyse_project(project, options, cache.get());
   std::size_t suppressed = add_checked_diagnostics(project, result, diags, args.has("verbose"), *settings);
 
@@ -85,6 +88,7 @@ int run_check(const ParsedArgs& args) {
     std::cerr << cut_terms_line(cut) << "\n";
   if (args.has("verbose")) {
     std::cerr << unit_stats_line(result) << "\n";
+    std::cerr << parse_stats_line(project) << "\n";
     for (const std::string& line : solver_time_lines(result)) std::cerr << line << "\n";
   }
   return exit_code;
@@ -160,11 +164,6 @@ options:
   --show-shapes            print each tensor-valued expression's inferred shape
                            on stdout (symbolic, e.g. [B, 10]); each layer of an
                            nn.Sequential shows its output's shape
-  --full-terms             print every term in full: a term longer than 300
-                           characters otherwise prints its parts past that as
-                           '…' (the summary says when any was cut); in full,
-                           a part it shares is named once ('_1') and defined
-                           after it ('where _1 = ...'). Reads no cache
   --no-witnesses           ask Z3 about every obligation that is not a
                            constant, instead of first looking for concrete
                            sizes that satisfy it and sizes that violate it
@@ -179,10 +178,16 @@ options:
                            $XDG_CACHE_HOME/gshape (else ~/.cache/gshape)
   --no-cache               analyse every file, neither reading nor writing
                            the analysis cache (the output is the same)
+  --full-terms             print every term in full: a term longer than 300
+                           characters otherwise prints its parts past that as
+                           '…' (the summary says when any was cut); in full,
+                           a part it shares is named once ('_1') and defined
+                           after it ('where _1 = ...'). Reads no cache
   --verbose                also report where the analysis gave up (work
                            budgets, internal errors) as notes, how many
-                           analysis units came from the cache, and Z3's time
-                           per file (the ten slowest files)
+                           analysis units came from the cache, how many files
+                           were parsed, and Z3's time per file (the ten
+                           slowest files)
   --color=auto|always|never
                            colour the text diagnostics (auto: when stderr is a
                            terminal)

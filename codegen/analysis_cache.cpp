@@ -58,7 +58,7 @@ std::optional<gradual::AnalysisResult> DiskUnitCache::load(const std::string& ke
   if (newline != std::string::npos) {
     std::string_view body(text->data() + newline + 1, text->size() - newline - 1);
     std::string expected = std::string(kHeader) + " " + e.key_check + " " + hex64(fingerprint(body));
-    if (text->compare(0, newline, expected) == 0) result = gradual::deserialise_result(std::string(body), unit);
+    if (text->compare(0, newline, expected) == 0) result = gradual::deserialise_result(body, unit);
   }
   if (result) ++hits_;
   else ++rejected_;
@@ -71,6 +71,65 @@ void DiskUnitCache::store(const std::string& key, const gradual::AnalysisResult&
   std::string text = std::string(kHeader) + " " + e.key_check + " " + hex64(fingerprint(body)) + "\n" + body;
   std::string error = write_file_atomically(e.path, text);
   if (!error.empty() && write_error_.empty()) write_error_ = error;
+}
+
+namespace {
+
+constexpr const char* kFactsHeader = "gshape-file-facts 1";
+
+// Everything a file's import names depend on, as text.
+std::string facts_key(const std::string& identity, const SourceFile& file) {
+  std::string key = identity;
+  key += "\nfile-facts 1 ";
+  key += file.module_name();
+  key += ' ';
+  key += std::to_string(file.is_package_init());
+  key += ' ';
+  key += std::to_string(file.text().size());
+  key += '\n';
+  key += file.text();
+  return key;
+}
+
+}  // namespace
+
+DiskFileFacts::DiskFileFacts(const std::string& cache_home)
+    : dir_((fs::path(analysis_cache_dir(cache_home)) / "files").string()), identity_(analyser_identity()) {}
+
+std::optional<std::vector<std::string>> DiskFileFacts::load_import_names(const SourceFile& file) {
+  std::string key = facts_key(identity_, file);
+  std::string name = hex64(fingerprint(key));
+  std::optional<std::string> text = read_file(fs::path(dir_) / name.substr(0, 2) / (name + ".facts"));
+  if (!text) return std::nullopt;
+  std::size_t newline = text->find('\n');
+  if (newline == std::string::npos) return std::nullopt;
+  std::string_view body(text->data() + newline + 1, text->size() - newline - 1);
+  std::string expected =
+      std::string(kFactsHeader) + " " + hex64(fingerprint(key, kSecondSeed)) + " " + hex64(fingerprint(body));
+  if (text->compare(0, newline, expected) != 0) return std::nullopt;
+  std::vector<std::string> names;
+  while (!body.empty()) {
+    std::size_t end = body.find('\n');
+    if (end == std::string_view::npos || end == 0) return std::nullopt;  // every name ends a line
+    names.emplace_back(body.substr(0, end));
+    body.remove_prefix(end + 1);
+  }
+  return names;
+}
+
+void DiskFileFacts::store_import_names(const SourceFile& file, const std::vector<std::string>& names) {
+  std::string key = facts_key(identity_, file);
+  std::string name = hex64(fingerprint(key));
+  std::string body;
+  for (const std::string& n : names) {
+    if (n.empty() || n.find('\n') != std::string::npos) return;  // not representable: the file is parsed each time
+    body += n;
+    body += '\n';
+  }
+  std::string text = std::string(kFactsHeader) + " " + hex64(fingerprint(key, kSecondSeed)) + " " +
+                     hex64(fingerprint(body)) + "\n" + body;
+  // a failed write only costs a parse next time
+  static_cast<void>(write_file_atomically(fs::path(dir_) / name.substr(0, 2) / (name + ".facts"), text));
 }
 
 }  // namespace gshape::codegen

@@ -8,6 +8,12 @@
 // Layout: CACHE_HOME/analysis/XX/<fingerprint>.entry, one entry per unit:
 //   line 1  "gshape-analysis-cache 2 <key check> <body check>"
 //   then    the serialised result (gradual/analysis_serial.h: a byte stream)
+// and, for the front end (FileFactsCache of frontend/project.h), one entry
+// per parsed file under CACHE_HOME/analysis/files/XX/<fingerprint>.facts:
+//   line 1  "gshape-file-facts 1 <key check> <body check>"
+//   then    the file's import names, one a line
+// keyed by the file's text, module name, package flag and gshape's identity,
+// so `check` parses only the files of the units it analyses.
 // CACHE_HOME is the one `gshape run` uses ($XDG_CACHE_HOME/gshape, else
 // ~/.cache/gshape). Entries are written atomically (atomic_file.h); an entry
 // that is unreadable, truncated, of another format or whose checks do not
@@ -17,6 +23,7 @@
 #include <cstdint>
 #include <string>
 
+#include "frontend/project.h"
 #include "gradual/analysis.h"
 
 namespace gshape::codegen {
@@ -44,6 +51,18 @@ class DiskUnitCache final : public gradual::UnitCache {
   uint64_t hits_ = 0;
   uint64_t rejected_ = 0;
   std::string write_error_;
+};
+
+// The file facts on disk (the import names of files that parsed cleanly).
+class DiskFileFacts final : public FileFactsCache {
+ public:
+  explicit DiskFileFacts(const std::string& cache_home);
+  std::optional<std::vector<std::string>> load_import_names(const SourceFile& file) override;
+  void store_import_names(const SourceFile& file, const std::vector<std::string>& names) override;
+
+ private:
+  std::string dir_;
+  std::string identity_;
 };
 
 }  // namespace gshape::codegen

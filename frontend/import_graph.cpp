@@ -125,8 +125,17 @@ ImportGraph build_import_graph(const std::vector<ProjectModule>& modules) {
   graph.imports.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     const ProjectModule& m = modules[i];
-    if (!m.ir) continue;
-    for (const std::string& name : imported_module_names(*m.ir, m.file->module_name(), m.file->is_package_init())) {
+    // load_project fills import_names (from the IR, or from the file facts
+    // cache for a module it did not parse); a module made another way may
+    // have only its IR
+    std::vector<std::string> computed;
+    const std::vector<std::string>* names = &m.import_names;
+    if (!m.deferred && m.import_names.empty()) {
+      if (!m.ir) continue;
+      computed = imported_module_names(*m.ir, m.file->module_name(), m.file->is_package_init());
+      names = &computed;
+    }
+    for (const std::string& name : *names) {
       auto found = by_name.find(name);
       if (found == by_name.end()) continue;  // outside the project
       const std::vector<std::size_t>& candidates = found->second;

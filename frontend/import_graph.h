@@ -31,8 +31,9 @@ struct ImportGraph {
   std::vector<std::vector<std::size_t>> analysis_order;
 };
 
-// Builds the graph over `modules` (resolving names among them only: imports
-// of outside libraries are ignored). When two roots hold the same module
+// Builds the graph over `modules` from their import_names (or, for a module
+// without them, from its IR), resolving names among them only: imports of
+// outside libraries are ignored. When two roots hold the same module
 // name, an import resolves to the importer's own root first.
 ImportGraph build_import_graph(const std::vector<ProjectModule>& modules);
 

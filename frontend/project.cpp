@@ -378,8 +378,19 @@ struct LoadedFile {
   DiagnosticSink diags;
 };
 
+// build_module, which promises not to throw; if it ever does, one file is
+// lost, not the run.
+std::unique_ptr<ir::Module> parse_file(const SourceFile& file, DiagnosticSink& diags) {
+  try {
+    return build_module(file, diags);
+  } catch (const std::exception& e) {
+    diags.file_error(file.path(), std::string("internal error while parsing: ") + e.what());
+  }
+  return nullptr;
+}
+
 // Reads, checks and parses one file: a module, or a rejected file.
-void load_file(const FoundFile& found, std::size_t max_file_bytes, LoadedFile& out) {
+void load_file(const FoundFile& found, std::size_t max_file_bytes, FileFactsCache* facts, LoadedFile& out) {
   DiagnosticSink& diags = out.diags;
   std::optional<std::string> bytes = read_file_bytes(found.path, max_file_bytes, diags, out.oversized);
   if (!bytes) return;
@@ -407,24 +418,30 @@ void load_file(const FoundFile& found, std::size_t max_file_bytes, LoadedFile& o
   auto file = std::make_unique<SourceFile>(found.path, std::move(*bytes));
   file->set_module_name(found.module_name);
   file->set_package_init(found.package_init);
-  std::unique_ptr<ir::Module> module;
-  try {
-    module = build_module(*file, diags);
-  } catch (const std::exception& e) {
-    // build_module promises not to throw; if it ever does, one file is lost, not the run.
-    diags.file_error(found.path, std::string("internal error while parsing: ") + e.what());
+  if (facts) {
+    if (std::optional<std::vector<std::string>> names = facts->load_import_names(*file)) {
+      // parsed before to these names with no diagnostic: parsed again only if analysed
+      out.module = ProjectModule{std::move(file), nullptr, found.root, {}, std::move(*names), true};
+      return;
+    }
   }
+  std::unique_ptr<ir::Module> module = parse_file(*file, diags);
   if (!module) {
     out.rejected = std::move(file);
     return;
   }
-  out.module = ProjectModule{std::move(file), std::move(module), found.root, {}};
+  std::vector<std::string> names =
+      imported_module_names(*module, file->module_name(), file->is_package_init());
+  // only a clean parse is remembered: a deferred module must parse again to
+  // the same IR and no diagnostic
+  if (facts && diags.all().empty()) facts->store_import_names(*file, names);
+  out.module = ProjectModule{std::move(file), std::move(module), found.root, {}, std::move(names), false};
 }
 
 }  // namespace
 
 Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads,
-                     const FileFilter& keep, std::size_t max_file_bytes) {
+                     const FileFilter& keep, std::size_t max_file_bytes, FileFactsCache* facts) {
   max_file_bytes = std::min(max_file_bytes, kHardMaxSourceFileBytes);
   Project project;
   Walker walker(project, diags);
@@ -440,7 +457,7 @@ Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diag
   // results are merged in path order, so the output does not depend on
   // which thread finished first.
   std::vector<LoadedFile> loaded(files.size());
-  parallel_for(files.size(), [&](std::size_t i) { load_file(files[i], max_file_bytes, loaded[i]); },
+  parallel_for(files.size(), [&](std::size_t i) { load_file(files[i], max_file_bytes, facts, loaded[i]); },
                threads == 0 ? default_thread_count() : threads);
   for (std::size_t i = 0; i < files.size(); ++i) {
     project.all_files.push_back(files[i].path);
@@ -457,6 +474,25 @@ Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diag
   for (std::size_t i = 0; i < project.modules.size(); ++i) project.modules[i].imports = std::move(graph.imports[i]);
   project.analysis_order = std::move(graph.analysis_order);
   return project;
+}
+
+std::size_t parse_deferred(const Project& project, const std::vector<std::size_t>& modules, DiagnosticSink& diags,
+                           unsigned threads) {
+  std::vector<std::size_t> todo;
+  for (std::size_t i : modules)
+    if (i < project.modules.size() && project.modules[i].deferred) todo.push_back(i);
+  std::vector<DiagnosticSink> sinks(todo.size());
+  parallel_for(
+      todo.size(),
+      [&](std::size_t k) {
+        const ProjectModule& m = project.modules[todo[k]];
+        m.ir = parse_file(*m.file, sinks[k]);
+        m.deferred = false;
+      },
+      threads == 0 ? default_thread_count() : threads);
+  for (const DiagnosticSink& sink : sinks)
+    for (const Diagnostic& d : sink.all()) diags.report(d);
+  return todo.size();
 }
 
 }  // namespace gshape

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,11 +18,32 @@ namespace gshape {
 // A file of the project that parsed: its text and its IR.
 struct ProjectModule {
   std::unique_ptr<SourceFile> file;
-  std::unique_ptr<ir::Module> ir;
+  // The IR; nullptr while `deferred` (then built on first need by
+  // parse_deferred, which is why it may change behind a const Project).
+  mutable std::unique_ptr<ir::Module> ir;
   std::string root;  // the directory (or file) given on the command line that holds it
   // Project modules this one imports (indices into Project::modules, sorted,
   // no duplicates, never itself). Imports of outside libraries are not here.
   std::vector<std::size_t> imports;
+  // Every absolute dotted name its import statements load
+  // (imported_module_names of import_graph.h): what the import graph is built from.
+  std::vector<std::string> import_names;
+  // Not parsed yet: load_project found its import names in the file facts
+  // cache (the file parsed before, with no diagnostic, to the same names), so
+  // its IR is built only if an analysis needs it (parse_deferred).
+  mutable bool deferred = false;
+};
+
+// What the front end keeps of a file between runs (codegen/analysis_cache.h
+// keeps it on disk): the import names of a file that parsed with no
+// diagnostic, keyed by everything they depend on (its text, module name,
+// whether it is a package's __init__, and gshape's identity). Called from
+// several threads at once.
+class FileFactsCache {
+ public:
+  virtual ~FileFactsCache() = default;
+  virtual std::optional<std::vector<std::string>> load_import_names(const SourceFile& file) = 0;
+  virtual void store_import_names(const SourceFile& file, const std::vector<std::string>& names) = 0;
 };
 
 class Project {
@@ -76,8 +98,20 @@ std::string megabytes(std::size_t bytes);
 // A file larger than `max_file_bytes` (capped at kHardMaxSourceFileBytes) is
 // not read: a warning names it and the limit, and it is listed in
 // `oversized_files`; so memory stays in proportion to the limit.
+// With `facts`, a file whose import names it holds is not parsed: its
+// module is `deferred` (its IR nullptr until parse_deferred builds it); every
+// other file that parses with no diagnostic has its names stored there.
 using FileFilter = std::function<bool(const std::string& path)>;
 Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads = 0,
-                     const FileFilter& keep = {}, std::size_t max_file_bytes = kDefaultMaxSourceFileBytes);
+                     const FileFilter& keep = {}, std::size_t max_file_bytes = kDefaultMaxSourceFileBytes,
+                     FileFactsCache* facts = nullptr);
+
+// Builds the IR of the deferred modules among `modules` (indices into
+// project.modules) on `threads` threads (0: the default). The diagnostics of a
+// parse that no longer matches what the facts promised (none are expected:
+// the facts are keyed by the file's text and gshape's identity) go to `diags`,
+// and such a module keeps a null IR. Returns how many modules it parsed.
+std::size_t parse_deferred(const Project& project, const std::vector<std::size_t>& modules, DiagnosticSink& diags,
+                           unsigned threads = 0);
 
 }  // namespace gshape

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <exception>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <map>
@@ -330,6 +331,7 @@ class UnitView {
       ProjectModule m;
       m.file.reset(const_cast<SourceFile*>(w.file.get()));
       m.ir.reset(const_cast<ir::Module*>(w.ir.get()));
+      m.deferred = w.deferred;  // not parsed yet (its unit's key counts it as parsed)
       m.root = w.root;
       for (std::size_t j : w.imports)
         if (auto it = local.find(j); it != local.end()) m.imports.push_back(it->second);
@@ -369,7 +371,7 @@ std::string unit_key(const Project& unit, const AnalysisOptions& o) {
   for (const ProjectModule& m : unit.modules) {
     key += "module " + std::to_string(m.file->path().size()) + " " + m.file->path() + " " + m.file->module_name() +
            " " + std::to_string(m.file->is_package_init()) + " " + std::to_string(m.root.size()) + " " + m.root +
-           " " + std::to_string(m.ir != nullptr) + " " + std::to_string(m.file->text().size()) + "\n";
+           " " + std::to_string(m.ir != nullptr || m.deferred) + " " + std::to_string(m.file->text().size()) + "\n";
     key += m.file->text();
     key += "\n";
   }
@@ -381,13 +383,27 @@ std::string unit_key(const Project& unit, const AnalysisOptions& o) {
 // tie), diagnostics in unit order, statistics summed.
 AnalysisResult merge_units(std::vector<AnalysisResult>& parts) {
   AnalysisResult out;
+  // Appends `from` to `to`: the first part's vector is taken whole, and room
+  // for every part is made once (an obligation is a large object: moving
+  // tens of thousands of them again at each growth of the vector was a fifth
+  // of a re-check with nothing changed).
+  auto append = [&parts](auto& to, auto& from, auto member) {
+    if (to.empty()) {
+      std::size_t total = 0;
+      for (AnalysisResult& p : parts) total += (p.*member).size();
+      to = std::move(from);
+      to.reserve(total);
+      return;
+    }
+    to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  };
   for (AnalysisResult& r : parts) {
-    for (auto& a : r.obligations) out.obligations.push_back(std::move(a));
-    for (auto& x : r.shapes) out.shapes.push_back(std::move(x));
-    for (auto& x : r.sites) out.sites.push_back(std::move(x));
-    for (auto& x : r.internal) out.internal.push_back(std::move(x));
-    for (auto& x : r.annotation_problems) out.annotation_problems.push_back(std::move(x));
-    for (auto& x : r.advice) out.advice.push_back(std::move(x));
+    append(out.obligations, r.obligations, &AnalysisResult::obligations);
+    append(out.shapes, r.shapes, &AnalysisResult::shapes);
+    append(out.sites, r.sites, &AnalysisResult::sites);
+    append(out.internal, r.internal, &AnalysisResult::internal);
+    append(out.annotation_problems, r.annotation_problems, &AnalysisResult::annotation_problems);
+    append(out.advice, r.advice, &AnalysisResult::advice);
     AnalysisStats& st = out.stats;
     const AnalysisStats& is = r.stats;
     st.raw_obligations += is.raw_obligations;
@@ -460,7 +476,12 @@ bool splits_into_units(const AnalysisOptions& options) {
 
 AnalysisResult analyse_project(const Project& project, const AnalysisOptions& options, UnitCache* cache) {
   if (!splits_into_units(options)) {
+    std::vector<std::size_t> all(project.modules.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    DiagnosticSink parse_problems;
+    parse_deferred(project, all, parse_problems, options.threads);
     AnalysisResult r = analyse_whole(project, options);
+    r.internal.insert(r.internal.begin(), parse_problems.all().begin(), parse_problems.all().end());
     r.stats.units = r.stats.units_analysed = 1;
     return r;
   }
@@ -492,6 +513,16 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   // creation order no unit's term ordering reads. Each result goes to its
   // unit's place, so the merge below sees the same results in the same
   // order for any thread count.
+  // The modules of the units left that load_project did not parse (their
+  // import names came from the file facts cache) are parsed now, and their
+  // views made again to hold the IR.
+  DiagnosticSink parse_problems;
+  {
+    std::vector<std::size_t> to_parse;
+    for (std::size_t u : todo) to_parse.insert(to_parse.end(), units[u].begin(), units[u].end());
+    if (parse_deferred(project, to_parse, parse_problems, options.threads) > 0)
+      for (std::size_t u : todo) views[u] = std::make_unique<UnitView>(project, units[u]);
+  }
   std::vector<std::size_t> bytes(units.size(), 0);
   for (std::size_t u : todo)
     for (const ProjectModule& m : views[u]->project().modules) bytes[u] += m.file->text().size();
@@ -518,6 +549,7 @@ AnalysisResult analyse_project(const Project& project, const AnalysisOptions& op
   results.reserve(parts.size());
   for (std::optional<AnalysisResult>& r : parts) results.push_back(std::move(*r));
   AnalysisResult result = merge_units(results);
+  result.internal.insert(result.internal.begin(), parse_problems.all().begin(), parse_problems.all().end());
   result.stats.units = units.size();
   result.stats.units_analysed = todo.size();
   result.stats.units_cached = cached;

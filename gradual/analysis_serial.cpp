@@ -87,7 +87,7 @@ struct Malformed : std::runtime_error {
 
 class Reader {
  public:
-  Reader(const std::string& text, const Project& unit) : p_(text.data()), end_(text.data() + text.size()) {
+  Reader(std::string_view text, const Project& unit) : p_(text.data()), end_(text.data() + text.size()) {
     for (const ProjectModule& m : unit.modules) files_.emplace(m.file->path(), m.file.get());
   }
   uint64_t u() {
@@ -316,18 +316,20 @@ std::string serialise_result(const AnalysisResult& r) {
   return std::string(kMagic) + w.take();
 }
 
-std::optional<AnalysisResult> deserialise_result(const std::string& text, const Project& unit) {
+std::optional<AnalysisResult> deserialise_result(std::string_view text, const Project& unit) {
   const std::size_t magic = sizeof kMagic - 1;
   if (text.compare(0, magic, kMagic) != 0) return std::nullopt;
-  std::string body = text.substr(magic);
   try {
-    Reader rd(body, unit);
+    Reader rd(text.substr(magic), unit);
     if (rd.u() != kFormat) return std::nullopt;
     AnalysisResult r;
-    r.obligations.resize(rd.count());
-    for (std::size_t i = 0; i < r.obligations.size(); ++i) {
-      r.obligations[i] = read_obligation(rd);
-      r.obligations[i].ob.id = static_cast<int>(i);
+    // (built in place: a value-initialised obligation then assigned was
+    // twice the work of reading one)
+    const std::size_t obligations = rd.count();
+    r.obligations.reserve(obligations);
+    for (std::size_t i = 0; i < obligations; ++i) {
+      r.obligations.push_back(read_obligation(rd));
+      r.obligations.back().ob.id = static_cast<int>(i);
     }
     r.shapes.resize(rd.count());
     for (ShapeRecord& x : r.shapes) {

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "frontend/project.h"
 #include "gradual/analysis.h"
@@ -22,6 +23,6 @@ std::string serialise_result(const AnalysisResult& result);
 // The result `text` holds, its locations pointing into `unit`'s files (by
 // path); nullopt when the text is not one serialise_result wrote or names a
 // file `unit` does not hold.
-std::optional<AnalysisResult> deserialise_result(const std::string& text, const Project& unit);
+std::optional<AnalysisResult> deserialise_result(std::string_view text, const Project& unit);
 
 }  // namespace gshape::gradual

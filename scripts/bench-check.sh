@@ -5,7 +5,10 @@
 # then the re-check after editing one file with the analysis cache, on the
 # generated project (one import chain: one analysis unit) and on a second
 # generated layout of ten independent groups of five modules (ten units),
-# and that layout cold on one thread against the default number of threads.
+# and that layout cold on one thread against the default number of threads;
+# then start-up: `gshape check` of a one-line file (with the cache, as users
+# run it, and --no-cache) against `true` and `python3 -c pass` in the same
+# run, and, for each fetched project, a check with nothing changed.
 # Every other figure is a cold run (--no-cache).
 #
 # usage: scripts/bench-check.sh BUILD_DIR [RUNS]
@@ -217,7 +220,7 @@ recheck() {  # LABEL DIR FILE
   local cache="$WORK/cache-$RANDOM" cold warm same units
   cold=$(median_time "$GSHAPE" check --no-cache "$2")
   warm=$(recheck_time "$2" "$3" "$cache")
-  units=$("$GSHAPE" check --verbose --cache-dir "$cache" "$2" 2>&1 >/dev/null | grep '^analysis units:' || true)
+  units=$("$GSHAPE" check --verbose --cache-dir "$cache" "$2" 2>&1 >/dev/null | grep -E '^(analysis units|modules parsed):' | paste -sd ';' || true)
   same=$(median_time "$GSHAPE" check --cache-dir "$cache" "$2")
   echo "re-check after editing one file, $1:"
   echo "  cold $cold s, after an edit $warm s ($(echo "100 * $warm / $cold" | bc -l | xargs printf '%.1f')% of cold), nothing changed $same s ($(echo "100 * $same / $cold" | bc -l | xargs printf '%.1f')% of cold)"
@@ -233,3 +236,43 @@ ONE_THREAD=$(median_time env GSHAPE_THREADS=1 "$GSHAPE" check --no-cache "$WORK/
 THREADS=$(median_time env -u GSHAPE_THREADS "$GSHAPE" check --no-cache "$WORK/groups")
 echo "ten independent groups, cold: 1 thread $ONE_THREAD s, default threads ($(nproc) cores) $THREADS s" \
      "($(echo "$ONE_THREAD / $THREADS" | bc -l | xargs printf '%.2f')x)"
+
+# ---- start-up: the mean wall time of a command run LOOPS times in a row,
+# the commands taking turns round by round (the median round is printed), so
+# that a machine shared with other work slows each of them alike
+LOOPS=20
+mean_ms() {  # LOOPS runs of a command: mean milliseconds per run
+  local start end
+  start=$(date +%s%N)
+  for _ in $(seq "$LOOPS"); do "$@" >/dev/null 2>&1 || true; done
+  end=$(date +%s%N)
+  echo "($end - $start) / $LOOPS / 1000000" | bc -l
+}
+echo 'x = 1' > "$WORK/one_line.py"
+"$GSHAPE" check --cache-dir "$WORK/cache-startup" "$WORK/one_line.py" >/dev/null 2>&1 || true
+declare -A rounds
+labels=("true" "python3 -c pass" "gshape --version" "gshape check one-line file" "gshape check --no-cache one-line file")
+for _ in $(seq "$RUNS"); do
+  rounds["true"]+="$(mean_ms true) "
+  rounds["python3 -c pass"]+="$(mean_ms "$PY" -c pass) "
+  rounds["gshape --version"]+="$(mean_ms "$GSHAPE" --version) "
+  rounds["gshape check one-line file"]+="$(mean_ms "$GSHAPE" check --cache-dir "$WORK/cache-startup" "$WORK/one_line.py") "
+  rounds["gshape check --no-cache one-line file"]+="$(mean_ms "$GSHAPE" check --no-cache "$WORK/one_line.py") "
+done
+median_of() { printf '%s\n' $1 | sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]}'; }
+TRUE_MS=$(median_of "${rounds["true"]}")
+echo "start-up (mean of $LOOPS runs in a row, median of $RUNS rounds; target: check of a one-line file <= 5 ms):"
+for label in "${labels[@]}"; do
+  ms=$(median_of "${rounds[$label]}")
+  echo "  $label: $ms ms ($(echo "$ms / $TRUE_MS" | bc -l | xargs printf '%.1f')x true)"
+done
+if [ -n "${GSHAPE_BENCH_PROJECTS:-}" ] && [ -d "$GSHAPE_BENCH_PROJECTS" ]; then
+  echo "fetched projects, gshape check with nothing changed (the cache filled; target <= 30 ms; cold: above):"
+  for project in "$GSHAPE_BENCH_PROJECTS"/*/; do
+    project=${project%/}
+    cache="$WORK/cache-$(basename "$project")"
+    "$GSHAPE" check --cache-dir "$cache" "$project" >/dev/null 2>&1 || true
+    printf '  %s: %.1f ms\n' "$(basename "$project")" "$(mean_ms "$GSHAPE" check --cache-dir "$cache" "$project")"
+  done
+fi
+

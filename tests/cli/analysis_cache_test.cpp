@@ -1,9 +1,10 @@
 // The analysis cache of `gshape check` (codegen/analysis_cache.h): a run that
 // reads results from the cache prints byte for byte what a run without it
-// prints — on every sample and on a generated project of several independent
-// groups after random edits — an edit re-analyses only its own group, and a
-// corrupt entry is ignored; one thread or several print the same. Also
-// `gshape cache dir|clean`.
+// prints — on every sample, on a generated project of several independent
+// groups after random edits, and on a flat project whose imports, files and
+// syntax change at random — an edit re-analyses (and parses) only its own
+// group, and a corrupt entry or file facts entry is ignored; one thread or
+// several print the same. Also `gshape cache dir|clean`.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -209,6 +210,207 @@ TEST(AnalysisCache, CorruptOrForeignEntriesAreIgnored) {
   check_again("garbage");
   for (const fs::path& p : entries) std::ofstream(p, std::ios::trunc);
   check_again("empty");
+}
+
+// "modules parsed: P of M ..." of a --verbose text run: P.
+int modules_parsed(const std::string& err) {
+  static const std::regex line("modules parsed: ([0-9]+) of ([0-9]+)");
+  std::smatch m;
+  if (!std::regex_search(err, m, line)) return -1;
+  return std::stoi(m[1]);
+}
+
+// "analysis units: N (A analysed, C from the cache)": A.
+int units_analysed(const std::string& err) {
+  static const std::regex line("analysis units: [0-9]+ \\(([0-9]+) analysed");
+  std::smatch m;
+  if (!std::regex_search(err, m, line)) return -1;
+  return std::stoi(m[1]);
+}
+
+// A flat project (one folder: modules import each other by bare name) of
+// models m0..m5 and scripts that import some of them, rewritten at random:
+// a model's width (a static error unless 32), which models a script imports
+// (units join and split), scripts and models deleted and created, a syntax
+// error made and fixed. After every step a cached run prints byte for byte
+// what an uncached one prints (JSON with the shapes), twice (the run that
+// fills the cache and the one that reads it); with nothing changed no unit
+// is analysed and no file is parsed. The file facts (import names) the cache
+// keeps decide the units: a stale one would put a file in the wrong unit.
+TEST(AnalysisCache, RandomEditsOfImportsFilesAndSyntaxMatchAnUncachedRun) {
+  TempDir dir, cache;
+  const int models = 6, scripts = 5;
+  auto model_text = [](int k, int width, int edit) {
+    return "import torch\nimport torch.nn as nn\n\n\nclass Net" + std::to_string(k) +
+           "(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.fc1 = nn.Linear(16, " + std::to_string(width) + ")\n"
+           "        self.fc2 = nn.Linear(32, 4)\n\n"
+           "    def forward(self, x):\n        return self.fc2(torch.relu(self.fc1(x)))\n# edit " +
+           std::to_string(edit) + "\n";
+  };
+  auto script_text = [](const std::vector<int>& uses, int edit) {
+    std::string text = "import torch\n";
+    for (int k : uses) text += "from m" + std::to_string(k) + " import Net" + std::to_string(k) + "\n";
+    text += "\nx = torch.randn(8, 16)\n";
+    for (int k : uses) text += "y" + std::to_string(k) + " = Net" + std::to_string(k) + "()(x)\n";
+    return text + "# edit " + std::to_string(edit) + "\n";
+  };
+  const std::string proj = dir.mkdir("proj");
+  auto model_path = [&](int k) { return "proj/m" + std::to_string(k) + ".py"; };
+  auto script_path = [&](int s) { return "proj/s" + std::to_string(s) + ".py"; };
+  for (int k = 0; k < models; ++k) dir.write(model_path(k), model_text(k, 32, 0));
+  for (int s = 0; s < scripts; ++s) dir.write(script_path(s), script_text({s % models}, 0));
+
+  std::vector<std::string> json = {"check", "--format=json", "--show-shapes", proj};
+  std::vector<std::string> cached = json, uncached = json;
+  cached.insert(cached.end(), {"--cache-dir", cache.str()});
+  uncached.push_back("--no-cache");
+  // (--show-shapes: the options are part of a unit's key)
+  std::vector<std::string> verbose = {"check", "--color=never", "--verbose", "--show-shapes", "--cache-dir",
+                                      cache.str(), proj};
+
+  std::mt19937 rng(4242);  // fixed: the test is the same on every run
+  auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  for (int step = 0; step <= 24; ++step) {
+    std::string what = "start";
+    if (step > 0) {
+      switch (pick(6)) {
+        case 0: {  // a model's width: an error or not
+          int k = pick(models);
+          dir.write(model_path(k), model_text(k, pick(2) ? 32 : 20 + pick(20), step));
+          what = "width of m" + std::to_string(k);
+          break;
+        }
+        case 1: {  // a script imports other models (units join or split)
+          int s = pick(scripts);
+          std::vector<int> uses;
+          for (int n = pick(3); n > 0; --n) uses.push_back(pick(models));
+          std::sort(uses.begin(), uses.end());
+          uses.erase(std::unique(uses.begin(), uses.end()), uses.end());
+          dir.write(script_path(s), script_text(uses, step));
+          what = "imports of s" + std::to_string(s);
+          break;
+        }
+        case 2: {  // a file deleted
+          std::string victim = pick(2) ? model_path(pick(models)) : script_path(pick(scripts));
+          fs::remove(dir / victim);
+          what = "deleted " + victim;
+          break;
+        }
+        case 3: {  // a file created (or made again): a model, or a script of two models
+          if (pick(2)) {
+            int k = pick(models);
+            dir.write(model_path(k), model_text(k, 32, step));
+            what = "created m" + std::to_string(k);
+          } else {
+            int s = pick(scripts);
+            dir.write(script_path(s), script_text({pick(models), pick(models)}, step));
+            what = "created s" + std::to_string(s);
+          }
+          break;
+        }
+        case 4: {  // a syntax error
+          std::string victim = pick(2) ? model_path(pick(models)) : script_path(pick(scripts));
+          dir.write(victim, "import torch\ndef broken(:\n    pass\n# edit " + std::to_string(step) + "\n");
+          what = "syntax error in " + victim;
+          break;
+        }
+        default: {  // the same import list, other code: the file's facts change only by its text
+          int s = pick(scripts);
+          dir.write(script_path(s), script_text({pick(models)}, step) + "z = torch.zeros(3, 4).sum(0)\n");
+          what = "code of s" + std::to_string(s);
+          break;
+        }
+      }
+    }
+    const std::string label = "step " + std::to_string(step) + " (" + what + ")";
+    ProcessResult cold = gshape(uncached);
+    ProcessResult first = gshape(cached);
+    ProcessResult text = gshape(verbose);  // reads every unit from the cache
+    ProcessResult warm = gshape(cached);
+    EXPECT_EQ(without_times(first.out), without_times(cold.out)) << label;
+    EXPECT_EQ(without_times(warm.out), without_times(cold.out)) << label;
+    EXPECT_EQ(first.exit_code, cold.exit_code) << label;
+    EXPECT_EQ(warm.exit_code, cold.exit_code) << label;
+    EXPECT_EQ(units_analysed(text.err), 0) << label << "\n" << text.err;
+    EXPECT_EQ(modules_parsed(text.err), 0) << label << ": nothing changed, nothing parsed\n" << text.err;
+  }
+}
+
+// The first cached run parses every file (and keeps its import names); with
+// nothing changed none is parsed; after an edit, only the files of the
+// edited file's unit are.
+TEST(AnalysisCache, OnlyTheFilesOfAnalysedUnitsAreParsed) {
+  TempDir dir, cache;
+  for (int g = 0; g < 3; ++g) write_group(dir, g, 32, 1);
+  std::vector<std::string> args = {"check", "--color=never", "--verbose", "--cache-dir", cache.str(),
+                                   dir / "proj/g0", dir / "proj/g1", dir / "proj/g2"};
+  ProcessResult first = gshape(args);
+  EXPECT_EQ(units_line(first.err), "analysis units: 3 (3 analysed, 0 from the cache)");
+  EXPECT_NE(first.err.find("modules parsed: 6 of 6\n"), std::string::npos) << first.err;
+  ProcessResult same = gshape(args);
+  EXPECT_EQ(units_line(same.err), "analysis units: 3 (0 analysed, 3 from the cache)");
+  EXPECT_NE(same.err.find("modules parsed: 0 of 6 (the others' units came from the cache)\n"), std::string::npos)
+      << same.err;
+  write_group(dir, 1, 24, 2, 1);  // g1's model: now a static error
+  ProcessResult edited = gshape(args);
+  EXPECT_EQ(units_line(edited.err), "analysis units: 3 (1 analysed, 2 from the cache)");
+  EXPECT_NE(edited.err.find("modules parsed: 2 of 6 (the others' units came from the cache)\n"), std::string::npos)
+      << edited.err;
+  EXPECT_NE(edited.err.find("model1.py"), std::string::npos) << edited.err;  // its error is reported
+  // --no-cache parses everything
+  std::vector<std::string> uncached = args;
+  uncached.push_back("--no-cache");
+  EXPECT_NE(gshape(uncached).err.find("modules parsed: 6 of 6\n"), std::string::npos);
+}
+
+// The file facts are checked like unit entries: one that is garbage, or
+// that belongs to another file (its key check does not match), is not used.
+TEST(AnalysisCache, CorruptOrForeignFileFactsAreIgnored) {
+  TempDir dir, cache;
+  for (int g = 0; g < 2; ++g) write_group(dir, g, g == 0 ? 32 : 20, 0);
+  std::vector<std::string> args = {"check", "--format=json", "--show-shapes", "--cache-dir", cache.str(),
+                                   dir / "proj/g0", dir / "proj/g1"};
+  std::vector<std::string> uncached = args;
+  uncached.push_back("--no-cache");
+  const std::string expected = without_times(gshape(uncached).out);
+  ASSERT_EQ(without_times(gshape(args).out), expected);
+  std::vector<fs::path> facts;
+  for (const auto& e : fs::recursive_directory_iterator(cache.path()))
+    if (e.path().extension() == ".facts") facts.push_back(e.path());
+  std::sort(facts.begin(), facts.end());
+  ASSERT_EQ(facts.size(), 4u);
+  auto read = [](const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  // every file's facts swapped for another file's (a train script's for a
+  // model's: other import names), and the unit entries removed so that the
+  // units are formed from the facts and analysed again
+  auto drop_entries = [&] {
+    for (const auto& e : fs::recursive_directory_iterator(cache.path()))
+      if (e.path().extension() == ".entry") fs::remove(e.path());
+  };
+  std::vector<std::string> texts;
+  for (const fs::path& p : facts) texts.push_back(read(p));
+  for (std::size_t i = 0; i < facts.size(); ++i) std::ofstream(facts[i], std::ios::trunc) << texts[(i + 1) % facts.size()];
+  drop_entries();
+  EXPECT_EQ(without_times(gshape(args).out), expected) << "foreign facts";
+  // a body cut off under its own header (a train script's facts would lose
+  // its model: its unit would not hold the model), then garbage, then empty files
+  ASSERT_EQ(without_times(gshape(args).out), expected);  // the facts written again
+  for (const fs::path& p : facts) {
+    std::string text = read(p);
+    std::ofstream(p, std::ios::trunc) << text.substr(0, text.find('\n') + 1);
+  }
+  drop_entries();
+  EXPECT_EQ(without_times(gshape(args).out), expected) << "cut facts";
+  for (const fs::path& p : facts) std::ofstream(p, std::ios::trunc) << "gshape-file-facts 1 x y\nmodel0\n";
+  drop_entries();
+  EXPECT_EQ(without_times(gshape(args).out), expected) << "garbage facts";
+  for (const fs::path& p : facts) std::ofstream(p, std::ios::trunc);
+  drop_entries();
+  EXPECT_EQ(without_times(gshape(args).out), expected) << "empty facts";
 }
 
 TEST(AnalysisCache, CacheDirAndClean) {
