@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/heap_tuning.h"
 #include "cli/large_stack.h"
 #include "gshape_version.h"
 
@@ -122,7 +121,6 @@ int dispatch(const std::vector<std::string>& argv) {
 }  // namespace gshape::cli
 
 int main(int argc, char** argv) {
-  gshape::cli::tune_heap();
   std::vector<std::string> args(argv + 1, argv + argc);
   int exit_code = gshape::cli::run_with_large_stack([&args]() {
     try {
