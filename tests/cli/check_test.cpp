@@ -44,8 +44,9 @@ TEST(Check, GoodProjectExits0WithSummary) {
 // A chain of broadcasts of unrelated sizes: its shape's term passes the cap
 // of 300 characters after a few steps.
 std::string long_chain() {
-  std::string src = "from einops import rearrange\ndef f(m):\n    out = rearrange(m, 'b -> b')\n";
-  for (int i = 0; i < 24; ++i) src += "    out = out + rearrange(m, 'b -> b')\n";
+  // m is rebound before each step: each rearrange names a size of its own
+  std::string src = "from einops import rearrange\ndef f(m, n):\n    out = rearrange(m, 'b -> b')\n";
+  for (int i = 0; i < 24; ++i) src += "    m = n\n    out = out + rearrange(m, 'b -> b')\n";
   return src + "    return out\n";
 }
 
