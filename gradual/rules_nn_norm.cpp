@@ -43,24 +43,31 @@ Value batch_norm_checks(RuleContext& ctx, const Arg& input, const std::optional<
   return Value::tensor(input.shape());
 }
 
-template <int Rank>
-Value rule_batch_norm_init(RuleContext& ctx) {
+// Construction of a batch or instance norm module `nn.<kind><Rank>d`: the
+// parameters and running statistics it makes have num_features entries
+// (`tag`: num_features >= 0 when there are some).
+Value norm_module_init(RuleContext& ctx, const std::string& kind, int rank, const std::string& tag) {
   IntTerm features = ctx.int_term(ctx.arg("num_features"));
   bool affine = ctx.bool_constant("affine");
   bool track = ctx.bool_constant("track_running_stats");
+  const std::string name = kind + std::to_string(rank) + "d";
   if (affine || track) {
     Message m;
-    m << "trying to create tensor with negative dimension: nn.BatchNorm" << std::to_string(Rank) << "d(" << features
-      << ")";
-    ctx.require("nn_batch_norm_c1", ge(features, 0), m);  // nn_batch_norm_c1
+    m << "trying to create tensor with negative dimension: nn." << name << "(" << features << ")";
+    ctx.require(tag, ge(features, 0), m);
   }
-  auto obj = new_module("torch.nn.BatchNorm" + std::to_string(Rank) + "d");
+  auto obj = new_module("torch.nn." + name);
   obj->attributes["num_features"] = Value::integer(features.dim());
   obj->attributes["affine"] = Value::boolean(Pred(affine));
   obj->attributes["track_running_stats"] = Value::boolean(Pred(track));
   obj->attributes["weight"] = affine ? Value::tensor(Shape{features.dim()}) : Value::none();
   obj->attributes["bias"] = affine ? Value::tensor(Shape{features.dim()}) : Value::none();
   return Value::object(obj);
+}
+
+template <int Rank>
+Value rule_batch_norm_init(RuleContext& ctx) {
+  return norm_module_init(ctx, "BatchNorm", Rank, "nn_batch_norm_c1");  // nn_batch_norm_c1
 }
 
 // Training mode: a constant when the program's module says so, else read at
@@ -300,26 +307,10 @@ Value rule_group_norm_forward(RuleContext& ctx) {
 // ------------------------------------------------------------------ instance norm
 
 // nn.InstanceNorm{1,2,3}d(num_features, eps, momentum, affine=False,
-// track_running_stats=False): the parameters and running statistics it
-// makes have num_features entries (`nn_instance_norm_c1`).
+// track_running_stats=False): as batch norm's construction.
 template <int Rank>
 Value rule_instance_norm_init(RuleContext& ctx) {
-  IntTerm features = ctx.int_term(ctx.arg("num_features"));
-  bool affine = ctx.bool_constant("affine");
-  bool track = ctx.bool_constant("track_running_stats");
-  const std::string name = "nn.InstanceNorm" + std::to_string(Rank) + "d";
-  if (affine || track) {
-    Message m;
-    m << "trying to create tensor with negative dimension: " << name << "(" << features << ")";
-    ctx.require("nn_instance_norm_c1", ge(features, 0), m);  // nn_instance_norm_c1
-  }
-  auto obj = new_module("torch.nn.InstanceNorm" + std::to_string(Rank) + "d");
-  obj->attributes["num_features"] = Value::integer(features.dim());
-  obj->attributes["affine"] = Value::boolean(Pred(affine));
-  obj->attributes["track_running_stats"] = Value::boolean(Pred(track));
-  obj->attributes["weight"] = affine ? Value::tensor(Shape{features.dim()}) : Value::none();
-  obj->attributes["bias"] = affine ? Value::tensor(Shape{features.dim()}) : Value::none();
-  return Value::object(obj);
+  return norm_module_init(ctx, "InstanceNorm", Rank, "nn_instance_norm_c1");  // nn_instance_norm_c1
 }
 
 // forward, torch 1.13: `instance_norm_c1` Rank+1 axes (one sample, made a

@@ -87,6 +87,36 @@ def case_gn_one_value():
     gn(torch.zeros(1, 2))
 
 
+
+def case_in_negative():
+    # expect-error@+1: nn_instance_norm_c1
+    nn.InstanceNorm2d(-3, affine=True)
+
+
+def case_in_rank():
+    inorm = nn.InstanceNorm2d(3)
+    # expect-error@+1: instance_norm_c1
+    inorm(torch.zeros(2, 3, 4, 4, 4))
+
+
+def case_in_one_spatial_element():
+    inorm = nn.InstanceNorm2d(3)
+    # expect-error@+1: instance_norm_c2
+    inorm(torch.zeros(2, 3, 1, 1))
+
+
+def case_in_channels():
+    inorm = nn.InstanceNorm1d(4, affine=True)
+    # expect-error@+1: instance_norm_c3
+    inorm(torch.zeros(2, 5, 3))
+
+
+def case_in_empty_batch_with_weight():
+    inorm = nn.InstanceNorm2d(3, affine=True)
+    # expect-error@+1: instance_norm_c4
+    inorm(torch.zeros(0, 3, 4, 4))
+
+
 if __name__ == "__main__":
     # Each case_ function must fail at its last line, with PyTorch's own error.
     import sys

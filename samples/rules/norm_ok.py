@@ -21,6 +21,16 @@ def case_group_norm():
     return gn(torch.zeros(2, 6, 5)), F.group_norm(torch.zeros(3, 4), 2, torch.ones(4))
 
 
+
+def case_instance_norm():
+    inorm, affine, tracked = nn.InstanceNorm2d(3), nn.InstanceNorm1d(4, affine=True), nn.InstanceNorm3d(2, track_running_stats=True)
+    # without parameters or statistics another channel count is accepted; a
+    # sample without a batch axis is a batch of one; an empty batch is fine
+    return (inorm(torch.zeros(2, 3, 4, 4)), inorm(torch.zeros(3, 4, 4)), inorm(torch.zeros(2, 5, 4, 4)),
+            affine(torch.zeros(2, 4, 5)), affine(torch.zeros(4, 5)), tracked(torch.zeros(1, 2, 2, 2, 2)),
+            tracked(torch.zeros(0, 2, 2, 2, 2)))
+
+
 if __name__ == "__main__":
     for name, case in list(globals().items()):
         if name.startswith("case_"):
