@@ -33,12 +33,19 @@ Value batch_norm_checks(RuleContext& ctx, const Arg& input, const std::optional<
        << ctx.size(input, 1);
     ctx.require("batch_norm_c2", empty || eq(ctx.size(input, 1), *features), m2);  // batch_norm_c2
   }
+  Message m3;
+  m3 << what << " expected more than 1 value per channel when training, got input of shape " << ctx.shape_hole(input);
   if (input.shape().rank_known()) {
-    IntTerm n = values_per_channel(ctx, input);
-    Message m3;
-    m3 << what << " expected more than 1 value per channel when training, got input of shape "
-       << ctx.shape_hole(input);
-    ctx.require("batch_norm_c3", !training || ne(n, 1), m3);  // batch_norm_c3
+    ctx.require("batch_norm_c3", !training || ne(values_per_channel(ctx, input), 1), m3);  // batch_norm_c3
+  } else {
+    // Unknown rank: with C = size(1) > 0 there is one value per channel
+    // exactly when numel == C; with C == 0 the product size(0)*size(2)*...
+    // is not determined by numel, so it is a fresh size (deferred). The
+    // run-time check sees the rank and takes the branch above.
+    IntTerm c = ctx.size(input, 1);
+    IntTerm per_channel = IntTerm::opaque(ctx.fresh("values per channel"), "values per channel");
+    BoolTerm more_than_one = (ne(c, 0) && ne(ctx.numel(input), c)) || (eq(c, 0) && ne(per_channel, 1));
+    ctx.require("batch_norm_c3", !training || more_than_one, m3);  // batch_norm_c3
   }
   return Value::tensor(input.shape());
 }

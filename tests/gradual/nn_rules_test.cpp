@@ -207,6 +207,20 @@ TEST_F(NnRules, BatchNormInTrainingModeIsReadAtRunTime) {
   EXPECT_EQ(with_tag(r, "batch_norm_c2").status, Status::Proven);
 }
 
+// An input of unknown rank still gets the per-channel check: with C > 0 it is
+// numel != C; when the module is known to be in eval mode it holds.
+TEST_F(NnRules, BatchNormOnUnknownRankKeepsThePerChannelCheck) {
+  Value bn = module("BatchNorm2d", {I(4)});
+  RuleResult r = forward(bn, {Operand(Value::tensor(Shape::unknown()), 1)});
+  ASSERT_TRUE(r.modelled) << r.note;
+  const Obligation& c3 = with_tag(r, "batch_norm_c3");
+  EXPECT_EQ(c3.status, Status::Deferred);
+  EXPECT_NE(c3.constraint_sexpr().find("(numel 1)"), std::string::npos) << c3.constraint_sexpr();
+  bn.as_object()->attributes["training"] = Value::boolean(Pred(false));
+  RuleResult eval = forward(bn, {Operand(Value::tensor(Shape::unknown()), 1)});
+  EXPECT_EQ(with_tag(eval, "batch_norm_c3").status, Status::Proven);
+}
+
 TEST_F(NnRules, LossesOnSymbolicBatches) {
   Dim b = Dim::symbol("B"), t = Dim::symbol("T");
   RuleResult ce = call("torch.nn.functional.cross_entropy", {T({b, 10}, 0), T({b}, 1)});
