@@ -37,7 +37,7 @@ bool harmless_library_call(const std::string& path) {
       "builtins.callable", "builtins.format", "builtins.hash", "builtins.vars", "builtins.dir", "builtins.list",
       "builtins.tuple", "builtins.set", "builtins.dict", "builtins.enumerate", "builtins.zip", "builtins.range",
       "builtins.reversed", "builtins.map", "builtins.iter", "builtins.next", "builtins.super", "builtins.int", "builtins.float",
-      "builtins.bool", "torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict", "copy.deepcopy",
+      "builtins.bool", "torch.nn.Sequential", "torch.nn.ModuleList", "torch.nn.ModuleDict", "torch.nn.ParameterList", "torch.nn.ParameterDict", "copy.deepcopy",
       "copy.copy",
       // a wrapper hands its module on when it is itself handed on (interp_wrappers.h)
       "torch.nn.DataParallel", "torch.nn.parallel.DistributedDataParallel"};

@@ -146,10 +146,24 @@ std::vector<ArgValue> generic_arguments(const std::vector<ir::Parameter>& params
 }  // namespace
 
 void Interpreter::analyse_uncalled() {
-  std::vector<std::tuple<const ir::FunctionDef*, ModuleState*, const ir::ClassDef*>> defs;
+  using Def = std::tuple<const ir::FunctionDef*, ModuleState*, const ir::ClassDef*>;
+  // Callers before callees: a class or function is mostly used by what is
+  // defined after it (GPT after Block, the driver module after the model's),
+  // so the top-level items are taken last first, each item's defs in source
+  // order. A def reached from an earlier generic visit is then analysed in
+  // the context of its caller (`x` of shape [b, t, n_embd]) and needs no
+  // generic visit of its own with unknown arguments.
+  std::vector<std::vector<Def>> items;
   for (auto& m : modules_) {
-    if (m->project_module && m->project_module->ir) collect_defs(m->project_module->ir->body, m.get(), nullptr, defs);
+    if (!m->project_module || !m->project_module->ir) continue;
+    for (const ir::Stmt* s : m->project_module->ir->body) {
+      std::vector<Def> one;
+      collect_defs(ir::Body{const_cast<ir::Stmt*>(s)}, m.get(), nullptr, one);
+      if (!one.empty()) items.push_back(std::move(one));
+    }
   }
+  std::vector<Def> defs;
+  for (auto it = items.rbegin(); it != items.rend(); ++it) defs.insert(defs.end(), it->begin(), it->end());
   // Module-level functions without parameters first (`test()`, `main()`,
   // `ResNet18()`): every call of them is that call, so what they reach is
   // analysed with the sizes they spell out, and the classes they use need

@@ -46,6 +46,18 @@ std::optional<double> as_number(const Value& v) {
   return std::nullopt;
 }
 
+// What an nn.ModuleDict's attribute names before its children: its own and
+// nn.Module's methods and fields.
+bool module_dict_method(const std::string& attr) {
+  static const std::set<std::string> names = {
+      "keys", "items", "values", "update", "pop", "clear", "parameters", "named_parameters", "buffers",
+      "named_buffers", "children", "named_children", "modules", "named_modules", "to", "cuda", "cpu", "train",
+      "eval", "apply", "state_dict", "load_state_dict", "requires_grad_", "zero_grad", "half", "float", "double",
+      "type", "register_buffer", "register_parameter", "add_module", "register_module", "get_submodule", "training",
+      "forward"};
+  return names.count(attr) > 0 || attr.rfind("__", 0) == 0;
+}
+
 bool is_numeric(const Value& v) { return v.is_int() || v.is_bool() || v.is_float(); }
 
 Value int_arith(BinOpKind op, const Dim& a, const Dim& b) {
@@ -770,6 +782,11 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
     if (attr == "tensors" && ds->is_tensor_dataset()) return Value::tuple(ds->tensors);
     if (!ds->is_tensor_dataset()) return Value::unknown();  // .data, .targets, .classes: not modelled
     return Value::object(std::make_shared<BoundBuiltin>(obj, "torch.utils.data.TensorDataset." + attr));
+  }
+  if (const auto* d = object_as<DictObject>(obj); d && d->is_module_dict() && !module_dict_method(attr)) {
+    // nn.Module.__getattr__: a registered child (methods come first)
+    if (const Value* child = d->find("s:" + attr)) return *child;
+    return Value::unknown();
   }
   if (object_as<ContainerModule>(obj) || object_as<DictObject>(obj) || object_as<ArgParserObject>(obj)) {
     std::string cls = object_as<DictObject>(obj) ? "dict" : obj.as_object()->class_name;

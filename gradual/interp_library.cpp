@@ -455,7 +455,30 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
 
   // ---- library objects shapes flow through
   if (auto wrapper = make_module_wrapper(path, args, site)) return *wrapper;
-  if (path == "torch.nn.Sequential" || path == "torch.nn.ModuleList") {
+  if (path == "torch.nn.ModuleDict" || path == "torch.nn.ParameterDict") {
+    // nn.ModuleDict(dict(...)), ({...}), ([(key, module), ...]) or (): a copy
+    // (nn.ParameterDict alike, of tensors)
+    // of the entries; anything else and its keys are not known
+    auto d = std::make_shared<DictObject>(path);
+    if (arg0()) {
+      if (const auto* from = object_as<DictObject>(*arg0())) {
+        d->entries = from->entries;
+        d->complete = from->complete;
+      } else if (auto pairs = known_items(*arg0(), 4096)) {
+        for (const Value& pair : *pairs) {
+          const std::vector<Value>* kv = pair.is_sequence() ? pair.items() : nullptr;
+          if (kv && kv->size() == 2 && (*kv)[0].is_str() && (*kv)[0].as_str()) d->set("s:" + *(*kv)[0].as_str(), (*kv)[1]);
+          else d->complete = false;
+        }
+      } else {
+        d->complete = false;
+      }
+    }
+    note_created(d.get(), loc);
+    return Value::object(d);
+  }
+  if (path == "torch.nn.Sequential" || path == "torch.nn.ModuleList" || path == "torch.nn.ParameterList") {
+    // (nn.ParameterList is a ModuleList of tensors: indexed, iterated, appended)
     auto c = std::make_shared<ContainerModule>(path);
     c->fixpoint_loops = fixpoint_loops_;
     if (path == "torch.nn.Sequential") {
@@ -478,8 +501,14 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
       }
     } else if (arg0()) {
       auto items = known_items(*arg0(), 4096);
-      if (items) c->children = *items;
-      else c->children_known = false;
+      if (items) {
+        c->children = *items;
+      } else {
+        // `[Block(config) for _ in range(config.n_layer)]`: any number of
+        // children, each like the list's element (kept as the sample)
+        c->children_known = false;
+        if (arg0()->is_sequence() && arg0()->element() && !arg0()->element()->is_unknown()) c->children = {*arg0()->element()};
+      }
     }
     note_created(c.get(), loc);
     return Value::object(c);

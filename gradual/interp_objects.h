@@ -243,8 +243,13 @@ struct FileObject : ObjectValue {
   std::string path;
 };
 
+// A dict, or an nn.ModuleDict / nn.ParameterDict (class "torch.nn.ModuleDict"): its entries are
+// also its attributes (`transformer.wte`), and it iterates, indexes and
+// lists items like a dict of string keys.
 struct DictObject : ObjectValue {
   DictObject() : ObjectValue("builtins.dict") {}
+  explicit DictObject(std::string cls) : ObjectValue(std::move(cls)) {}
+  bool is_module_dict() const { return class_name == "torch.nn.ModuleDict" || class_name == "torch.nn.ParameterDict"; }
   std::vector<std::pair<std::string, Value>> entries;  // key text → value, in insertion order
   bool complete = true;  // false: some entry has a key the analysis does not know
   const Value* find(const std::string& key) const;

@@ -140,5 +140,62 @@ TEST(Objects, ChoicesKeepNoConditionTheyCannotVouchForAndAlternativesShareNoChec
   EXPECT_EQ(a.count(Outcome::Error), 0u) << a.dump();
 }
 
+// nanoGPT / minGPT: `self.transformer = nn.ModuleDict(dict(wte=..., h=nn.ModuleList(
+// [Block(config) for _ in range(config.n_layer)])))`; its entries are read as
+// attributes and by key, and a ModuleList of unknown length applies its
+// blocks (each built alike) to a fixed point.
+TEST(Objects, AModuleDictsEntriesAreItsAttributes) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "class Block(nn.Module):\n"
+      "    def __init__(self, d):\n"
+      "        super().__init__()\n"
+      "        self.fc = nn.Linear(d, d)\n"
+      "    def forward(self, x):\n"
+      "        return x + self.fc(x)\n"
+      "def build(vocab, d, n_layer, b, t):\n"
+      "    tr = nn.ModuleDict(dict(wte=nn.Embedding(vocab, d), h=nn.ModuleList([Block(d) for _ in range(n_layer)])))\n"
+      "    x = tr.wte(torch.zeros(b, t, dtype=torch.long))  # wte\n"
+      "    for block in tr.h:\n"
+      "        x = block(x)  # block\n"
+      "    y = tr['wte'](torch.zeros(t, b, dtype=torch.long))  # key\n"
+      "    pairs = nn.ModuleDict([('head', nn.Linear(d, 3))])\n"
+      "    z = pairs.head(x)  # pairs\n"
+      "    w = pairs.head(torch.zeros(b, d + 1))  # bad\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# wte"), "x"), "[b, t, d]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# block"), "block(x)"), "[b, t, d]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# key"), "y"), "[t, b, d]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# pairs"), "z"), "[b, t, 3]") << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# bad"), "linear_c1"), Outcome::Error) << a.dump();
+}
+
+// A class used by a later one is analysed in its caller's context when the
+// caller has no caller either: Block.forward sees x of GPT's shape, not an
+// unknown x of its own (which would make every shape in it [*]).
+TEST(Objects, AnUncalledCallerIsVisitedBeforeItsCallee) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "class Block(nn.Module):\n"
+      "    def __init__(self, d):\n"
+      "        super().__init__()\n"
+      "        self.fc = nn.Linear(d, d)\n"
+      "    def forward(self, x):\n"
+      "        y = x + self.fc(x)  # residual\n"
+      "        return y\n"
+      "class GPT(nn.Module):\n"
+      "    def __init__(self, d):\n"
+      "        super().__init__()\n"
+      "        self.block = Block(d)\n"
+      "    def forward(self, idx):\n"
+      "        b, t = idx.size()\n"
+      "        x = torch.zeros(b, t, self.block.fc.in_features)\n"
+      "        return self.block(x)\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# residual"), "y"), "[b, t, d]") << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
