@@ -213,6 +213,9 @@ class Interpreter {
   // After a rule at `site` whose obligations are raw_[first...]: each
   // operand variable of unknown rank whose rank those checks fix gets that
   // rank (docs/analysis.md, "Refinement after checks").
+  // After an nn module's forward accepted a name of unknown value as its
+  // input, the name is a tensor (of unknown rank).
+  void refine_module_input(const std::string& rule_name, const std::vector<ArgValue>& args, std::size_t first);
   void refine_pinned_ranks(const std::string& rule_name, const std::vector<const ir::Expr*>& operands, std::size_t first,
                            const ir::Node* site);
   // `x` in `x.shape` or `x.size()`, else null.
@@ -293,9 +296,10 @@ class Interpreter {
   // add_parser on a sub-parsers action (interp_argparse.cpp).
   Value argparse_method(const std::shared_ptr<ArgParserObject>& parser, const std::string& m,
                         const std::vector<ArgValue>& args, const ir::Node* site);
-  // One parser's share of a launch's command line (sub-parsers recurse).
+  // One parser's share of a command line (sub-parsers recurse): a launch's
+  // (ints named after their options) or the program's own parse_args(words).
   void parse_words(ArgParserObject& parser, const std::vector<std::string>& words, ObjectValue& ns,
-                   std::vector<std::string>& extras, const ir::Node* site, bool& failed);
+                   std::vector<std::string>& extras, const ir::Node* site, bool& failed, bool launch = true);
   // Whether a launch's command line reaches the code analysed now: the
   // module run at the bottom of the stack is the launched script (other
   // scripts of a project `gshape run` analyses keep their defaults).

@@ -291,6 +291,41 @@ Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parse
     if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
     return nsv;
   }
+  const Value* given = arg0() ? arg0() : a.kw("args") ? &a.kw("args")->value : nullptr;
+  if ((m == "parse_args" || m == "parse_known_args") && given && !given->is_none()) {
+    // parse_args(['--batch-size', '8']): the program's own words, not the
+    // command line. Parsed when they are constant strings that argparse
+    // accepts; otherwise every value is unknown (not the defaults).
+    auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
+    note_created(ns.get(), site->loc);
+    std::optional<std::vector<std::string>> words;
+    if (auto items = known_items(*given, 4096)) {
+      words.emplace();
+      for (const Value& w : *items) {
+        if (!w.is_str() || !w.as_str()) {
+          words.reset();
+          break;
+        }
+        words->push_back(*w.as_str());
+      }
+    }
+    bool failed = !words;
+    std::vector<std::string> extras;
+    if (words) {
+      std::size_t errors_before = launch_errors_.size();
+      parse_words(*parser, *words, *ns, extras, site, failed, false);
+      launch_errors_.resize(errors_before);  // argparse's own errors are not the launch's
+      failed = failed || (!extras.empty() && m == "parse_args");
+    }
+    if (failed) {
+      ns->attributes.clear();
+      for (const auto& [k, v] : parser->defaults) ns->attributes[k] = Value::unknown();
+      forget_commands(*parser, *ns);
+    }
+    Value nsv = Value::object(ns);
+    if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
+    return nsv;
+  }
   if (m == "parse_args" || m == "parse_known_args") {
     auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
     for (const auto& [k, v] : parser->defaults) ns->attributes[k] = v;
@@ -334,7 +369,7 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
 }
 
 void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::string>& words, ObjectValue& nsobj,
-                              std::vector<std::string>& extras, const Node* site, bool& failed) {
+                              std::vector<std::string>& extras, const Node* site, bool& failed, bool launch) {
   ObjectValue* ns = &nsobj;
   for (const auto& [k, v] : parser.defaults) ns->attributes[k] = v;
   auto error = [&](const std::string& message) {
@@ -551,7 +586,7 @@ void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::st
       if (commands->dest != "==SUPPRESS==") ns->attributes[commands->dest] = Value::string(name);
       ObjectValue subns("argparse.Namespace");
       std::vector<std::string> rest(words.begin() + static_cast<std::ptrdiff_t>(*command_at) + 1, words.end());
-      parse_words(*sub, rest, subns, extras, site, failed);
+      parse_words(*sub, rest, subns, extras, site, failed, launch);
       for (auto& [k, v] : subns.attributes) {
         ns->attributes[k] = v;
         set_by_command.insert(k);
@@ -603,8 +638,10 @@ void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::st
   if (!missing.empty()) error("the following arguments are required: " + missing);
   if (!group_missing.empty()) error(group_missing);
 
-  // each int: a symbol named after its option, held to its value by a fact
+  // each int of a launch: a symbol named after its option, held to its value
+  // by a fact (the program's own words give plain constants)
   for (const Argument& a : parser.arguments) {
+    if (!launch) break;
     if (set_by_command.count(a.dest)) continue;  // the sub-parser's own
     auto it = ns->attributes.find(a.dest);
     if (it == ns->attributes.end() || !it->second.is_int()) continue;

@@ -561,6 +561,7 @@ std::optional<Value> Interpreter::apply_named_rule(const std::string& name, cons
   for (const ArgValue& a : args)
     if (a.expr && (a.type == Argument::Type::Positional || a.type == Argument::Type::Keyword)) operands.push_back(a.expr);
   refine_pinned_ranks(name, operands, first, site);
+  refine_module_input(name, args, first);
   if (rule->checks_only) return std::nullopt;  // the caller models the value
   return result;
 }
@@ -580,6 +581,24 @@ void pinned_values(const TermNode* p, const TermNode* rank, std::set<int64_t>& o
   if (b == rank && a->op == TermOp::Const) out.insert(a->value);
 }
 }  // namespace
+
+void Interpreter::refine_module_input(const std::string& rule_name, const std::vector<ArgValue>& args, std::size_t first) {
+  // nn.Identity and nn.Flatten-like layers aside, an nn module's forward
+  // takes a tensor (torch raises before anything else otherwise); the
+  // recurrent ones take a PackedSequence too
+  static const std::set<std::string> any_input = {"torch.nn.Identity.forward", "torch.nn.LSTM.forward", "torch.nn.GRU.forward",
+                                                  "torch.nn.RNN.forward"};
+  if (receiver_is_guess_ || rule_name.rfind("torch.nn.", 0) != 0 || any_input.count(rule_name)) return;
+  if (rule_name.size() < 8 || rule_name.compare(rule_name.size() - 8, 8, ".forward") != 0) return;
+  for (std::size_t i = first; i < raw_.size(); ++i)
+    if (raw_[i].status == Status::Refuted) return;  // the program stops here
+  if (args.empty() || args.front().type != Argument::Type::Positional) return;
+  const auto* n = dyn_cast<Name>(args.front().expr);
+  Binding* b = n ? find_binding(n->id) : nullptr;
+  // The module accepted it: from here on the name is a tensor of unknown
+  // rank, with the sizes the rule named for it (x.size(-1) == in_features).
+  if (b && b->value.is_unknown()) b->value = Value::tensor(Shape::unknown(), false);
+}
 
 void Interpreter::refine_pinned_ranks(const std::string& rule_name, const std::vector<const Expr*>& operands,
                                       std::size_t first, const Node* site) {

@@ -102,13 +102,30 @@ void append_list(Message& m, const std::vector<IntTerm>& terms) {
   m << "]";
 }
 
+namespace {
+
+// How many last axes `t` certainly has, as far as broadcasting it with
+// `other` needs: all of a known rank; for an unknown rank, its known last
+// axes, or up to as many as other's known axes where the facts settle
+// t.dim() >= k (an earlier check such as nn.Linear's made it so).
+std::size_t axes_known_to_exist(RuleContext& ctx, const Arg& t, const Arg& other) {
+  if (t.shape().rank_known()) return t.shape().rank();
+  std::size_t known = t.shape().known_suffix().size();
+  std::size_t limit = other.shape().rank_known() ? other.shape().rank() : other.shape().known_suffix().size();
+  std::size_t k = known;
+  while (k < limit && ctx.settle(ge(ctx.rank(t), static_cast<int64_t>(k + 1)).pred()) == true) ++k;
+  return k;
+}
+
+}  // namespace
+
 Shape broadcast_args(RuleContext& ctx, const std::string& tag, const Arg& a, const Arg& b) {
   bool ta = a.is_tensor(), tb = b.is_tensor();
   if (ta && tb) {
     if (!a.shape().rank_known() || !b.shape().rank_known()) {
-      // a rank is unknown: the last axes both operands know are broadcast
+      // a rank is unknown: the last axes both operands have are broadcast
       // (and checked); the result's other axes are unknown
-      std::size_t n = std::min(a.shape().known_suffix().size(), b.shape().known_suffix().size());
+      std::size_t n = std::min(axes_known_to_exist(ctx, a, b), axes_known_to_exist(ctx, b, a));
       std::vector<Dim> out;
       for (std::size_t k = n; k >= 1; --k) {
         int64_t axis = -static_cast<int64_t>(k);
@@ -117,7 +134,12 @@ Shape broadcast_args(RuleContext& ctx, const std::string& tag, const Arg& a, con
         m << "the size of tensor a (" << x << ") must match the size of tensor b (" << y
           << ") at non-singleton dimension " << std::to_string(axis);
         ctx.require(tag, eq(x, y) || eq(x, 1) || eq(y, 1), m);
-        out.push_back(ite(eq(x, 1), y, x).dim());
+        Dim size = ite(eq(x, 1), y, x).dim();
+        // `ff(x) + x` after nn.Linear(dim, dim) checked x.size(-1) == dim:
+        // the sizes are equal; the axis is named as the operand that knows it
+        if (!size.is_constant() && x.dim() != y.dim() && ctx.settle(eq(x, y).pred()) == true)
+          size = k <= a.shape().known_suffix().size() ? x.dim() : y.dim();
+        out.push_back(size);
       }
       return Shape::unknown_with_suffix(std::move(out));
     }

@@ -73,6 +73,8 @@ for k in range(1, count + 1):
     s = doc["summary"]
     deferred_obs = [o for o in doc["obligations"] if o["status"] == "deferred"]
     reasons = collections.Counter(reason_class(o.get("reason", "")) for o in deferred_obs)
+    called_reasons = collections.Counter(reason_class(o.get("reason", "")) for o in deferred_obs
+                                         if not o.get("uncalled_only"))
     # deferred in code the project itself runs (not only in functions nobody calls)
     called = sum(1 for o in deferred_obs if not o.get("uncalled_only"))
     cov = doc.get("coverage", {})
@@ -82,7 +84,7 @@ for k in range(1, count + 1):
         total[key] += v
     no_rule = sorted(cov.get("no_rule", {}).items(), key=lambda kv: (-kv[1], kv[0]))[:8]
     callees = sorted(cov.get("unresolved_callees", {}).items(), key=lambda kv: (-kv[1], kv[0]))[:8]
-    details.append((name, reasons, no_rule, callees))
+    details.append((name, reasons, called_reasons, no_rule, callees))
 
 def pct(a, b):
     return "%5.1f%%" % (100.0 * a / b) if b else "    -"
@@ -95,9 +97,10 @@ print("%-22s %6d %8d %7s %12d %9s %9s %7d" % ("total", total["files"], total["ex
                                            total["obligations"], pct(total["deferred"], total["obligations"]),
                                            pct(total["called"], total["obligations"]), total["errors"]))
 print("(called): deferred outside the functions nobody in the project calls, whose inputs come from outside it")
-for name, reasons, no_rule, callees in details:
+for name, reasons, called_reasons, no_rule, callees in details:
     print("\n%s" % name)
     print("  deferred by reason: " + (", ".join("%s %d" % kv for kv in reasons.most_common()) or "none"))
+    print("    of which in called code: " + (", ".join("%s %d" % kv for kv in called_reasons.most_common()) or "none"))
     print("  ops without a rule: " + (", ".join("%s (%d)" % kv for kv in no_rule) or "none"))
     print("  callees not resolved: " + (", ".join("%s (%d)" % kv for kv in callees) or "none"))
 PY

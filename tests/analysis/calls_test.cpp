@@ -146,6 +146,28 @@ TEST(Calls, ArgparseDefaultsAreValues) {
   EXPECT_TRUE(a.at(line_of(src, "# never")).empty()) << a.dump();
 }
 
+// parse_args(words) parses the program's own words, not the command line
+// (a false error before: the default 128 was taken for the batch size).
+TEST(Calls, ArgparseOfTheProgramsOwnWordsParsesThem) {
+  const std::string src =
+      "import argparse\n"
+      "import sys\n"
+      "import torch\n"
+      "parser = argparse.ArgumentParser()\n"
+      "parser.add_argument('--batch-size', type=int, default=128)\n"
+      "args = parser.parse_args(['--batch-size', '8'])\n"
+      "x = torch.rand(8, 784).view(args.batch_size, 1, 28, 28)  # given\n"
+      "same = parser.parse_args([])\n"
+      "y = torch.zeros(same.batch_size)  # empty\n"
+      "other = parser.parse_args(sys.argv[2:])\n"
+      "z = torch.rand(8, 784).view(other.batch_size, 1, 28, 28)  # unknown\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# given"), "x"), "[8, 1, 28, 28]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# empty"), "y"), "[128]") << a.dump();
+  EXPECT_EQ(a.count(Outcome::Error), 0u) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# unknown"), "view_c5"), Outcome::Deferred) << a.dump();
+}
+
 TEST(Calls, ModuleSubclassWithConstructorArguments) {
   const std::string src =
       "import torch\n"

@@ -488,5 +488,29 @@ TEST(Values, LayerNormOfAnInputOfUnknownRankEndsInItsNormalizedShape) {
   EXPECT_EQ(a.outcome(line_of(src, "# linear"), "linear_c1"), Outcome::Proven) << a.dump();
 }
 
+
+// vit-pytorch's `ff(x) + x` in functions nobody calls: once nn.Linear(dim, dim)
+// accepted x, x is a tensor (of unknown rank) whose last axis is dim, so the
+// residual sum ends in dim too, whichever side x is on.
+TEST(Values, AResidualSumOfAnInputOfUnknownRankKeepsTheLastAxis) {
+  const std::string src =
+      "import torch\n"
+      "from torch import nn\n"
+      "def f(x, dim):\n"
+      "    net = nn.Linear(dim, dim)\n"
+      "    y = net(x) + x  # right\n"
+      "    z = x + net(x)  # left\n"
+      "    return nn.Linear(dim, 3)(z)  # after\n"
+      "def g(x, dim):\n"
+      "    y = nn.Identity()(x)\n"
+      "    return x + y  # identity\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# right"), "y"), "[*, dim]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# left"), "z"), "[*, dim]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# after"), "linear_c1"), Outcome::Proven) << a.dump();
+  // nn.Identity takes anything: x is not known to be a tensor after it
+  EXPECT_EQ(a.shape(line_of(src, "# identity"), "x"), "") << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
