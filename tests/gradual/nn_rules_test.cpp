@@ -169,6 +169,61 @@ TEST_F(NnRules, LstmKeepsTimeAndBatch) {
   EXPECT_EQ(shape_of(item(ok.value, 1)), Shape({1, b, 16}));
 }
 
+// The one-step cells: [B, I] → [B, H] (unbatched [I] → [H]); LSTMCell
+// returns (h_1, c_1). Each hidden state has the input's rank, batch and
+// hidden_size.
+TEST_F(NnRules, RecurrentCellsKeepTheBatch) {
+  Dim b = Dim::symbol("B");
+  Value lstm = module("LSTMCell", {I(10), I(20)});
+  RuleResult r = forward(lstm, {T({b, 10}, 1), Tup({T({b, 20}, 3), T({b, 20}, 4)}, 2)});
+  ASSERT_TRUE(r.modelled) << r.note;
+  EXPECT_FALSE(r.refuted);
+  EXPECT_EQ(shape_of(item(r.value, 0)), Shape({b, 20}));
+  EXPECT_EQ(shape_of(item(r.value, 1)), Shape({b, 20}));
+  EXPECT_EQ(with_tag(r, "lstm_cell_c4").status, Status::Proven);  // the batch is the input's
+  EXPECT_EQ(shape_of(item(forward(lstm, {T({10}, 1)}).value, 0)), Shape({20}));  // unbatched, no state
+  RuleResult short_pair = forward(lstm, {T({b, 10}, 1), Tup({T({b, 20}, 3)}, 2)});
+  EXPECT_EQ(refuted_tags(short_pair), std::vector<std::string>{"lstm_cell_c6"});
+  RuleResult cell_size = forward(lstm, {T({4, 10}, 1), Tup({T({4, 20}, 3), T({4, 21}, 4)}, 2)});
+  EXPECT_EQ(refuted_tags(cell_size), std::vector<std::string>{"lstm_cell_c5"});
+  for (int id : cell_size.obligations) {  // c_0's check (h_0's holds)
+    const Obligation& ob = obligations[static_cast<std::size_t>(id)];
+    if (ob.status == Status::Refuted) {
+      EXPECT_EQ(ob.render_message(), "LSTMCell(10, 20): hidden1 (hx[1]) has inconsistent hidden_size: got 21, expected 20");
+    }
+  }
+
+  Value gru = module("GRUCell", {I(8), I(16)});
+  EXPECT_EQ(shape_of(forward(gru, {T({b, 8}, 1), T({b, 16}, 2)}).value), Shape({b, 16}));
+  EXPECT_EQ(refuted_tags(forward(gru, {T({4, 8}, 1), T({3, 16}, 2)})), std::vector<std::string>{"gru_cell_c4"});
+  EXPECT_EQ(refuted_tags(forward(gru, {T({4, 9}, 1)})), std::vector<std::string>{"gru_cell_c2"});
+  EXPECT_EQ(refuted_tags(forward(gru, {T({2, 4, 8}, 1)})), std::vector<std::string>{"gru_cell_c1"});
+  // a batched state with an unbatched input: PyTorch unsqueezes it and compares sizes 0 and 1
+  EXPECT_EQ(refuted_tags(forward(gru, {T({8}, 1), T({b, 16}, 2)})), std::vector<std::string>{"gru_cell_c3"});
+
+  Value rnn = module("RNNCell", {I(4), I(6)}, {{"nonlinearity", Str("sigmoid")}});  // Python accepts it here
+  EXPECT_EQ(refuted_tags(forward(rnn, {T({b, 4}, 1)})), std::vector<std::string>{"rnn_cell_c7"});
+  RuleResult negative = call("torch.nn.RNNCell", {I(4), I(-1)});
+  EXPECT_EQ(refuted_tags(negative), std::vector<std::string>{"nn_rnn_cell_c1"});
+  EXPECT_EQ(with_tag(negative, "nn_rnn_cell_c1").render_message(),
+            "nn.RNNCell(4, -1): trying to create a weight with a negative dimension: weight_ih of shape [-1, 4]");
+}
+
+TEST_F(NnRules, RecurrentCellsOnSymbolicAndUnknownOperands) {
+  Dim b = Dim::symbol("B"), c = Dim::symbol("C"), k = Dim::symbol("k", false);
+  Value lstm = module("LSTMCell", {I(k, 0), I(8)});
+  RuleResult r = forward(lstm, {T({b, c}, 1)});
+  const Obligation& c2 = with_tag(r, "lstm_cell_c2");
+  EXPECT_EQ(c2.status, Status::Deferred);
+  EXPECT_NE(c2.constraint_sexpr().find("(attr 0 input_size)"), std::string::npos) << c2.constraint_sexpr();
+  EXPECT_EQ(shape_of(item(r.value, 1)), Shape({b, 8}));
+  // an input of unknown rank: [B, H] or [H], so the last axis is known
+  RuleResult unknown = forward(module("GRUCell", {I(3), I(5)}), {Operand(Value::tensor(Shape::unknown()), 1)});
+  ASSERT_TRUE(unknown.modelled) << unknown.note;
+  EXPECT_EQ(with_tag(unknown, "gru_cell_c1").status, Status::Deferred);
+  EXPECT_EQ(shape_of(unknown.value).str(), "[*, 5]");
+}
+
 TEST_F(NnRules, AttentionShapesWithBatchFirst) {
   Dim b = Dim::symbol("B"), l = Dim::symbol("L"), s = Dim::symbol("S");
   Value mha = module("MultiheadAttention", {I(16), I(4)}, {{"batch_first", Bool(true)}});
@@ -292,6 +347,8 @@ TEST_F(NnRules, EveryObligationOnSymbolicInputsIsWellFormedForTheRuntime) {
   next(forward(module("Bilinear", {I(k, 0), I(3), I(2)}), {T({b, c}, 1), T({b, 3}, 2)}));
   next(call("torch.nn.functional.pixel_shuffle", {T({b, c, h, w}, 0), I(k, 1)}));
   next(call("torch.nn.functional.pad", {T({b, c, h, w}, 0), Tup({I(k, 2), I(-1, 3)}, 1)}));
+  next(forward(module("LSTMCell", {I(k, 0), I(8)}), {T({b, c}, 1), Tup({T({b, 8}, 3), T({h, 8}, 4)}, 2)}));
+  next(forward(module("RNNCell", {I(3), I(k, 1)}), {T({b, 3}, 1), T({h, w}, 2)}));
   next(call("torch.nn.functional.interpolate", {T({b, c, h, w}, 0)}, {{"size", Tup({I(k, 2), I(4, 3)}, 1)}}));
   next(call("torch.nn.functional.cross_entropy", {T({b, c, h}, 0), T({b, w}, 1)}));
   next(call("torch.nn.functional.binary_cross_entropy_with_logits", {T({b, c}, 0), T({b, c}, 1)}, {{"pos_weight", T({h}, 2)}}));
