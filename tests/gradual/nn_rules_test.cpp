@@ -224,6 +224,53 @@ TEST_F(NnRules, RecurrentCellsOnSymbolicAndUnknownOperands) {
   EXPECT_EQ(shape_of(unknown.value).str(), "[*, 5]");
 }
 
+// F.pad's other modes and the padding modules: the padded axes grow by
+// their two pads, symbols stay; reflect needs each pad below its axis.
+TEST_F(NnRules, PaddingModesAndModules) {
+  Dim b = Dim::symbol("B"), c = Dim::symbol("C"), h = Dim::symbol("H"), w = Dim::symbol("W");
+  RuleResult reflect = call("torch.nn.functional.pad", {T({b, c, h, w}, 0), Tup({I(1), I(1), I(2), I(0)}, 1)},
+                            {{"mode", Str("reflect")}});
+  ASSERT_TRUE(reflect.modelled) << reflect.note;
+  EXPECT_EQ(shape_of(reflect.value), Shape({b, c, h + 2, w + 2}));
+  EXPECT_EQ(with_tag(reflect, "pad_c9").status, Status::Deferred);  // 1 < W
+  EXPECT_EQ(with_tag(reflect, "pad_c7").status, Status::Proven);
+
+  Value rp = module("ReflectionPad2d", {I(3)});
+  EXPECT_EQ(shape_of(forward(rp, {T({b, 3, h, w}, 1)}).value), Shape({b, 3, h + 6, w + 6}));
+  EXPECT_EQ(refuted_tags(forward(rp, {T({1, 3, 3, 3}, 1)})), (std::vector<std::string>{"pad_c9", "pad_c9"}));
+  RuleResult two_d = forward(rp, {T({4, 4}, 1)});
+  EXPECT_EQ(refuted_tags(two_d), std::vector<std::string>{"pad_c7"});
+  EXPECT_EQ(with_tag(two_d, "pad_c7").render_message(),
+            "pad: mode 'reflect' with 4 pads takes a 3-D or 4-D (batch mode) input, got shape [4, 4]");
+
+  Value rep = module("ReplicationPad1d", {Tup({I(1), I(2)})});
+  RuleResult rr = forward(rep, {T({b, c, w}, 1)});
+  EXPECT_EQ(shape_of(rr.value), Shape({b, c, w + 3}));
+  EXPECT_EQ(with_tag(rr, "pad_c10").status, Status::Proven);  // W + 3 >= 1
+  EXPECT_EQ(refuted_tags(forward(rep, {T({2, 0, 4}, 1)})), std::vector<std::string>{"pad_c8"});
+  EXPECT_EQ(refuted_tags(forward(module("ReplicationPad2d", {Tup({I(-3), I(0), I(-2), I(-2)})}), {T({1, 3, 3, 3}, 1)})),
+            std::vector<std::string>{"pad_c10"});
+
+  EXPECT_EQ(shape_of(forward(module("ZeroPad2d", {Tup({I(1), I(1), I(0), I(0)})}), {T({b, c, h, w}, 1)}).value),
+            Shape({b, c, h, w + 2}));
+  Value cp = module("ConstantPad3d", {I(1), Operand(Value::floating(0.5))});
+  EXPECT_EQ(shape_of(forward(cp, {T({b, c, 4, h, w}, 1)}).value), Shape({b, c, 6, h + 2, w + 2}));
+
+  fresh_solver();  // the reflect call above assumed 1 < W
+  RuleResult circular = call("torch.nn.functional.pad", {T({b, c, w}, 0), Tup({I(2), I(2)}, 1)}, {{"mode", Str("circular")}});
+  EXPECT_EQ(shape_of(circular.value), Shape({b, c, w + 4}));
+  EXPECT_EQ(with_tag(circular, "pad_c11").status, Status::Deferred);  // 2 <= W
+  RuleResult unbatched = call("torch.nn.functional.pad", {T({c, w}, 0), Tup({I(2), I(2)}, 1)}, {{"mode", Str("circular")}});
+  EXPECT_EQ(refuted_tags(unbatched), std::vector<std::string>{"pad_c7"});
+  RuleResult mixed = call("torch.nn.functional.pad", {T({b, c, w}, 0), Tup({I(-1), I(2)}, 1)}, {{"mode", Str("circular")}});
+  EXPECT_FALSE(mixed.modelled);  // one side cropped, the other padded: depends on the memory layout
+  EXPECT_EQ(refuted_tags(call("torch.nn.functional.pad", {T({b, c, w}, 0), Tup({I(1), I(1)}, 1)}, {{"mode", Str("wrap")}})),
+            std::vector<std::string>{"pad_c5"});
+  EXPECT_EQ(refuted_tags(call("torch.nn.functional.pad", {T({b, c, w}, 0), Tup({I(1), I(1)}, 1), Str("replicate"),
+                                                           Operand(Value::floating(1.0))})),
+            std::vector<std::string>{"pad_c6"});
+}
+
 TEST_F(NnRules, AttentionShapesWithBatchFirst) {
   Dim b = Dim::symbol("B"), l = Dim::symbol("L"), s = Dim::symbol("S");
   Value mha = module("MultiheadAttention", {I(16), I(4)}, {{"batch_first", Bool(true)}});
@@ -347,6 +394,9 @@ TEST_F(NnRules, EveryObligationOnSymbolicInputsIsWellFormedForTheRuntime) {
   next(forward(module("Bilinear", {I(k, 0), I(3), I(2)}), {T({b, c}, 1), T({b, 3}, 2)}));
   next(call("torch.nn.functional.pixel_shuffle", {T({b, c, h, w}, 0), I(k, 1)}));
   next(call("torch.nn.functional.pad", {T({b, c, h, w}, 0), Tup({I(k, 2), I(-1, 3)}, 1)}));
+  next(call("torch.nn.functional.pad", {T({b, c, h, w}, 0), Tup({I(k, 2), I(1, 3), I(1, 4), I(k, 5)}, 1), Str("reflect")}));
+  next(call("torch.nn.functional.pad", {T({b, c, w}, 0), Tup({I(k, 2), I(2, 3)}, 1)}, {{"mode", Str("circular")}}));
+  next(forward(module("ReplicationPad2d", {I(2)}), {T({b, c, h, w}, 1)}));
   next(forward(module("LSTMCell", {I(k, 0), I(8)}), {T({b, c}, 1), Tup({T({b, 8}, 3), T({h, 8}, 4)}, 2)}));
   next(forward(module("RNNCell", {I(3), I(k, 1)}), {T({b, 3}, 1), T({h, w}, 2)}));
   next(call("torch.nn.functional.interpolate", {T({b, c, h, w}, 0)}, {{"size", Tup({I(k, 2), I(4, 3)}, 1)}}));
