@@ -1,6 +1,7 @@
 // Creation rules: zeros, ones, empty, rand, randn, full, arange, range
 // (torch.range and Python's range), eye, randint, new_*, torch.tensor and
-// the legacy constructors (torch.Tensor(2, 3), torch.FloatTensor(...)).
+// the legacy constructors (torch.Tensor(2, 3), torch.FloatTensor(...));
+// sampling: multinomial.
 #include <cmath>
 
 #include "gradual/rules.h"
@@ -275,6 +276,54 @@ Value rule_legacy_new(RuleContext& ctx) {
   return sized(ctx, "legacy_new_c1", int_terms(ctx, ctx.int_list("args")));
 }
 
+
+// torch.multinomial(input, num_samples, replacement=False) and the method:
+// multinomial_c1 the input is 1-D or 2-D, multinomial_c2 num_samples > 0,
+// multinomial_c3 without replacement num_samples <= the categories
+// (size(-1)), multinomial_c4 at most 2^24 categories, multinomial_c5 a
+// distribution without categories cannot be sampled (its probabilities sum
+// to 0) unless the result is empty. Result [num_samples] or [B, num_samples].
+// The other "invalid multinomial distribution" errors read the
+// probabilities (negative, inf, all zero), not the shape: not modelled.
+Value rule_multinomial(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm n = ctx.int_term(ctx.arg("num_samples"));
+  Arg replacement = ctx.arg("replacement");
+  IntTerm rank = ctx.rank(input);
+  Message m1;
+  m1 << "multinomial: prob_dist must be 1 or 2 dim, got input of shape " << ctx.shape_hole(input);
+  if (ctx.require("multinomial_c1", eq(rank, 1) || eq(rank, 2), m1) == Status::Refuted) return unknown_tensor();  // multinomial_c1
+  Message m2;
+  m2 << "multinomial: cannot sample n_sample <= 0 samples, got num_samples " << n;
+  ctx.require("multinomial_c2", gt(n, 0), m2);  // multinomial_c2
+  IntTerm categories = ctx.size(input, -1);
+  std::optional<bool> with = ctx.bool_flag("replacement");
+  if (!with && !replacement.value.is_unknown() && !replacement.value.is_int())
+    throw NotModelled("replacement is not a constant");
+  BoolTerm replacing = with ? BoolTerm(*with) : ne(ctx.int_term(replacement), 0);
+  Message m3;
+  m3 << "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement, got num_samples " << n
+     << " for " << categories << " categories (input of shape " << ctx.shape_hole(input) << ")";
+  ctx.require("multinomial_c3", replacing || le(n, categories), m3);  // multinomial_c3
+  Message m4;
+  m4 << "multinomial: number of categories cannot exceed 2^24, got " << categories;
+  ctx.require("multinomial_c4", le(categories, IntTerm(int64_t{1} << 24)), m4);  // multinomial_c4
+  const Shape& in = input.shape();
+  std::optional<IntTerm> batch;
+  if (in.rank_known() && in.rank() == 2) batch = ctx.size(input, 0);
+  Message m5;
+  m5 << "multinomial: invalid multinomial distribution (sum of probabilities <= 0): " << n
+     << " samples from a distribution with 0 categories, input of shape " << ctx.shape_hole(input);
+  // the result is empty when the batch is (n > 0 after multinomial_c2)
+  BoolTerm empty_result = batch ? eq(*batch, 0) : BoolTerm(false);
+  if (!in.rank_known()) empty_result = eq(rank, 2) && eq(ctx.size(input, 0), 0);
+  ctx.require("multinomial_c5", gt(categories, 0) || empty_result, m5);  // multinomial_c5
+  if (ctx.any_refuted()) return unknown_tensor();
+  if (!in.rank_known()) return Value::tensor(Shape::unknown_with_suffix({n.dim()}));
+  if (batch) return Value::tensor(Shape({batch->dim(), n.dim()}));
+  return Value::tensor(Shape({n.dim()}));
+}
+
 }  // namespace
 
 void register_creation_rules(RuleRegistry& r) {
@@ -293,6 +342,8 @@ void register_creation_rules(RuleRegistry& r) {
   r.add("torch.logspace", "start, end, steps, base=10.0, **options", rule_linspace<true>);
   r.add("torch.randperm", "n, **options", rule_randperm);
   r.add("torch.meshgrid", "*tensors, indexing=None", rule_meshgrid);
+  r.add("torch.multinomial", "input, num_samples, replacement=False, *, generator=None, out=None", rule_multinomial);
+  r.add("Tensor.multinomial", "input, num_samples, replacement=False, *, generator=None", rule_multinomial);
   for (const char* name : {"torch.tensor", "torch.as_tensor"}) r.add(name, "data, **options", rule_tensor);
   for (const char* name : {"torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor", "torch.HalfTensor",
                            "torch.LongTensor", "torch.IntTensor", "torch.ShortTensor", "torch.ByteTensor",

@@ -3,6 +3,8 @@
 // (2-d) inputs, batch_first, bidirectional, num_layers, LSTM's proj_size,
 // a given or omitted hidden state. Tag prefixes: nn_lstm_ / lstm_,
 // nn_gru_ / gru_, nn_rnn_ / rnn_ (one numbering for the three).
+// The one-step cells nn.LSTMCell, nn.GRUCell, nn.RNNCell (RNNCellBase and
+// ATen's *_cell checks): tag prefixes nn_lstm_cell_ / lstm_cell_, ...
 #include "gradual/rules_nn.h"
 
 namespace gshape::gradual {
@@ -162,6 +164,125 @@ Value rule_rnn_forward(RuleContext& ctx) {
   return Value::tuple({output, state(hidden)});
 }
 
+
+// ------------------------------------------------------------------ cells
+
+const char* cell_prefix(Cell c) { return c == Cell::LSTM ? "lstm_cell" : (c == Cell::GRU ? "gru_cell" : "rnn_cell"); }
+const char* cell_class(Cell c) { return c == Cell::LSTM ? "LSTMCell" : (c == Cell::GRU ? "GRUCell" : "RNNCell"); }
+
+// RNNCellBase.__init__: nn_<cell>_c1 the weights [gates*H, I] and [gates*H, H]
+// have no negative dimension. RNNCell keeps its nonlinearity unchecked: the
+// forward raises.
+template <Cell C>
+Value rule_cell_init(RuleContext& ctx) {
+  const std::string p = std::string("nn_") + cell_prefix(C);
+  const std::string cls = cell_class(C);
+  IntTerm input_size = ctx.int_term(ctx.arg("input_size"));
+  IntTerm hidden = ctx.int_term(ctx.arg("hidden_size"));
+  const int64_t gates = C == Cell::LSTM ? 4 : C == Cell::GRU ? 3 : 1;
+  Message m1;
+  m1 << "nn." << cls << "(" << input_size << ", " << hidden
+     << "): trying to create a weight with a negative dimension: weight_ih of shape [" << hidden * gates << ", "
+     << input_size << "]";
+  if (ctx.require(p + "_c1", ge(input_size, 0) && ge(hidden, 0), m1) == Status::Refuted) return Value::unknown();  // nn_<cell>_c1
+  std::optional<std::string> nl;
+  if (C == Cell::RNN) {
+    nl = str_constant(ctx.arg("nonlinearity"));
+    if (!nl) throw NotModelled("nonlinearity is not a constant string");
+  }
+  auto obj = new_module("torch.nn." + cls);
+  obj->attributes["input_size"] = Value::integer(input_size.dim());
+  obj->attributes["hidden_size"] = Value::integer(hidden.dim());
+  if (std::optional<bool> bias = ctx.bool_flag("bias")) obj->attributes["bias"] = Value::boolean(Pred(*bias));
+  if (nl) obj->attributes["nonlinearity"] = Value::string(*nl);
+  return Value::object(obj);
+}
+
+// The forward (RNNCell.forward and friends, then ATen's check_rnn_cell_forward_*):
+// <cell>_c1 the input is 1-D or 2-D; <cell>_c2 its last axis is input_size;
+// per hidden state, <cell>_c3 it has the input's rank (PyTorch 1.13 has no
+// such check: it unsqueezes an unbatched state and reads sizes 0 and 1,
+// see docs/rules.md), <cell>_c4 (batched) its batch is the input's,
+// <cell>_c5 its last axis is hidden_size; lstm_cell_c6 hx is a pair;
+// rnn_cell_c7 the nonlinearity is tanh or relu.
+template <Cell C>
+Value rule_cell_forward(RuleContext& ctx) {
+  const std::string p = cell_prefix(C);
+  const std::string cls = cell_class(C);
+  Arg module = ctx.arg("self");
+  Arg input = ctx.tensor("input");
+  IntTerm input_size = module_int(ctx, module, "input_size");
+  IntTerm hidden = module_int(ctx, module, "hidden_size");
+  auto describe = [&](Message& m) { m << cls << "(" << input_size << ", " << hidden << ")"; };
+
+  IntTerm rank = ctx.rank(input);
+  Message m1;
+  describe(m1);
+  m1 << ": expected input to be 1-D or 2-D but received a tensor of shape " << ctx.shape_hole(input);
+  if (ctx.require(p + "_c1", eq(rank, 1) || eq(rank, 2), m1) == Status::Refuted) return Value::unknown();  // <cell>_c1
+  Message m2;
+  describe(m2);
+  m2 << ": input has inconsistent input_size: got " << ctx.size(input, -1) << ", expected " << input_size;
+  ctx.require(p + "_c2", eq(ctx.size(input, -1), input_size), m2);  // <cell>_c2
+
+  if (C == Cell::RNN) {
+    std::optional<std::string> nl = module_str(module, "nonlinearity");
+    if (!nl) throw NotModelled("the nonlinearity is not a constant string");
+    Message m7;
+    describe(m7);
+    m7 << ": unknown nonlinearity '" << *nl << "' (expected 'tanh' or 'relu')";
+    ctx.require(p + "_c7", BoolTerm(*nl == "tanh" || *nl == "relu"), m7);  // rnn_cell_c7
+  }
+
+  const Shape& in = input.shape();
+  std::optional<bool> batched;
+  if (in.rank_known()) batched = in.rank() == 2;
+  Arg hx = ctx.arg("hx");
+  std::vector<std::pair<Arg, std::string>> states;  // each with its name in PyTorch's messages
+  if (!hx.is_none()) {
+    if (C == Cell::LSTM) {
+      if (!hx.value.is_sequence()) throw NotModelled("hx is not a tuple (h_0, c_0)");
+      std::vector<Arg> pair = ctx.elements(hx);
+      // batched: ATen's lstm_cell takes exactly two; unbatched: Python reads hx[0] and hx[1]
+      Message m6;
+      describe(m6);
+      m6 << " expects hx to be a pair (h_0, c_0), got " << std::to_string(pair.size()) << " tensors";
+      bool pair_ok = batched ? (*batched ? pair.size() == 2 : pair.size() >= 2) : pair.size() == 2;
+      if (!batched && pair.size() != 2) throw NotModelled("hx is not a pair and the input's rank is unknown");
+      if (ctx.require(p + "_c6", BoolTerm(pair_ok), m6) == Status::Refuted) return Value::unknown();  // lstm_cell_c6
+      states.emplace_back(ctx.as_tensor(pair[0]), "hidden0 (hx[0])");
+      states.emplace_back(ctx.as_tensor(pair[1]), "hidden1 (hx[1])");
+    } else {
+      states.emplace_back(ctx.as_tensor(hx), "hidden0 (hx)");
+    }
+  }
+  for (const auto& [state, name] : states) {
+    Message m3;
+    describe(m3);
+    m3 << ": " << name << " should have the input's rank (2-D for a batched input, 1-D for an unbatched one), got "
+       << ctx.shape_hole(state) << " for an input of shape " << ctx.shape_hole(input);
+    if (ctx.require(p + "_c3", eq(ctx.rank(state), rank), m3) == Status::Refuted) continue;  // <cell>_c3
+    if (!batched) continue;  // which axes to compare depends on the rank: read at run time
+    if (*batched) {
+      Message m4;
+      describe(m4);
+      m4 << ": input batch size " << ctx.size(input, 0) << " doesn't match " << name << " batch size "
+         << ctx.size(state, 0);
+      ctx.require(p + "_c4", eq(ctx.size(state, 0), ctx.size(input, 0)), m4);  // <cell>_c4
+    }
+    Message m5;
+    describe(m5);
+    m5 << ": " << name << " has inconsistent hidden_size: got " << ctx.size(state, -1) << ", expected " << hidden;
+    ctx.require(p + "_c5", eq(ctx.size(state, -1), hidden), m5);  // <cell>_c5
+  }
+  if (ctx.any_refuted()) return Value::unknown();
+
+  Shape out = !batched ? Shape::unknown_with_suffix({hidden.dim()})
+                       : (*batched ? Shape({in[0], hidden.dim()}) : Shape({hidden.dim()}));
+  if (C == Cell::LSTM) return Value::tuple({Value::tensor(out), Value::tensor(out)});
+  return Value::tensor(out);
+}
+
 }  // namespace
 
 void register_nn_recurrent_rules(RuleRegistry& r) {
@@ -173,6 +294,13 @@ void register_nn_recurrent_rules(RuleRegistry& r) {
   r.add("torch.nn.LSTM.forward", "self, input, hx=None", rule_rnn_forward<Cell::LSTM>);
   r.add("torch.nn.GRU.forward", "self, input, hx=None", rule_rnn_forward<Cell::GRU>);
   r.add("torch.nn.RNN.forward", "self, input, hx=None", rule_rnn_forward<Cell::RNN>);
+  r.add("torch.nn.LSTMCell", "input_size, hidden_size, bias=True, device=None, dtype=None", rule_cell_init<Cell::LSTM>);
+  r.add("torch.nn.GRUCell", "input_size, hidden_size, bias=True, device=None, dtype=None", rule_cell_init<Cell::GRU>);
+  r.add("torch.nn.RNNCell", "input_size, hidden_size, bias=True, nonlinearity='tanh', device=None, dtype=None",
+        rule_cell_init<Cell::RNN>);
+  r.add("torch.nn.LSTMCell.forward", "self, input, hx=None", rule_cell_forward<Cell::LSTM>);
+  r.add("torch.nn.GRUCell.forward", "self, input, hx=None", rule_cell_forward<Cell::GRU>);
+  r.add("torch.nn.RNNCell.forward", "self, input, hx=None", rule_cell_forward<Cell::RNN>);
 }
 
 }  // namespace gshape::gradual

@@ -1,6 +1,9 @@
 // Resampling: nn.PixelShuffle / F.pixel_shuffle, nn.Upsample /
-// F.interpolate (sizes or scale factors, every mode but 'area'), and
-// F.pad in constant mode (pairs from the last axis, negative pads crop).
+// F.interpolate (sizes or scale factors, every mode but 'area'), F.pad
+// (constant mode: pairs from the last axis, negative pads crop; reflect,
+// replicate and circular on 1 to 3 trailing axes) and the padding modules
+// (nn.ConstantPad1d/2d/3d, nn.ZeroPad2d, nn.ReflectionPad1d/2d/3d,
+// nn.ReplicationPad1d/2d/3d: F.pad with their padding and mode).
 #include <cmath>
 
 #include "gradual/rules_nn.h"
@@ -233,24 +236,11 @@ Value rule_upsample_forward(RuleContext& ctx) {
 
 // ------------------------------------------------------------------ pad
 
-// F.pad(input, pad, mode='constant', value=None), constant mode: pad_c1 an
-// even number of pads, pad_c2 at most two per dimension, pad_c3 negative
-// pads crop no more than the axis has, pad_c4 when some pad is positive,
-// every padded axis ends up non-empty (torch checks new size > 0).
-Value rule_f_pad(RuleContext& ctx) {
-  Arg input = ctx.tensor("input");
-  std::optional<std::string> mode = str_constant(ctx.arg("mode"));
-  if (!mode || *mode != "constant") throw NotModelled("only constant padding is modelled");
-  std::vector<IntTerm> pad;
-  for (const Arg& p : ctx.elements(ctx.arg("pad"))) pad.push_back(ctx.int_term(p));
-  Message m1;
-  m1 << "pad: the length of pad must be divisible by 2 but instead it equals " << std::to_string(pad.size());
-  if (ctx.require("pad_c1", BoolTerm(pad.size() % 2 == 0), m1) == Status::Refuted) return unknown_tensor();  // pad_c1
+// Constant mode (constant_pad_nd): pad_c3 negative pads crop no more than
+// the axis has, pad_c4 when some pad is positive, every padded axis ends up
+// non-empty (torch checks new size > 0).
+Value pad_constant(RuleContext& ctx, const Arg& input, const std::vector<IntTerm>& pad) {
   const int64_t k = static_cast<int64_t>(pad.size() / 2);
-  Message m2;
-  m2 << "pad: the length of pad " << std::to_string(pad.size())
-     << " should be no more than twice the number of dimensions of the input " << ctx.rank(input);
-  if (ctx.require("pad_c2", le(IntTerm(k), ctx.rank(input)), m2) == Status::Refuted) return unknown_tensor();  // pad_c2
   std::vector<IntTerm> sizes, cropped, padded;
   std::vector<BoolTerm> crop_ok, nonpositive;
   for (int64_t i = 0; i < k; ++i) {
@@ -272,7 +262,7 @@ Value rule_f_pad(RuleContext& ctx) {
   if (ctx.require("pad_c3", all_of(crop_ok), m3) == Status::Refuted) return unknown_tensor();  // pad_c3
   BoolTerm only_crops = all_of(nonpositive);
   std::vector<BoolTerm> positive;
-  for (const IntTerm& p : padded) positive.push_back(gt(p, 0));
+  for (const IntTerm& q : padded) positive.push_back(gt(q, 0));
   Message m4;
   m4 << "pad: the padded sizes (";
   append_by(m4, padded);
@@ -287,6 +277,204 @@ Value rule_f_pad(RuleContext& ctx) {
     dims[axis] = ite(only_crops, cropped[static_cast<std::size_t>(i)], padded[static_cast<std::size_t>(i)]).dim();
   }
   return Value::tensor(Shape(std::move(dims)));
+}
+
+// "2-D or 3-D"
+std::string ranks_text(int64_t a, int64_t b) { return std::to_string(a) + "-D or " + std::to_string(b) + "-D"; }
+
+// The other modes (at::pad: reflection_pad{1,2,3}d, replication_pad{1,2,3}d,
+// _pad_circular), on k = len(pad) / 2 trailing axes: pad_c7 k is 1, 2 or 3
+// and the input is (k+1)-D or (k+2)-D (circular: (k+2)-D only); reflect and
+// replicate: pad_c8 no empty axis but the batch (reflect 1d/2d unbatched:
+// but the channels), pad_c9 (reflect) each pad smaller than its axis,
+// pad_c10 the padded sizes (one axis: positive; more: none negative and one
+// positive); circular: pad_c11 each pad at most its axis, pad_c12 each
+// padded size non-negative.
+Value pad_other(RuleContext& ctx, const Arg& input, const std::vector<IntTerm>& pad, const std::string& mode) {
+  const int64_t k = static_cast<int64_t>(pad.size() / 2);
+  const bool circular = mode == "circular", reflect = mode == "reflect";
+  IntTerm rank = ctx.rank(input);
+  Message m7;
+  if (k < 1 || k > 3) {
+    m7 << "pad: mode '" << mode << "' pads 1, 2 or 3 axes (2, 4 or 6 pads), got " << std::to_string(pad.size())
+       << " pads for an input of shape " << ctx.shape_hole(input);
+  } else if (circular) {
+    m7 << "pad: mode 'circular' with " << std::to_string(2 * k) << " pads takes a " << std::to_string(k + 2)
+       << "-D input (batch and channels first), got shape " << ctx.shape_hole(input) << ", which takes "
+       << (rank - IntTerm(2)) * IntTerm(2) << " pads";
+  } else {
+    m7 << "pad: mode '" << mode << "' with " << std::to_string(2 * k) << " pads takes a " << ranks_text(k + 1, k + 2)
+       << " (batch mode) input, got shape " << ctx.shape_hole(input);
+  }
+  BoolTerm rank_ok = k < 1 || k > 3 ? BoolTerm(false)
+                                    : (circular ? eq(rank, k + 2) : eq(rank, k + 1) || eq(rank, k + 2));
+  if (ctx.require("pad_c7", rank_ok, m7) == Status::Refuted) return unknown_tensor();  // pad_c7
+
+  std::vector<IntTerm> sizes, out;  // per padded axis, the last first
+  for (int64_t i = 0; i < k; ++i) {
+    sizes.push_back(ctx.size(input, -1 - i));
+    out.push_back(sizes.back() + pad[static_cast<std::size_t>(2 * i)] + pad[static_cast<std::size_t>(2 * i + 1)]);
+  }
+  auto pads_of = [&](int64_t i) {
+    return std::vector<IntTerm>{pad[static_cast<std::size_t>(2 * i)], pad[static_cast<std::size_t>(2 * i + 1)]};
+  };
+  const Shape& in = input.shape();
+  if (circular) {
+    for (int64_t i = 0; i < k; ++i) {
+      auto l = pad[static_cast<std::size_t>(2 * i)].dim().constant_value();
+      auto r = pad[static_cast<std::size_t>(2 * i + 1)].dim().constant_value();
+      // one side cropped, the other padded: PyTorch's copies between overlapping slices fail or not
+      // depending on the memory layout (docs/rules.md)
+      if (l && r && ((*l < 0 && *r > 0) || (*l > 0 && *r < 0)))
+        throw NotModelled("circular padding that crops one side of an axis and pads the other");
+    }
+    for (int64_t i = 0; i < k; ++i) {
+      const IntTerm& l = pad[static_cast<std::size_t>(2 * i)];
+      const IntTerm& r = pad[static_cast<std::size_t>(2 * i + 1)];
+      Message m11;
+      m11 << "pad: circular padding ";
+      append_tuple(m11, pads_of(i));
+      m11 << " wraps around an axis of size " << sizes[static_cast<std::size_t>(i)]
+          << " more than once, input of shape " << ctx.shape_hole(input);
+      ctx.require("pad_c11", le(l, sizes[static_cast<std::size_t>(i)]) && le(r, sizes[static_cast<std::size_t>(i)]),
+                  m11);  // pad_c11
+      Message m12;
+      m12 << "pad: circular padding ";
+      append_tuple(m12, pads_of(i));
+      m12 << " leaves the negative size " << out[static_cast<std::size_t>(i)] << " for an axis of size "
+          << sizes[static_cast<std::size_t>(i)] << ", input of shape " << ctx.shape_hole(input);
+      ctx.require("pad_c12", ge(out[static_cast<std::size_t>(i)], 0), m12);  // pad_c12
+    }
+  } else {
+    if (in.rank_known()) {
+      const int64_t r = static_cast<int64_t>(in.rank());
+      const bool batched = r == k + 2;
+      // the first axis may be empty when it is the batch, and for reflect 1d/2d unbatched (the channels)
+      const bool first_free = batched || (reflect && k < 3);
+      std::vector<BoolTerm> nonempty;
+      for (int64_t d = first_free ? 1 : 0; d < r; ++d) nonempty.push_back(ne(ctx.size(input, d), 0));
+      Message m8;
+      m8 << "pad: mode '" << mode << "' expects a " << ranks_text(k + 1, k + 2) << " (batch mode) input "
+         << (batched ? "with possibly 0 batch size and other non-zero dimensions"
+                     : first_free ? "whose axes but the first are not empty" : "with no empty axis")
+         << ", got shape " << ctx.shape_hole(input);
+      if (ctx.require("pad_c8", all_of(nonempty), m8) == Status::Refuted) return unknown_tensor();  // pad_c8
+    }
+    if (reflect) {
+      for (int64_t i = 0; i < k; ++i) {
+        const IntTerm& size = sizes[static_cast<std::size_t>(i)];
+        // PyTorch's words: the argument is 4, 6, 8 for the last, second, third axis from the end
+        Message m9;
+        m9 << "pad: argument #" << std::to_string(4 + 2 * i)
+           << " (reflect): padding size should be less than the corresponding input dimension, but got padding ";
+        append_tuple(m9, pads_of(i));
+        m9 << " at dimension " << rank - IntTerm(1 + i) << " (of size " << size << ") of input " << ctx.shape_hole(input);
+        ctx.require("pad_c9", lt(pad[static_cast<std::size_t>(2 * i)], size) && lt(pad[static_cast<std::size_t>(2 * i + 1)], size),
+                    m9);  // pad_c9
+      }
+    }
+    std::vector<BoolTerm> nonneg, positive;
+    for (const IntTerm& o : out) {
+      nonneg.push_back(ge(o, 0));
+      positive.push_back(ge(o, 1));
+    }
+    std::vector<IntTerm> in_order(sizes.rbegin(), sizes.rend()), out_order(out.rbegin(), out.rend());
+    Message m10;
+    m10 << "pad: input (";
+    append_by(m10, in_order);
+    m10 << ") is too small: the padded size" << (k > 1 ? "s (" : " ");
+    append_by(m10, out_order);
+    m10 << (k > 1 ? ") must not be negative and one must be positive" : " must be positive") << ", input of shape "
+        << ctx.shape_hole(input) << " with pad ";
+    append_tuple(m10, pad);
+    ctx.require("pad_c10", k == 1 ? positive[0] : all_of(nonneg) && any_of(positive), m10);  // pad_c10
+  }
+  if (ctx.any_refuted()) return unknown_tensor();
+  std::vector<Dim> last;  // the padded axes in axis order
+  for (auto it = out.rbegin(); it != out.rend(); ++it) last.push_back(it->dim());
+  if (!in.rank_known()) return Value::tensor(Shape::unknown_with_suffix(std::move(last)));
+  std::vector<Dim> dims = in.dims();
+  for (int64_t i = 0; i < k; ++i) dims[in.rank() - 1 - static_cast<std::size_t>(i)] = out[static_cast<std::size_t>(i)].dim();
+  return Value::tensor(Shape(std::move(dims)));
+}
+
+// at::pad(input, pad, mode, value): pad_c1 an even number of pads, pad_c2 at
+// most two per dimension, pad_c5 a known mode, pad_c6 no value (or 0) but
+// in constant mode; then the mode's own checks.
+Value pad_nd(RuleContext& ctx, const Arg& input, const std::vector<IntTerm>& pad, const std::string& mode,
+             const Arg& value) {
+  Message m1;
+  m1 << "pad: the length of pad must be divisible by 2 but instead it equals " << std::to_string(pad.size());
+  if (ctx.require("pad_c1", BoolTerm(pad.size() % 2 == 0), m1) == Status::Refuted) return unknown_tensor();  // pad_c1
+  const int64_t k = static_cast<int64_t>(pad.size() / 2);
+  Message m2;
+  m2 << "pad: the length of pad " << std::to_string(pad.size())
+     << " should be no more than twice the number of dimensions of the input " << ctx.rank(input);
+  if (ctx.require("pad_c2", le(IntTerm(k), ctx.rank(input)), m2) == Status::Refuted) return unknown_tensor();  // pad_c2
+  const bool known = mode == "constant" || mode == "reflect" || mode == "replicate" || mode == "circular";
+  Message m5;
+  m5 << "pad: unrecognised padding mode '" << mode << "' (expected 'constant', 'reflect', 'replicate' or 'circular')";
+  if (ctx.require("pad_c5", BoolTerm(known), m5) == Status::Refuted) return unknown_tensor();  // pad_c5
+  if (mode == "constant") return pad_constant(ctx, input, pad);
+  if (!value.is_none()) {
+    std::optional<double> v = float_constant(value);
+    if (!v) throw NotModelled("the value of a non-constant padding is not a constant");
+    Message m6;
+    m6 << "pad: padding mode '" << mode << "' doesn't take in value argument, got value=" << float_text(*v);
+    if (ctx.require("pad_c6", BoolTerm(*v == 0.0), m6) == Status::Refuted) return unknown_tensor();  // pad_c6
+  }
+  return pad_other(ctx, input, pad, mode);
+}
+
+// F.pad(input, pad, mode='constant', value=None)
+Value rule_f_pad(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  std::optional<std::string> mode = str_constant(ctx.arg("mode"));
+  if (!mode) throw NotModelled("the padding mode is not a constant string");
+  std::vector<IntTerm> pad;
+  for (const Arg& q : ctx.elements(ctx.arg("pad"))) pad.push_back(ctx.int_term(q));
+  return pad_nd(ctx, input, pad, *mode, ctx.arg("value"));
+}
+
+// The padding modules: nn.ConstantPad1d/2d/3d(padding, value), nn.ZeroPad2d(padding),
+// nn.ReflectionPad1d/2d/3d(padding), nn.ReplicationPad1d/2d/3d(padding). Python's
+// _ntuple(2N): an int is repeated, a sequence is kept as it is (any length:
+// F.pad checks it at the call). No check at construction.
+enum class PadKind { Constant, Zero, Reflection, Replication };
+
+const char* pad_mode(PadKind k) {
+  return k == PadKind::Reflection ? "reflect" : k == PadKind::Replication ? "replicate" : "constant";
+}
+
+std::string pad_class(PadKind k, int n) {
+  const char* base = k == PadKind::Constant ? "ConstantPad" : k == PadKind::Zero ? "ZeroPad"
+                     : k == PadKind::Reflection ? "ReflectionPad" : "ReplicationPad";
+  return std::string("torch.nn.") + base + std::to_string(n) + "d";
+}
+
+template <PadKind K, int N>
+Value rule_pad_init(RuleContext& ctx) {
+  Arg padding = ctx.arg("padding");
+  std::vector<IntTerm> pads;
+  if (padding.value.is_sequence()) {
+    for (const Arg& item : ctx.elements(padding)) pads.push_back(ctx.int_term(item));
+  } else {
+    pads = int_tuple(ctx, padding, 2 * N);
+  }
+  auto obj = new_module(pad_class(K, N));
+  obj->attributes["padding"] = tuple_value(pads);
+  if (K == PadKind::Constant) obj->attributes["value"] = ctx.arg("value").value;
+  if (K == PadKind::Zero) obj->attributes["value"] = Value::floating(0.0);
+  return Value::object(obj);
+}
+
+// forward: F.pad(input, self.padding, mode, self.value)
+template <PadKind K>
+Value rule_pad_forward(RuleContext& ctx) {
+  Arg module = ctx.arg("self");
+  std::vector<IntTerm> pads = module_ints(module, "padding");
+  Arg value = Arg::of(Value::none(), module.role + ".value");
+  return pad_nd(ctx, ctx.tensor("input"), pads, pad_mode(K), value);
 }
 
 }  // namespace
@@ -304,6 +492,22 @@ void register_nn_resample_rules(RuleRegistry& r) {
         rule_upsample_init);
   r.add("torch.nn.Upsample.forward", "self, input", rule_upsample_forward);
   r.add("torch.nn.functional.pad", "input, pad, mode='constant', value=None", rule_f_pad);
+  r.add("torch.nn.ConstantPad1d", "padding, value", rule_pad_init<PadKind::Constant, 1>);
+  r.add("torch.nn.ConstantPad2d", "padding, value", rule_pad_init<PadKind::Constant, 2>);
+  r.add("torch.nn.ConstantPad3d", "padding, value", rule_pad_init<PadKind::Constant, 3>);
+  r.add("torch.nn.ZeroPad2d", "padding", rule_pad_init<PadKind::Zero, 2>);
+  r.add("torch.nn.ReflectionPad1d", "padding", rule_pad_init<PadKind::Reflection, 1>);
+  r.add("torch.nn.ReflectionPad2d", "padding", rule_pad_init<PadKind::Reflection, 2>);
+  r.add("torch.nn.ReflectionPad3d", "padding", rule_pad_init<PadKind::Reflection, 3>);
+  r.add("torch.nn.ReplicationPad1d", "padding", rule_pad_init<PadKind::Replication, 1>);
+  r.add("torch.nn.ReplicationPad2d", "padding", rule_pad_init<PadKind::Replication, 2>);
+  r.add("torch.nn.ReplicationPad3d", "padding", rule_pad_init<PadKind::Replication, 3>);
+  for (int n = 1; n <= 3; ++n) {
+    r.add(pad_class(PadKind::Constant, n) + ".forward", "self, input", rule_pad_forward<PadKind::Constant>);
+    r.add(pad_class(PadKind::Reflection, n) + ".forward", "self, input", rule_pad_forward<PadKind::Reflection>);
+    r.add(pad_class(PadKind::Replication, n) + ".forward", "self, input", rule_pad_forward<PadKind::Replication>);
+  }
+  r.add("torch.nn.ZeroPad2d.forward", "self, input", rule_pad_forward<PadKind::Zero>);
 }
 
 }  // namespace gshape::gradual

@@ -135,6 +135,32 @@ def case_meshgrid_indexing():
     torch.meshgrid(torch.arange(2), torch.arange(3), indexing="ji")
 
 
+def case_multinomial_rank():
+    # expect-error@+1: multinomial_c1
+    torch.multinomial(torch.ones(2, 3, 4), 1)
+
+
+def case_multinomial_no_samples():
+    probs = torch.ones(3)
+    # expect-error@+1: multinomial_c2
+    probs.multinomial(0)
+
+
+def case_multinomial_too_many():
+    # expect-error@+1: multinomial_c3
+    torch.multinomial(torch.ones(4, 10), 11)
+
+
+def case_multinomial_categories():
+    # expect-error@+1: multinomial_c4
+    torch.multinomial(torch.ones(0, 2 ** 24 + 1), 1, replacement=True)
+
+
+def case_multinomial_no_category():
+    # expect-error@+1: multinomial_c5
+    torch.multinomial(torch.ones(2, 0), 1, replacement=True)
+
+
 if __name__ == "__main__":
     # Each case_ function must fail at its last line, with PyTorch's own error.
     import sys

@@ -22,6 +22,14 @@ def case_grids_and_permutations():
     return grid, a + torch.zeros(1, 4), b, steps, order
 
 
+def case_multinomial():
+    probs = torch.ones(4, 10)
+    one = torch.multinomial(probs, 3) + torch.zeros(4, 3, dtype=torch.long)
+    many = probs.multinomial(20, replacement=True) + torch.zeros(4, 20, dtype=torch.long)
+    flat = torch.multinomial(torch.ones(5), 5) + torch.zeros(5, dtype=torch.long)
+    return one, many, flat, torch.multinomial(torch.ones(0, 0), 2, True)
+
+
 if __name__ == "__main__":
     for name, case in list(globals().items()):
         if name.startswith("case_"):

@@ -165,6 +165,125 @@ def case_rnn_empty_sequence():
     # expect-error@+1: rnn_c6
     rnn(torch.zeros(0, 10))
 
+
+def case_lstm_cell_hidden_size():
+    # expect-error@+1: nn_lstm_cell_c1
+    nn.LSTMCell(10, -1)
+
+
+def case_gru_cell_input_size():
+    # expect-error@+1: nn_gru_cell_c1
+    nn.GRUCell(-3, 4)
+
+
+def case_rnn_cell_sizes():
+    # expect-error@+1: nn_rnn_cell_c1
+    nn.RNNCell(-1, 2)
+
+
+def case_lstm_cell_rank():
+    cell = nn.LSTMCell(10, 20)
+    # expect-error@+1: lstm_cell_c1
+    cell(torch.zeros(5, 3, 10))
+
+
+def case_lstm_cell_input_features():
+    cell = nn.LSTMCell(10, 20)
+    # expect-error@+1: lstm_cell_c2
+    cell(torch.zeros(3, 12))
+
+
+def case_lstm_cell_hidden_rank():
+    cell = nn.LSTMCell(10, 20)
+    # expect-error@+1: lstm_cell_c3
+    cell(torch.zeros(10), (torch.zeros(3, 20), torch.zeros(20)))
+
+
+def case_lstm_cell_hidden_batch():
+    cell = nn.LSTMCell(10, 20)
+    # expect-error@+1: lstm_cell_c4
+    cell(torch.zeros(3, 10), (torch.zeros(4, 20), torch.zeros(3, 20)))
+
+
+def case_lstm_cell_cell_state():
+    cell = nn.LSTMCell(10, 20)
+    # expect-error@+1: lstm_cell_c5
+    cell(torch.zeros(3, 10), (torch.zeros(3, 20), torch.zeros(3, 10)))
+
+
+def case_lstm_cell_pair():
+    cell = nn.LSTMCell(10, 20)
+    h = torch.zeros(3, 20)
+    # expect-error@+1: lstm_cell_c6
+    cell(torch.zeros(3, 10), (h, h, h))
+
+
+def case_gru_cell_rank():
+    cell = nn.GRUCell(8, 16)
+    # expect-error@+1: gru_cell_c1
+    cell(torch.zeros(1, 2, 8))
+
+
+def case_gru_cell_input_features():
+    cell = nn.GRUCell(8, 16)
+    # expect-error@+1: gru_cell_c2
+    cell(torch.zeros(7))
+
+
+def case_gru_cell_hidden_rank():
+    cell = nn.GRUCell(8, 16)
+    # expect-error@+1: gru_cell_c3
+    cell(torch.zeros(2, 8), torch.zeros(16))
+
+
+def case_gru_cell_hidden_batch():
+    cell = nn.GRUCell(8, 16)
+    # expect-error@+1: gru_cell_c4
+    cell(torch.zeros(2, 8), torch.zeros(1, 16))
+
+
+def case_gru_cell_hidden_size():
+    cell = nn.GRUCell(8, 16)
+    # expect-error@+1: gru_cell_c5
+    cell(torch.zeros(8), torch.zeros(15))
+
+
+def case_rnn_cell_rank():
+    cell = nn.RNNCell(4, 6)
+    # expect-error@+1: rnn_cell_c1
+    cell(torch.tensor(1.0))
+
+
+def case_rnn_cell_input_features():
+    cell = nn.RNNCell(4, 6)
+    # expect-error@+1: rnn_cell_c2
+    cell(torch.zeros(2, 5))
+
+
+def case_rnn_cell_hidden_rank():
+    cell = nn.RNNCell(4, 6)
+    # expect-error@+1: rnn_cell_c3
+    cell(torch.zeros(2, 4), torch.zeros(1, 2, 6))
+
+
+def case_rnn_cell_hidden_batch():
+    cell = nn.RNNCell(4, 6)
+    # expect-error@+1: rnn_cell_c4
+    cell(torch.zeros(2, 4), torch.zeros(3, 6))
+
+
+def case_rnn_cell_hidden_size():
+    cell = nn.RNNCell(4, 6)
+    # expect-error@+1: rnn_cell_c5
+    cell(torch.zeros(2, 4), torch.zeros(2, 5))
+
+
+def case_rnn_cell_nonlinearity():
+    cell = nn.RNNCell(4, 6, nonlinearity="sigmoid")
+    # expect-error@+1: rnn_cell_c7
+    cell(torch.zeros(2, 4))
+
+
 if __name__ == "__main__":
     # Each case_ function must fail at its last line, with PyTorch's own error.
     import sys

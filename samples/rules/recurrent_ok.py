@@ -16,6 +16,16 @@ def case_gru_rnn():
     return gru(torch.zeros(2, 5, 8), torch.zeros(1, 2, 16)), rnn(torch.zeros(3, 4), torch.zeros(2, 6))
 
 
+def case_cells():
+    lstm, gru = nn.LSTMCell(10, 20), nn.GRUCell(8, 16, bias=False)
+    rnn = nn.RNNCell(4, 6, nonlinearity="relu")
+    h, c = lstm(torch.zeros(3, 10), (torch.zeros(3, 20), torch.zeros(3, 20)))
+    h1, c1 = lstm(torch.zeros(10))
+    g = gru(torch.zeros(2, 8), torch.zeros(2, 16)) + gru(torch.zeros(2, 8))
+    r = rnn(torch.zeros(4), torch.zeros(6)) + torch.zeros(6)
+    return h + c + torch.zeros(3, 20), h1 + c1 + torch.zeros(20), g + torch.zeros(2, 16), r
+
+
 if __name__ == "__main__":
     for name, case in list(globals().items()):
         if name.startswith("case_"):

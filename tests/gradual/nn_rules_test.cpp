@@ -169,6 +169,108 @@ TEST_F(NnRules, LstmKeepsTimeAndBatch) {
   EXPECT_EQ(shape_of(item(ok.value, 1)), Shape({1, b, 16}));
 }
 
+// The one-step cells: [B, I] → [B, H] (unbatched [I] → [H]); LSTMCell
+// returns (h_1, c_1). Each hidden state has the input's rank, batch and
+// hidden_size.
+TEST_F(NnRules, RecurrentCellsKeepTheBatch) {
+  Dim b = Dim::symbol("B");
+  Value lstm = module("LSTMCell", {I(10), I(20)});
+  RuleResult r = forward(lstm, {T({b, 10}, 1), Tup({T({b, 20}, 3), T({b, 20}, 4)}, 2)});
+  ASSERT_TRUE(r.modelled) << r.note;
+  EXPECT_FALSE(r.refuted);
+  EXPECT_EQ(shape_of(item(r.value, 0)), Shape({b, 20}));
+  EXPECT_EQ(shape_of(item(r.value, 1)), Shape({b, 20}));
+  EXPECT_EQ(with_tag(r, "lstm_cell_c4").status, Status::Proven);  // the batch is the input's
+  EXPECT_EQ(shape_of(item(forward(lstm, {T({10}, 1)}).value, 0)), Shape({20}));  // unbatched, no state
+  RuleResult short_pair = forward(lstm, {T({b, 10}, 1), Tup({T({b, 20}, 3)}, 2)});
+  EXPECT_EQ(refuted_tags(short_pair), std::vector<std::string>{"lstm_cell_c6"});
+  RuleResult cell_size = forward(lstm, {T({4, 10}, 1), Tup({T({4, 20}, 3), T({4, 21}, 4)}, 2)});
+  EXPECT_EQ(refuted_tags(cell_size), std::vector<std::string>{"lstm_cell_c5"});
+  for (int id : cell_size.obligations) {  // c_0's check (h_0's holds)
+    const Obligation& ob = obligations[static_cast<std::size_t>(id)];
+    if (ob.status == Status::Refuted) {
+      EXPECT_EQ(ob.render_message(), "LSTMCell(10, 20): hidden1 (hx[1]) has inconsistent hidden_size: got 21, expected 20");
+    }
+  }
+
+  Value gru = module("GRUCell", {I(8), I(16)});
+  EXPECT_EQ(shape_of(forward(gru, {T({b, 8}, 1), T({b, 16}, 2)}).value), Shape({b, 16}));
+  EXPECT_EQ(refuted_tags(forward(gru, {T({4, 8}, 1), T({3, 16}, 2)})), std::vector<std::string>{"gru_cell_c4"});
+  EXPECT_EQ(refuted_tags(forward(gru, {T({4, 9}, 1)})), std::vector<std::string>{"gru_cell_c2"});
+  EXPECT_EQ(refuted_tags(forward(gru, {T({2, 4, 8}, 1)})), std::vector<std::string>{"gru_cell_c1"});
+  // a batched state with an unbatched input: PyTorch unsqueezes it and compares sizes 0 and 1
+  EXPECT_EQ(refuted_tags(forward(gru, {T({8}, 1), T({b, 16}, 2)})), std::vector<std::string>{"gru_cell_c3"});
+
+  Value rnn = module("RNNCell", {I(4), I(6)}, {{"nonlinearity", Str("sigmoid")}});  // Python accepts it here
+  EXPECT_EQ(refuted_tags(forward(rnn, {T({b, 4}, 1)})), std::vector<std::string>{"rnn_cell_c7"});
+  RuleResult negative = call("torch.nn.RNNCell", {I(4), I(-1)});
+  EXPECT_EQ(refuted_tags(negative), std::vector<std::string>{"nn_rnn_cell_c1"});
+  EXPECT_EQ(with_tag(negative, "nn_rnn_cell_c1").render_message(),
+            "nn.RNNCell(4, -1): trying to create a weight with a negative dimension: weight_ih of shape [-1, 4]");
+}
+
+TEST_F(NnRules, RecurrentCellsOnSymbolicAndUnknownOperands) {
+  Dim b = Dim::symbol("B"), c = Dim::symbol("C"), k = Dim::symbol("k", false);
+  Value lstm = module("LSTMCell", {I(k, 0), I(8)});
+  RuleResult r = forward(lstm, {T({b, c}, 1)});
+  const Obligation& c2 = with_tag(r, "lstm_cell_c2");
+  EXPECT_EQ(c2.status, Status::Deferred);
+  EXPECT_NE(c2.constraint_sexpr().find("(attr 0 input_size)"), std::string::npos) << c2.constraint_sexpr();
+  EXPECT_EQ(shape_of(item(r.value, 1)), Shape({b, 8}));
+  // an input of unknown rank: [B, H] or [H], so the last axis is known
+  RuleResult unknown = forward(module("GRUCell", {I(3), I(5)}), {Operand(Value::tensor(Shape::unknown()), 1)});
+  ASSERT_TRUE(unknown.modelled) << unknown.note;
+  EXPECT_EQ(with_tag(unknown, "gru_cell_c1").status, Status::Deferred);
+  EXPECT_EQ(shape_of(unknown.value).str(), "[*, 5]");
+}
+
+// F.pad's other modes and the padding modules: the padded axes grow by
+// their two pads, symbols stay; reflect needs each pad below its axis.
+TEST_F(NnRules, PaddingModesAndModules) {
+  Dim b = Dim::symbol("B"), c = Dim::symbol("C"), h = Dim::symbol("H"), w = Dim::symbol("W");
+  RuleResult reflect = call("torch.nn.functional.pad", {T({b, c, h, w}, 0), Tup({I(1), I(1), I(2), I(0)}, 1)},
+                            {{"mode", Str("reflect")}});
+  ASSERT_TRUE(reflect.modelled) << reflect.note;
+  EXPECT_EQ(shape_of(reflect.value), Shape({b, c, h + 2, w + 2}));
+  EXPECT_EQ(with_tag(reflect, "pad_c9").status, Status::Deferred);  // 1 < W
+  EXPECT_EQ(with_tag(reflect, "pad_c7").status, Status::Proven);
+
+  Value rp = module("ReflectionPad2d", {I(3)});
+  EXPECT_EQ(shape_of(forward(rp, {T({b, 3, h, w}, 1)}).value), Shape({b, 3, h + 6, w + 6}));
+  EXPECT_EQ(refuted_tags(forward(rp, {T({1, 3, 3, 3}, 1)})), (std::vector<std::string>{"pad_c9", "pad_c9"}));
+  RuleResult two_d = forward(rp, {T({4, 4}, 1)});
+  EXPECT_EQ(refuted_tags(two_d), std::vector<std::string>{"pad_c7"});
+  EXPECT_EQ(with_tag(two_d, "pad_c7").render_message(),
+            "pad: mode 'reflect' with 4 pads takes a 3-D or 4-D (batch mode) input, got shape [4, 4]");
+
+  Value rep = module("ReplicationPad1d", {Tup({I(1), I(2)})});
+  RuleResult rr = forward(rep, {T({b, c, w}, 1)});
+  EXPECT_EQ(shape_of(rr.value), Shape({b, c, w + 3}));
+  EXPECT_EQ(with_tag(rr, "pad_c10").status, Status::Proven);  // W + 3 >= 1
+  EXPECT_EQ(refuted_tags(forward(rep, {T({2, 0, 4}, 1)})), std::vector<std::string>{"pad_c8"});
+  EXPECT_EQ(refuted_tags(forward(module("ReplicationPad2d", {Tup({I(-3), I(0), I(-2), I(-2)})}), {T({1, 3, 3, 3}, 1)})),
+            std::vector<std::string>{"pad_c10"});
+
+  EXPECT_EQ(shape_of(forward(module("ZeroPad2d", {Tup({I(1), I(1), I(0), I(0)})}), {T({b, c, h, w}, 1)}).value),
+            Shape({b, c, h, w + 2}));
+  Value cp = module("ConstantPad3d", {I(1), Operand(Value::floating(0.5))});
+  EXPECT_EQ(shape_of(forward(cp, {T({b, c, 4, h, w}, 1)}).value), Shape({b, c, 6, h + 2, w + 2}));
+
+  fresh_solver();  // the reflect call above assumed 1 < W
+  RuleResult circular = call("torch.nn.functional.pad", {T({b, c, w}, 0), Tup({I(2), I(2)}, 1)}, {{"mode", Str("circular")}});
+  EXPECT_EQ(shape_of(circular.value), Shape({b, c, w + 4}));
+  EXPECT_EQ(with_tag(circular, "pad_c11").status, Status::Deferred);  // 2 <= W
+  RuleResult unbatched = call("torch.nn.functional.pad", {T({c, w}, 0), Tup({I(2), I(2)}, 1)}, {{"mode", Str("circular")}});
+  EXPECT_EQ(refuted_tags(unbatched), std::vector<std::string>{"pad_c7"});
+  RuleResult mixed = call("torch.nn.functional.pad", {T({b, c, w}, 0), Tup({I(-1), I(2)}, 1)}, {{"mode", Str("circular")}});
+  EXPECT_FALSE(mixed.modelled);  // one side cropped, the other padded: depends on the memory layout
+  EXPECT_EQ(refuted_tags(call("torch.nn.functional.pad", {T({b, c, w}, 0), Tup({I(1), I(1)}, 1)}, {{"mode", Str("wrap")}})),
+            std::vector<std::string>{"pad_c5"});
+  EXPECT_EQ(refuted_tags(call("torch.nn.functional.pad", {T({b, c, w}, 0), Tup({I(1), I(1)}, 1), Str("replicate"),
+                                                           Operand(Value::floating(1.0))})),
+            std::vector<std::string>{"pad_c6"});
+}
+
 TEST_F(NnRules, AttentionShapesWithBatchFirst) {
   Dim b = Dim::symbol("B"), l = Dim::symbol("L"), s = Dim::symbol("S");
   Value mha = module("MultiheadAttention", {I(16), I(4)}, {{"batch_first", Bool(true)}});
@@ -292,6 +394,11 @@ TEST_F(NnRules, EveryObligationOnSymbolicInputsIsWellFormedForTheRuntime) {
   next(forward(module("Bilinear", {I(k, 0), I(3), I(2)}), {T({b, c}, 1), T({b, 3}, 2)}));
   next(call("torch.nn.functional.pixel_shuffle", {T({b, c, h, w}, 0), I(k, 1)}));
   next(call("torch.nn.functional.pad", {T({b, c, h, w}, 0), Tup({I(k, 2), I(-1, 3)}, 1)}));
+  next(call("torch.nn.functional.pad", {T({b, c, h, w}, 0), Tup({I(k, 2), I(1, 3), I(1, 4), I(k, 5)}, 1), Str("reflect")}));
+  next(call("torch.nn.functional.pad", {T({b, c, w}, 0), Tup({I(k, 2), I(2, 3)}, 1)}, {{"mode", Str("circular")}}));
+  next(forward(module("ReplicationPad2d", {I(2)}), {T({b, c, h, w}, 1)}));
+  next(forward(module("LSTMCell", {I(k, 0), I(8)}), {T({b, c}, 1), Tup({T({b, 8}, 3), T({h, 8}, 4)}, 2)}));
+  next(forward(module("RNNCell", {I(3), I(k, 1)}), {T({b, 3}, 1), T({h, w}, 2)}));
   next(call("torch.nn.functional.interpolate", {T({b, c, h, w}, 0)}, {{"size", Tup({I(k, 2), I(4, 3)}, 1)}}));
   next(call("torch.nn.functional.cross_entropy", {T({b, c, h}, 0), T({b, w}, 1)}));
   next(call("torch.nn.functional.binary_cross_entropy_with_logits", {T({b, c}, 0), T({b, c}, 1)}, {{"pos_weight", T({h}, 2)}}));

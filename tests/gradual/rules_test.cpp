@@ -277,6 +277,43 @@ TEST_F(Rules, CreationAndArange) {
   EXPECT_EQ(r.value.as_object()->attribute("len")->as_int(), max(Dim(0), n));
 }
 
+// multinomial: [K] → [n], [B, K] → [B, n]; without replacement n <= K.
+TEST_F(Rules, MultinomialSamplesPerRow) {
+  Dim b = Dim::symbol("B"), k = Dim::symbol("K"), n = Dim::symbol("n", false);
+  RuleResult r = call("torch.multinomial", {T({b, k}, 0), I(5, 1)});
+  ASSERT_TRUE(r.modelled) << r.note;
+  EXPECT_EQ(r.value.shape(), Shape({b, 5}));
+  const Obligation& c3 = with_tag(r, "multinomial_c3");
+  EXPECT_EQ(c3.status, Status::Deferred);  // 5 <= K
+  EXPECT_EQ(c3.constraint_sexpr(), "(<= 5 (size 0 -1))");
+  EXPECT_EQ(with_tag(r, "multinomial_c5").status, Status::Proven);  // K > 0 or B == 0, after 5 <= K
+  Dim k2 = Dim::symbol("K2");
+  RuleResult replacing = call("torch.multinomial", {T({b, k2}, 0), I(2, 1), Bool(true)});
+  EXPECT_EQ(with_tag(replacing, "multinomial_c5").status, Status::Deferred);
+  EXPECT_EQ(with_tag(replacing, "multinomial_c5").constraint_sexpr(), "(or (> (size 0 -1) 0) (== (size 0 0) 0))");
+  RuleResult with = call("Tensor.multinomial", {T({10}, 0), I(n, 1), Bool(true)});
+  EXPECT_EQ(with.value.shape(), Shape({n}));
+  EXPECT_EQ(with_tag(with, "multinomial_c3").status, Status::Proven);
+  EXPECT_EQ(with_tag(with, "multinomial_c2").status, Status::Deferred);  // n > 0
+
+  auto refuted = [&](RuleResult x, const std::string& tag) {
+    EXPECT_TRUE(x.refuted) << tag;
+    EXPECT_EQ(with_tag(x, tag).status, Status::Refuted) << tag;
+  };
+  refuted(call("torch.multinomial", {T({2, 3, 4}, 0), I(1, 1)}), "multinomial_c1");
+  refuted(call("torch.multinomial", {T({3}, 0), I(0, 1)}), "multinomial_c2");
+  RuleResult too_many = call("torch.multinomial", {T({3}, 0), I(4, 1)});
+  refuted(too_many, "multinomial_c3");
+  EXPECT_EQ(with_tag(too_many, "multinomial_c3").render_message(),
+            "multinomial: cannot sample n_sample > prob_dist.size(-1) samples without replacement, got num_samples 4 "
+            "for 3 categories (input of shape [3])");
+  refuted(call("torch.multinomial", {T({0, (int64_t{1} << 24) + 1}, 0), I(1, 1), Bool(true)}), "multinomial_c4");
+  refuted(call("torch.multinomial", {T({2, 0}, 0), I(1, 1)}, {{"replacement", Bool(true)}}), "multinomial_c5");
+  RuleResult empty = call("torch.multinomial", {T({0, 0}, 0), I(2, 1), Bool(true)});
+  EXPECT_FALSE(empty.refuted);
+  EXPECT_EQ(empty.value.shape(), Shape({0, 2}));
+}
+
 TEST_F(Rules, EinsumKeepsSymbols) {
   Dim b = Dim::symbol("B"), n = Dim::symbol("N"), k = Dim::symbol("K"), m = Dim::symbol("M");
   Operand eq(Value::string("bij,bjk->bik"), 0);

@@ -2,7 +2,7 @@
 // recurrent modules) on small zero-filled tensors through the ATen operator
 // that PyTorch 1.13's Python wrapper calls, after the wrapper's argument
 // handling (written out below per op, from torch/nn/functional.py and
-// torch/nn/modules/rnn.py). A check the wrapper makes in Python and the C++
+// torch/nn/modules/rnn.py, the cells included). A check the wrapper makes in Python and the C++
 // operator does not is reported as python_only, never imitated as an error.
 // The only file of the test that includes libtorch headers. Attention runs
 // through the C++ frontend's port of F.multi_head_attention_forward.
@@ -463,6 +463,60 @@ NOutcome recurrent(const NCase& c, Cell cell) {
   return o;
 }
 
+// nn.LSTMCell / nn.GRUCell / nn.RNNCell: RNNCellBase's weights (at::zeros
+// raises on a negative size as torch.empty does), the forward's handling of
+// an unbatched input (the input and each state unsqueezed, the results
+// squeezed) and of a missing state, then _VF.lstm_cell / gru_cell /
+// rnn_tanh_cell / rnn_relu_cell, whose checks are ATen's. Python-only: the
+// input-rank assert, an unknown nonlinearity, an unbatched LSTMCell's hx of
+// fewer than two tensors (Python indexes it).
+NOutcome recurrent_cell(const NCase& c, Cell cell) {
+  std::vector<std::string> names{"input_size", "hidden_size", "bias"};
+  if (cell == Cell::RNN) names.push_back("nonlinearity");
+  for (const char* n : {"device", "dtype"}) names.push_back(n);
+  Args init(c.init, names);
+  int64_t in = init.integer("input_size", 0), hidden = init.integer("hidden_size", 0);
+  bool bias = init.flag("bias", true);
+  std::string nonlinearity = init.str("nonlinearity", "tanh");
+  int64_t gates = cell == Cell::LSTM ? 4 : cell == Cell::GRU ? 3 : 1;
+  at::Tensor w_ih = at::zeros({gates * hidden, in}), w_hh = at::zeros({gates * hidden, hidden});
+  c10::optional<at::Tensor> b_ih, b_hh;
+  if (bias) {
+    b_ih = at::zeros({gates * hidden});
+    b_hh = at::zeros({gates * hidden});
+  }
+  Args call(c.call, {"input", "hx"});
+  at::Tensor x = tensor(call.at("input"));
+  if (x.dim() != 1 && x.dim() != 2) throw PythonOnly{"RNNCell.forward: assert input.dim() in (1, 2)"};
+  bool batched = x.dim() == 2;
+  if (!batched) x = x.unsqueeze(0);
+  std::vector<at::Tensor> hx;
+  if (const NArg* h = call.get("hx")) {
+    std::vector<const NArg*> given;
+    if (cell == Cell::LSTM) {
+      if (h->kind != K::Tuple) throw std::invalid_argument("LSTMCell hx must be a tuple");
+      if (!batched && h->items.size() < 2) throw PythonOnly{"LSTMCell.forward: hx[1] of a tuple of one"};
+      for (std::size_t i = 0; i < h->items.size() && (batched || i < 2); ++i) given.push_back(&h->items[i]);
+    } else {
+      given = {h};
+    }
+    for (const NArg* g : given) hx.push_back(batched ? tensor(*g) : tensor(*g).unsqueeze(0));
+  } else {
+    hx.push_back(at::zeros({x.size(0), hidden}));
+    if (cell == Cell::LSTM) hx.push_back(hx[0]);
+  }
+  if (cell == Cell::RNN && nonlinearity != "tanh" && nonlinearity != "relu")
+    throw PythonOnly{"RNNCell.forward: Unknown nonlinearity: " + nonlinearity};
+  auto unbatch = [&](const at::Tensor& t) { return batched ? t : t.squeeze(0); };
+  if (cell == Cell::LSTM) {
+    auto [h1, c1] = at::lstm_cell(x, hx, w_ih, w_hh, b_ih, b_hh);
+    return of({unbatch(h1), unbatch(c1)});
+  }
+  if (cell == Cell::GRU) return of(unbatch(at::gru_cell(x, hx[0], w_ih, w_hh, b_ih, b_hh)));
+  if (nonlinearity == "relu") return of(unbatch(at::rnn_relu_cell(x, hx[0], w_ih, w_hh, b_ih, b_hh)));
+  return of(unbatch(at::rnn_tanh_cell(x, hx[0], w_ih, w_hh, b_ih, b_hh)));
+}
+
 // nn.MultiheadAttention: the module's parameters (in_proj_weight or
 // q/k/v_proj_weight, in_proj_bias, bias_k/bias_v, out_proj), its forward's
 // batch_first transposes, then the C++ frontend's
@@ -566,6 +620,9 @@ const std::map<std::string, Runner>& runners() {
     m["nn.LSTM"] = [](const NCase& c) { return recurrent(c, Cell::LSTM); };
     m["nn.GRU"] = [](const NCase& c) { return recurrent(c, Cell::GRU); };
     m["nn.RNN"] = [](const NCase& c) { return recurrent(c, Cell::RNN); };
+    m["nn.LSTMCell"] = [](const NCase& c) { return recurrent_cell(c, Cell::LSTM); };
+    m["nn.GRUCell"] = [](const NCase& c) { return recurrent_cell(c, Cell::GRU); };
+    m["nn.RNNCell"] = [](const NCase& c) { return recurrent_cell(c, Cell::RNN); };
     m["nn.MultiheadAttention"] = multihead_attention;
     return m;
   }();

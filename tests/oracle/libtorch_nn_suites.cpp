@@ -6,8 +6,9 @@
 // F.interpolate with exactly one of size / scale_factor, of the right
 // length, a mode the rank has (the arguments the upsample operators take);
 // LSTM, GRU and RNN with valid hyperparameters (their constructors' checks
-// are Python). nn.MultiheadAttention reuses the nn oracle's generator (the
-// runner redraws what the C++ port of its forward lacks). No libtorch here.
+// are Python). nn.MultiheadAttention and the cells (nn.LSTMCell, GRUCell,
+// RNNCell) reuse the nn oracle's generators (the runner redraws what only
+// Python checks). No libtorch here.
 #include <set>
 
 #include "libtorch_nn_oracle.h"
@@ -156,9 +157,10 @@ std::vector<NSuite> aten_suites() {
       "F.adaptive_avg_pool2d", "F.batch_norm", "F.layer_norm", "F.group_norm",    "F.prelu",
       "F.bilinear",    "F.embedding",    "F.pixel_shuffle",    "F.pad",           "F.cross_entropy",
       "F.nll_loss",    "F.mse_loss",     "F.l1_loss",          "F.smooth_l1_loss", "F.huber_loss",
-      "F.kl_div",      "nn.MultiheadAttention"};
+      "F.kl_div",      "nn.MultiheadAttention", "nn.LSTMCell", "nn.GRUCell", "nn.RNNCell"};
   std::vector<NSuite> out;
-  for (auto family : {conv_suites, pool_suites, norm_suites, layer_suites, resample_suites, loss_suites, attention_suites}) {
+  for (auto family : {conv_suites, pool_suites, norm_suites, layer_suites, resample_suites, recurrent_suites, loss_suites,
+                      attention_suites}) {
     for (NSuite& s : family())
       if (reused.count(s.target)) out.push_back(std::move(s));
   }

@@ -414,6 +414,19 @@ std::vector<Suite> suites() {
                    }});
   }
   out.push_back({"randperm", "torch.randperm", [](Rng& r) { return C({I(r.range(-3, 9))}); }});
+  // multinomial on ones (zeros are no distribution: PyTorch checks the data too): 1-D or 2-D, rarely
+  // another rank; num_samples near the categories, 0 or negative; with and without replacement;
+  // an empty batch of 2^24 + 1 categories (no storage) for the category limit
+  auto multinomial = [](Rng& r) {
+    Sizes s = r.chance(0.85) ? r.shape(1, 2) : r.shape(0, 3);
+    if (r.chance(0.03)) s = {0, (int64_t{1} << 24) + r.range(0, 1)};
+    int64_t k = s.empty() ? 1 : std::min<int64_t>(s.back(), 5);
+    int64_t n = r.chance(0.1) ? r.range(-1, 0) : r.range(1, k + 1);
+    if (r.chance(0.2)) return C({T(s), I(n)});
+    return C({T(s), I(n), B(r.chance(0.5))});
+  };
+  out.push_back({"multinomial", "torch.multinomial", multinomial});
+  out.push_back({"multinomial_method", "Tensor.multinomial", multinomial});
   // torch.Tensor(2, 3): the sizes as separate ints (one list would be data)
   out.push_back({"legacy_new", "torch.Tensor", [](Rng& r) {
                    Sizes s = r.shape(1, 4);

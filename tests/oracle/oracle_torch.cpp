@@ -271,6 +271,13 @@ const std::map<std::string, Runner>& runners() {
     m["linspace"] = [](const OCase& c) { return of(at::linspace(S(c.args[0]), S(c.args[1]), c.args[2].i)); };
     m["logspace"] = [](const OCase& c) { return of(at::logspace(S(c.args[0]), S(c.args[1]), c.args[2].i)); };
     m["randperm"] = [](const OCase& c) { return of(at::randperm(c.args[0].i)); };
+    // multinomial samples a distribution: ones, not the oracle's zeros (whose sum is 0)
+    m["multinomial"] = [](const OCase& c) {
+      return of(at::multinomial(at::ones(c.args[0].shape), c.args[1].i, has(c, 2) && c.args[2].b));
+    };
+    m["multinomial_method"] = [](const OCase& c) {
+      return of(at::ones(c.args[0].shape).multinomial(c.args[1].i, has(c, 2) && c.args[2].b));
+    };
     m["legacy_new"] = [](const OCase& c) {  // torch.Tensor(*sizes) allocates as at::empty
       std::vector<int64_t> sizes;
       for (const OArg& a : c.args) sizes.push_back(a.i);
