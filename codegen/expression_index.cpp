@@ -121,9 +121,7 @@ class IndexBuilder {
         const Expr* index = cast<Subscript>(e)->index;
         expr(cast<Subscript>(e)->value, inner);
         expr(index, inner);
-        // an index holding a slice is no value the runtime could read
-        bool sliced = index && (index->kind == Kind::Slice || (index->kind == Kind::Tuple && holds_slice(cast<Tuple>(index))));
-        if (!sliced) site(e, ctx);
+        site(e, ctx);  // an index holding a slice is read through `_gshape_rt.index[...]`
         break;
       }
       case Kind::Slice: {
@@ -276,6 +274,8 @@ class IndexBuilder {
         const auto* a = cast<Assign>(s);
         load(a->value);
         for (const Expr* t : a->targets) target(t, ExprRole::Store);
+        // `x[i] = v`: a site (operator.setitem) reading x, i and v
+        if (a->targets.size() == 1 && a->targets.front()->kind == Kind::Subscript) index_.sites_.push_back(s);
         break;
       }
       case Kind::AugAssign: {

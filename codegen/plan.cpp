@@ -35,8 +35,9 @@ std::optional<SitePlan> site_of(const ir::Node* node) {
   SitePlan s;
   s.begin = node->loc.begin;
   s.end = node->loc.end;
-  s.line = node->loc.line;
-  s.col = node->loc.column;
+  SourceLoc shown = ir::reported_loc(node);
+  s.line = shown.line;
+  s.col = shown.column;
   auto add = [&](const ir::Expr* e, std::string kind) {
     OperandPlan o;
     o.slot = static_cast<int>(s.operands.size());
@@ -77,6 +78,16 @@ std::optional<SitePlan> site_of(const ir::Node* node) {
       s.rule = "operator.getitem";
       add(x->value, "arg");
       add(x->index, "arg");
+      break;
+    }
+    case ir::Kind::Assign: {  // `x[i] = v`
+      const auto* a = ir::cast<ir::Assign>(node);
+      if (a->targets.size() != 1 || a->targets.front()->kind != ir::Kind::Subscript) return std::nullopt;
+      const auto* x = ir::cast<ir::Subscript>(a->targets.front());
+      s.rule = "operator.setitem";
+      add(x->value, "arg");
+      add(x->index, "arg");
+      add(a->value, "arg");
       break;
     }
     case ir::Kind::Compare: {

@@ -19,6 +19,7 @@ enum class WrapForm : uint8_t {
   Parenthesized,    // T.F(S, K, (expr))           a tuple, walrus, lambda, conditional, yield
   GeneratorArgument,// (T.F(S, K, (x for x in y),))  the generator that is a call's argument list
   SecondReference,  // (T.F(S, K, name,), value)[1]  the name target of `name op= value`
+  SliceIndex,       // T.F(S, K, R.index[a:b, i])    a subscript's index holding a slice
 };
 
 struct ResolvedOperand {
@@ -102,10 +103,10 @@ ResolvedOperand resolve(std::string_view text, const ExpressionIndex& index, con
     return r;
   }
   if (info->is_slice) {
-    r.problem = "the operand is a slice, which is not a value";
-    return r;
-  }
-  if (info->is_call_generator_argument) {
+    // `a:b` is no expression, but `R.index[a:b]` is the slice object Python
+    // passes to __getitem__, built from the same text in the same order
+    r.form = WrapForm::SliceIndex;
+  } else if (info->is_call_generator_argument) {
     r.form = WrapForm::GeneratorArgument;
   } else if (info->needs_parentheses) {
     r.form = WrapForm::Parenthesized;
@@ -150,8 +151,13 @@ Wrapper make_wrapper(std::string_view text, const ResolvedOperand& op, int site,
       w.suffix = ")[1]";
       w.priority = 0;
       break;
+    case WrapForm::SliceIndex:
+      w.prefix = separator + call + kRuntimeAlias + ".index[";
+      w.suffix = "])";
+      break;
   }
-  if (is_check && !extra.empty() && (op.form == WrapForm::Plain || op.form == WrapForm::Parenthesized))
+  if (is_check && !extra.empty() &&
+      (op.form == WrapForm::Plain || op.form == WrapForm::Parenthesized || op.form == WrapForm::SliceIndex))
     w.suffix = w.suffix.substr(0, w.suffix.size() - 1) + extra + ")";
   return w;
 }

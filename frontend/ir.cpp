@@ -57,6 +57,17 @@ const char* kind_name(Kind k) {
   return "?";
 }
 
+SourceLoc reported_loc(const Node* n) {
+  SourceLoc loc = n->loc;
+  const auto* call = dyn_cast<Call>(n);
+  const auto* method = call ? dyn_cast<Attribute>(call->func) : nullptr;
+  if (method && method->attr_loc.valid() && method->attr_loc.line != loc.line) {
+    loc.line = method->attr_loc.line;
+    loc.column = method->attr_loc.column;
+  }
+  return loc;
+}
+
 const char* binop_symbol(BinOpKind k) {
   switch (k) {
     case BinOpKind::Add: return "+";

@@ -123,6 +123,12 @@ struct Call : Expr {
   std::vector<Argument> args;  // in source order
 };
 
+// Where a diagnostic or a run-time check names a site: a method call
+// continued on a later line (`(torch.tril(m)` then `.view(...))`) at its
+// method's name, the line Python 3.11's traceback shows; any other node at
+// its start. The byte range stays the node's.
+SourceLoc reported_loc(const Node* n);
+
 enum class BinOpKind : uint8_t { Add, Sub, Mult, MatMult, Div, FloorDiv, Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd };
 const char* binop_symbol(BinOpKind k);  // "+", "@", "//", ...
 

@@ -177,7 +177,10 @@ class Interpreter {
   // statements
   void exec_body(const ir::Body& body);
   void exec(const ir::Stmt* s);
-  void assign(const ir::Expr* target, const Value& v, const SourceLoc& origin, const ir::Expr* value_expr = nullptr);
+  // `setitem_site`: the statement `x[i] = v` whose subscript target is
+  // checked by operator.setitem (a single target; null otherwise).
+  void assign(const ir::Expr* target, const Value& v, const SourceLoc& origin, const ir::Expr* value_expr = nullptr,
+              const ir::Node* setitem_site = nullptr);
   void bind_name(const std::string& name, const Value& v, const SourceLoc& origin);
   void branch(const ir::Expr* test, const std::function<void()>& then_arm, const std::function<void()>& else_arm);
 
@@ -194,6 +197,9 @@ class Interpreter {
                 const ir::Expr* right);
   std::optional<Pred> truth(const Value& v);
   Value subscript(const Value& obj, const ir::Expr* index_expr, const ir::Subscript* site);
+  // The value Python passes to __getitem__/__setitem__ for `index_expr`
+  // (slices as slice objects with their bounds), evaluating it once.
+  Value index_value(const ir::Expr* index_expr);
   Value size_of_unknown(const ir::Expr* receiver, int64_t axis);
 
   // calls

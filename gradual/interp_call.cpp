@@ -481,7 +481,7 @@ std::optional<CallSite> Interpreter::make_call_site(const std::string& name, con
                                                     const std::vector<ArgValue>& args, const Node* site) {
   CallSite call;
   call.name = name;
-  call.loc = site->loc;
+  call.loc = ir::reported_loc(site);
   slot_exprs_.clear();
   int next = 0;
   auto take_slot = [&](const Expr* e) -> int {

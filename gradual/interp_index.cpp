@@ -61,7 +61,38 @@ std::optional<Dim> slice_length(const SliceBounds& s, const Dim& n, const SignOr
   }
 }
 
+// The slice object Python builds for `lower:upper:step`, with its bounds
+// (the indexing rules read them).
+Value slice_object(const SliceBounds& s) {
+  auto obj = std::make_shared<ObjectValue>("builtins.slice");
+  obj->attributes["start"] = s.lower ? *s.lower : Value::none();
+  obj->attributes["stop"] = s.upper ? *s.upper : Value::none();
+  obj->attributes["step"] = s.step ? *s.step : Value::none();
+  return Value::object(std::move(obj));
+}
+
 }  // namespace
+
+Value Interpreter::index_value(const Expr* index_expr) {
+  // a slice is the object Python builds for it; `...` is Ellipsis
+  auto item = [this](const Expr* x) {
+    if (const auto* sl = dyn_cast<Slice>(x)) {
+      SliceBounds b;
+      if (sl->lower) b.lower = eval(sl->lower);
+      if (sl->upper) b.upper = eval(sl->upper);
+      if (sl->step) b.step = eval(sl->step);
+      return slice_object(b);
+    }
+    if (const auto* c = dyn_cast<Constant>(x); c && c->type == Constant::Type::Ellipsis)
+      return Value::object(std::make_shared<ObjectValue>("builtins.ellipsis"));
+    return eval(x);
+  };
+  const auto* tuple = dyn_cast<Tuple>(index_expr);
+  if (!tuple || tuple->parenthesized) return item(index_expr);
+  std::vector<Value> parts;
+  for (const Expr* x : tuple->elts) parts.push_back(item(x));
+  return Value::tuple(std::move(parts));
+}
 
 Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Subscript* site) {
   SignOracle sign = [this](const Pred& p) -> std::optional<bool> {
@@ -128,11 +159,10 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
   if (obj.is_unknown() && site) note_unresolved(site, "the indexed value is not known (it may be a tensor)");
   if (obj.is_tensor() && site) {
     // PyTorch's index checks (rules_python.cpp); the shape is computed below
-    auto marker = [](const char* cls) { return Value::object(std::make_shared<ObjectValue>(cls)); };
     std::vector<Value> parts;
     for (const Item& it : items) {
-      parts.push_back(it.kind == Item::Kind::Slice      ? marker("builtins.slice")
-                      : it.kind == Item::Kind::Ellipsis ? marker("builtins.ellipsis")
+      parts.push_back(it.kind == Item::Kind::Slice      ? slice_object(it.slice)
+                      : it.kind == Item::Kind::Ellipsis ? Value::object(std::make_shared<ObjectValue>("builtins.ellipsis"))
                                                         : it.value);
     }
     Value index = multi ? Value::tuple(parts) : parts.front();

@@ -242,7 +242,9 @@ void Interpreter::exec(const Stmt* s) {
       const auto* a = cast<Assign>(s);
       fix_rank_of_starred_shape(a);
       Value v = eval(a->value);
-      for (const Expr* t : a->targets) assign(t, v, a->value->loc, a->value);
+      // `x[i] = v` is a site of its own (operator.setitem), like `x += v`
+      const ir::Node* site = a->targets.size() == 1 && isa<Subscript>(a->targets.front()) ? s : nullptr;
+      for (const Expr* t : a->targets) assign(t, v, a->value->loc, a->value, site);
       return;
     }
     case Kind::AugAssign: {
@@ -557,7 +559,8 @@ void Interpreter::fix_rank_of_starred_shape(const Assign* a) {
   fix_rank(*name, *b, names, a->loc, false);
 }
 
-void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& origin, const Expr* value_expr) {
+void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& origin, const Expr* value_expr,
+                         const ir::Node* setitem_site) {
   switch (target->kind) {
     case Kind::Name:
       bind_name(cast<Name>(target)->id, v, origin);
@@ -578,8 +581,18 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
     }
     case Kind::Subscript: {
       const auto* sub = cast<Subscript>(target);
+      std::optional<SiteOutcome> outcome;
+      if (setitem_site) outcome.emplace(*this, setitem_site);
       Value obj = eval(sub->value);
-      Value key = eval(sub->index);
+      Value key = index_value(sub->index);
+      if (setitem_site && obj.is_unknown()) note_unresolved(setitem_site, "the value assigned into is not known (it may be a tensor)");
+      if (setitem_site && obj.is_tensor()) {
+        std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, obj, sub->value, {}},
+                                   ArgValue{Argument::Type::Positional, {}, key, sub->index, {}},
+                                   ArgValue{Argument::Type::Positional, {}, v, value_expr, {}}};
+        apply_named_rule("operator.setitem", std::nullopt, args, setitem_site);
+        return;
+      }
       if (auto dict = shared_as<DictObject>(obj)) {
         if (auto k = dict_key(key)) {
           dict->set(*k, v);

@@ -1,5 +1,6 @@
 // Rules for what the interpreter models itself but PyTorch still checks:
-// indexing a tensor (operator.getitem), size queries (Tensor.size) and
+// indexing a tensor and assigning into it (operator.getitem,
+// operator.setitem), size queries (Tensor.size) and
 // TensorDataset's construction. They are registered check-only: the
 // interpreter applies them for their obligations and computes the value its
 // own way (symbols bound to the receiver, dataset objects); the runtime
@@ -55,20 +56,18 @@ IndexItem item_kind(const Value& v) {
   return IndexItem::Other;
 }
 
-// tensor[index] with basic indexing: `getitem_c1` no more indices than axes,
-// `getitem_c2` every integer index within its axis. Advanced indexing (a
-// tensor, a list) is not modelled past its position.
-Value rule_getitem(RuleContext& ctx) {
-  Arg input = ctx.arg("input");
-  if (!input.is_tensor()) throw NotModelled("indexing something that is not a tensor");
-  Arg index = ctx.arg("index");
+// The items of a basic index: a tuple's elements, else the index itself.
+// Advanced indexing (a tensor, a list, a bool) is not modelled. Counts the
+// items that consume an axis.
+std::vector<Arg> basic_index_items(RuleContext& ctx, const Arg& index, std::size_t& consumed) {
   std::vector<Arg> items;
   if (index.value.is_sequence() && index.value.sequence_kind() == SequenceKind::Tuple) {
     items = ctx.elements(index);
   } else {
     items.push_back(index);
   }
-  std::size_t consumed = 0, ellipses = 0;
+  consumed = 0;
+  std::size_t ellipses = 0;
   for (const Arg& it : items) {
     IndexItem k = item_kind(it.value);
     if (k == IndexItem::Other) throw NotModelled("advanced indexing");
@@ -76,14 +75,22 @@ Value rule_getitem(RuleContext& ctx) {
     if (k == IndexItem::Ellipsis) ++ellipses;
   }
   if (ellipses > 1) throw NotModelled("several ellipses");  // an IndexError of Python's own, not a shape's
+  return items;
+}
+
+// PyTorch's checks of a basic index into `input`: `<op>_c1` no more indices
+// than axes, `<op>_c2` every integer index within its axis. False when the
+// index cannot be checked (rank unknown, or c1 refuted).
+bool check_basic_index(RuleContext& ctx, const std::string& op, const Arg& input, const std::vector<Arg>& items,
+                       std::size_t consumed) {
   const Shape& s = input.shape();
   // of unknown rank statically: no obligation (the site is checked at run time)
-  if (!s.rank_known() && s.known_suffix().empty()) return Value::unknown();
+  if (!s.rank_known() && s.known_suffix().empty()) return false;
   Message m1;
   m1 << "too many indices for tensor of dimension " << ctx.rank(input) << ": " << std::to_string(consumed)
      << " indices into shape " << ctx.shape_hole(input);
-  if (ctx.require("getitem_c1", le(IntTerm(static_cast<int64_t>(consumed)), ctx.rank(input)), m1) == Status::Refuted)  // getitem_c1
-    return Value::unknown();
+  if (ctx.require(op + "_c1", le(IntTerm(static_cast<int64_t>(consumed)), ctx.rank(input)), m1) == Status::Refuted)  // _c1
+    return false;
   // the axis each integer index reads: counted from the front before an
   // ellipsis, from the back after it
   bool after_ellipsis = false;
@@ -108,8 +115,118 @@ Value rule_getitem(RuleContext& ctx) {
     IntTerm n = ctx.size(input, axis);
     Message m2;
     m2 << "index " << i << " is out of bounds for dimension " << std::to_string(axis) << " with size " << n;
-    ctx.require("getitem_c2", ge(i, -n) && lt(i, n), m2);  // getitem_c2
+    ctx.require(op + "_c2", ge(i, -n) && lt(i, n), m2);  // _c2
   }
+  return true;
+}
+
+// tensor[index] with basic indexing: `getitem_c1`, `getitem_c2` as
+// check_basic_index. The interpreter computes the shape itself.
+Value rule_getitem(RuleContext& ctx) {
+  Arg input = ctx.arg("input");
+  if (!input.is_tensor()) throw NotModelled("indexing something that is not a tensor");
+  std::size_t consumed = 0;
+  std::vector<Arg> items = basic_index_items(ctx, ctx.arg("index"), consumed);
+  check_basic_index(ctx, "getitem", input, items, consumed);
+  return Value::unknown();
+}
+
+// An int bound of a slice as a term; nullopt for None.
+std::optional<IntTerm> slice_bound(RuleContext& ctx, const ObjectValue& slice, const std::string& name) {
+  const Value* v = slice.attribute(name);
+  if (!v) throw NotModelled("a slice whose bounds are not known");
+  if (v->is_none()) return std::nullopt;
+  if (!v->is_int()) throw NotModelled("a slice bound that is not known to be an int");
+  if (auto c = v->as_int().constant_value()) return IntTerm(*c);
+  return ctx.int_term(Arg::of(*v, "slice." + name));
+}
+
+// Python's slice.indices(n) for one bound: a negative bound counts from the
+// end, and both ends are clamped to [0, n].
+IntTerm clamp_bound(RuleContext& ctx, const IntTerm& b, const IntTerm& n) {
+  std::optional<bool> nonneg = b.dim().nonneg() ? std::optional<bool>(true) : ctx.query(ge(b.dim(), Dim(0)));
+  auto below_n = [&](const IntTerm& x) { return ctx.query(le(x.dim(), n.dim())) == true ? x : min(x, n); };
+  if (nonneg == true) return below_n(b);
+  if (nonneg == false) return max(b + n, 0);
+  return ite(lt(b, 0), max(b + n, 0), below_n(b));
+}
+
+// The length of `slice` on an axis of n, as `len(range(n)[slice])`.
+IntTerm slice_length(RuleContext& ctx, const ObjectValue& slice, const IntTerm& n) {
+  int64_t step = 1;
+  if (auto st = slice_bound(ctx, slice, "step")) {
+    if (!st->is_literal() || !st->dim().constant_value()) throw NotModelled("a slice step that is not a constant");
+    step = *st->dim().constant_value();
+    if (step <= 0) throw NotModelled("a slice step that is not positive");  // a ValueError of its own
+  }
+  auto start = slice_bound(ctx, slice, "start");
+  auto stop = slice_bound(ctx, slice, "stop");
+  IntTerm from = start ? clamp_bound(ctx, *start, n) : IntTerm(0);
+  IntTerm to = stop ? clamp_bound(ctx, *stop, n) : n;
+  IntTerm diff = to - from;
+  IntTerm len = ctx.query(ge(diff.dim(), Dim(0))) == true ? diff : max(diff, 0);
+  return step == 1 ? len : floordiv(len + (step - 1), step);
+}
+
+// The sizes of input[index] for a basic index into a tensor of known rank.
+std::vector<IntTerm> basic_index_sizes(RuleContext& ctx, const Arg& input, const std::vector<Arg>& items,
+                                       std::size_t consumed) {
+  std::size_t rank = input.shape().rank();
+  std::size_t fill = rank - std::min(consumed, rank);
+  std::vector<IntTerm> out;
+  int64_t k = 0;
+  for (const Arg& it : items) {
+    switch (item_kind(it.value)) {
+      case IndexItem::Ellipsis:
+        for (; fill > 0; --fill) out.push_back(ctx.size(input, k++));
+        break;
+      case IndexItem::Slice:
+        out.push_back(slice_length(ctx, *it.value.as_object(), ctx.size(input, k++)));
+        break;
+      case IndexItem::Int: ++k; break;
+      case IndexItem::NewAxis: out.emplace_back(1); break;
+      case IndexItem::Other: break;
+    }
+  }
+  for (; k < static_cast<int64_t>(rank); ++k) out.push_back(ctx.size(input, k));
+  return out;
+}
+
+// tensor[index] = value with basic indexing, as torch 1.13's setitem:
+// `setitem_c1`, `setitem_c2` the index checks of getitem; then the value, a
+// number or a tensor, is copied into the indexed part: a tensor's leading
+// axes of size 1 are dropped and the rest broadcast to the part's shape, so
+// `setitem_c3` its extra leading axes are 1 and `setitem_c4` each of its
+// other axes is 1 or the part's size there. Advanced indexing (index_put_)
+// is not modelled.
+Value rule_setitem(RuleContext& ctx) {
+  Arg input = ctx.arg("input");
+  if (!input.is_tensor()) throw NotModelled("assigning into something that is not a tensor");
+  std::size_t consumed = 0;
+  std::vector<Arg> items = basic_index_items(ctx, ctx.arg("index"), consumed);
+  if (!check_basic_index(ctx, "setitem", input, items, consumed)) return Value::unknown();
+  Arg value = ctx.arg("value");
+  if (value.value.is_int() || value.value.is_bool() || value.value.is_float()) return Value::unknown();  // fills
+  if (!value.is_tensor()) throw NotModelled("a value that is not known to be a tensor or a number");
+  // of unknown rank statically: checked at run time, where ranks are known
+  if (!input.shape().rank_known() || !value.shape().rank_known()) return Value::unknown();
+  std::vector<IntTerm> part = basic_index_sizes(ctx, input, items, consumed);
+  std::size_t rv = value.shape().rank(), rp = part.size();
+  auto mismatch = [&]() {
+    Message m;
+    m << "shape mismatch: value tensor of shape " << ctx.shape_hole(value) << " cannot be broadcast to indexing result of shape ";
+    append_list(m, part);
+    return m;
+  };
+  std::vector<BoolTerm> leading, aligned;
+  for (std::size_t i = 0; i + rp < rv; ++i) leading.push_back(eq(ctx.size(value, static_cast<int64_t>(i)), 1));
+  for (std::size_t j = 0; j < std::min(rv, rp); ++j) {
+    IntTerm v = ctx.size(value, static_cast<int64_t>(rv - 1 - j));
+    aligned.push_back(eq(v, 1) || eq(v, part[rp - 1 - j]));
+  }
+  if (!leading.empty() && ctx.require("setitem_c3", all_of(leading), mismatch()) == Status::Refuted)  // setitem_c3
+    return Value::unknown();
+  if (!aligned.empty()) ctx.require("setitem_c4", all_of(aligned), mismatch());  // setitem_c4
   return Value::unknown();
 }
 
@@ -120,6 +237,7 @@ void register_python_rules(RuleRegistry& r) {
   r.add_check("torch.utils.data.dataset.TensorDataset", "*tensors", rule_tensor_dataset);
   r.add_check("Tensor.size", "input, dim=None", rule_size);
   r.add_check("operator.getitem", "input, index", rule_getitem);
+  r.add_check("operator.setitem", "input, index, value", rule_setitem);
 }
 
 }  // namespace gshape::gradual

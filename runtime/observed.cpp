@@ -100,7 +100,10 @@ void Observed::append_key(std::string& key) const {
         items[i].append_key(key);
       }
       break;
-    case ObservedKind::Other: put_text(key, text); break;
+    case ObservedKind::Other:
+      put_text(key, text);
+      for (const Observed& i : items) i.append_key(key);  // a slice's bounds
+      break;
     case ObservedKind::Unset:
     case ObservedKind::None: break;
   }

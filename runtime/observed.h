@@ -28,7 +28,8 @@ enum class ObservedKind : uint8_t {
   Module,  // an nn.Module with a rule: `module` holds its snapshot, `value`
            // the snapshot's id (python_observe.cpp)
   Other,   // anything else: unknown to the rules (`text` "slice" or
-           // "ellipsis" for those items of an index)
+           // "ellipsis" for those items of an index; a slice's `items` are
+           // its start, stop and step)
 };
 
 // Sequences longer than this keep only their length: no rule reads that many

@@ -111,9 +111,17 @@ void observe_at(Observed& o, PyObject* v, int depth) {
     }
   } else if (v == Py_None) {
     o.reset(ObservedKind::None);
-  } else if (v == Py_Ellipsis || PySlice_Check(v)) {  // items of an index
+  } else if (v == Py_Ellipsis) {  // an item of an index
     o.reset(ObservedKind::Other);
-    o.text = v == Py_Ellipsis ? "ellipsis" : "slice";
+    o.text = "ellipsis";
+  } else if (PySlice_Check(v)) {  // an item of an index: its bounds, which setitem's rule reads
+    o.reset(ObservedKind::Other);
+    o.text = "slice";
+    auto* slice = reinterpret_cast<PySliceObject*>(v);
+    o.items.resize(3);
+    observe_at(o.items[0], slice->start, depth + 1);
+    observe_at(o.items[1], slice->stop, depth + 1);
+    observe_at(o.items[2], slice->step, depth + 1);
   } else if (PyTuple_Check(v)) {
     o.reset(THPSize_Check(v) ? ObservedKind::Size : ObservedKind::Tuple);
     observe_items(o, &PyTuple_GET_ITEM(v, 0), PyTuple_GET_SIZE(v), depth);

@@ -41,8 +41,15 @@ Value to_value(const Observed& o) {
       return Value::object(std::move(obj));
     }
     case ObservedKind::Other:
-      if (o.text == "slice" || o.text == "ellipsis")
-        return Value::object(std::make_shared<gradual::ObjectValue>("builtins." + o.text));
+      if (o.text == "slice" || o.text == "ellipsis") {
+        auto obj = std::make_shared<gradual::ObjectValue>("builtins." + o.text);
+        if (o.items.size() == 3) {
+          obj->attributes["start"] = to_value(o.items[0]);
+          obj->attributes["stop"] = to_value(o.items[1]);
+          obj->attributes["step"] = to_value(o.items[2]);
+        }
+        return Value::object(std::move(obj));
+      }
       return Value::unknown();
     case ObservedKind::Dict:
     case ObservedKind::Unset: return Value::unknown();

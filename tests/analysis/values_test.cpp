@@ -512,5 +512,37 @@ TEST(Values, AResidualSumOfAnInputOfUnknownRankKeepsTheLastAxis) {
   EXPECT_EQ(a.shape(line_of(src, "# identity"), "x"), "") << a.dump();
 }
 
+TEST(Values, AssigningIntoASliceChecksTheValueAgainstTheSlicesShape) {
+  const std::string src =
+      "import math\n"
+      "import torch\n"
+      "pe = torch.zeros(50, 16)\n"
+      "pe[:, 0::2] = torch.ones(50, 16)  # too wide\n"
+      "pe[:, 1::2] = torch.ones(50, 8)  # fits\n"
+      "pe[3] = torch.ones(1, 16)  # leading one\n"
+      "pe[3] = torch.ones(2, 16)  # leading two\n"
+      "pe[60] = 1.0  # out of range\n"
+      "pe[:, -4:] = torch.ones(4)  # broadcast\n"
+      "def f(d_model, max_len):\n"
+      "    pe = torch.zeros(max_len, d_model)\n"
+      "    position = torch.arange(0, max_len).unsqueeze(1)\n"
+      "    div_term = torch.exp(torch.arange(0, d_model, 2).float())\n"
+      "    pe[:, 0::2] = torch.sin(position * div_term)  # symbolic\n"
+      "    pe[:, 1::2] = torch.ones(max_len, d_model)  # only at one\n"
+      "    return pe\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# too wide"), "setitem_c4"), Outcome::Error) << a.dump();
+  for (const auto* ob : a.at(line_of(src, "# fits"), "setitem_c4")) EXPECT_EQ(ob->outcome, Outcome::Proven) << a.dump();
+  EXPECT_FALSE(a.at(line_of(src, "# fits"), "setitem_c4").empty()) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# leading one"), "setitem_c3"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# leading two"), "setitem_c3"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# out of range"), "setitem_c2"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# broadcast"), "setitem_c4"), Outcome::Proven) << a.dump();
+  // the slice of every other column is as long as arange(0, d_model, 2)
+  EXPECT_EQ(a.worst(line_of(src, "# symbolic"), "setitem_c4"), Outcome::Proven) << a.dump();
+  // a full-width value fits every other column only when d_model is 0 or 1
+  EXPECT_EQ(a.worst(line_of(src, "# only at one"), "setitem_c4"), Outcome::Deferred) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

@@ -11,8 +11,9 @@ the wrapper being undone is always original text):
                                   lambda, conditional expression or yield
   (T.F(S, K, (x for x in y),))    the generator that is a call's argument list
   (T.F(S, K, name,), value)[1]    the name target of an augmented assignment
+  T.F(S, K, R.index[a:b, i])      a subscript's index holding a slice
 
-where T is _gshape_checks and F is stash or check. A wrapper is preceded by one
+where T is _gshape_checks, R is _gshape_rt and F is stash or check. A wrapper is preceded by one
 inserted space when the nearest non-blank character before it on its line is
 an identifier character.
 """
@@ -21,6 +22,7 @@ import ast
 import re
 
 TABLE = "_gshape_checks"
+INDEX = "_gshape_rt.index["
 HEADER_START = "import gshape_runtime as _gshape_rt; _gshape_checks = _gshape_rt.CheckTable("
 WRAPPER = re.compile(r"_gshape_checks\.(?:stash|check)\((\d+), (\d+), ")
 PARENTHESIZED_KINDS = (ast.Tuple, ast.NamedExpr, ast.Lambda, ast.IfExp, ast.Yield, ast.YieldFrom)
@@ -138,6 +140,9 @@ def _undo_one(text, match):
         else:
             raise StripError("unknown wrapper form at %d" % start)
         start = outer
+    elif text.startswith(INDEX, body_start) and matching_bracket(text, body_start + len(INDEX) - 1) == close - 1:
+        text = text[:close - 1] + text[close + 1:]  # R.index[...]): drop "])"
+        text = text[:start] + text[body_start + len(INDEX):]
     else:
         inner_open = body_start
         parenthesized = False

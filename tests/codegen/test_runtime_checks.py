@@ -90,5 +90,64 @@ class RuntimeChecks(unittest.TestCase):
             self.assertNotIn("_gshape_checks", done.stderr)
 
 
+SLICES = '''\
+import sys
+import torch
+n = int(sys.argv[1])
+pe = torch.zeros(50, n)
+x = torch.randn(3, n)
+col = x[:, 2]
+pe[:, 0::2] = torch.ones(50, 8)
+mask = (torch.ones(n, n)
+        .view(1, 1, n, n))
+print("done", tuple(col.shape), tuple(mask.shape))
+'''
+
+
+class SlicesAssignmentsAndMethodChains(unittest.TestCase):
+    """A subscript holding a slice, an assignment into a slice and a method
+    chain continued on the next line are checked at the line PyTorch's
+    error would name."""
+
+    def setUp(self):
+        h.require_tool(self)
+
+    def run_with(self, n):
+        with h.TempDir() as tmp:
+            out, _, original, instrumented = h.instrument_bytes(SLICES.encode(), tmp)
+            self.assertIn(b"_gshape_rt.index[:, 0::2]", out)
+            checked = h.run_python(instrumented, args=[str(n)])
+            env = h.runtime_env()
+            env["GSHAPE_CHECKS"] = "0"
+            plain = h.run_python(instrumented, env=env, args=[str(n)])
+            return original, checked, plain
+
+    def test_a_fitting_value_passes(self):
+        _, checked, plain = self.run_with(16)
+        self.assertEqual(checked.returncode, 0, checked.stderr)
+        self.assertEqual(checked.stdout, b"done (3,) (1, 1, 16, 16)\n")
+        self.assertEqual(plain.stdout, checked.stdout)
+
+    def test_an_index_out_of_range_under_a_slice_is_stopped(self):
+        original, checked, plain = self.run_with(2)
+        self.assertIn("ShapeCheckError: %s:6:7: [getitem_c2] index 2 is out of bounds for dimension 1 with size 2"
+                      % original, checked.stderr.decode())
+        self.assertIn(b"IndexError", plain.stderr)  # PyTorch's own error, unchecked
+
+    def test_a_value_wider_than_the_slice_is_stopped(self):
+        original, checked, plain = self.run_with(17)
+        self.assertIn("ShapeCheckError: %s:7:1: [setitem_c4] shape mismatch: value tensor of shape [50, 8] cannot be "
+                      "broadcast to indexing result of shape [50, 9]" % original, checked.stderr.decode())
+        self.assertIn(b"must match the existing size", plain.stderr)
+
+    def test_a_continued_method_call_is_named_at_its_methods_line(self):
+        with h.TempDir() as tmp:
+            source = SLICES.replace(".view(1, 1, n, n)", ".view(2, 1, n, n)")
+            _, _, original, instrumented = h.instrument_bytes(source.encode(), tmp)
+            checked = h.run_python(instrumented, args=["16"])
+            self.assertIn("ShapeCheckError: %s:9:10: [view_c5]" % original, checked.stderr.decode())
+            self.assertEqual(last_frame(checked.stderr.decode()), 'File "%s", line 9, in <module>' % instrumented)
+
+
 if __name__ == "__main__":
     unittest.main()

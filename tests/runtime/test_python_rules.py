@@ -1,5 +1,6 @@
 """The check-only rules of rules_python.cpp at run time against PyTorch:
-indexing a tensor (getitem_c1, getitem_c2), x.size(dim) (size_c1) and
+indexing a tensor (getitem_c1, getitem_c2), assigning into it (setitem_c1
+to setitem_c4), x.size(dim) (size_c1) and
 TensorDataset (tensordataset_c1, c2) raise exactly when PyTorch raises,
 and decide every case of the forms they model."""
 
@@ -53,6 +54,76 @@ class IndexingAgainstPyTorch(unittest.TestCase):
         self.assertEqual(op_outcome("operator.getitem", x, torch.tensor([0, 2])), SKIP)
         self.assertEqual(op_outcome("operator.getitem", x, [0, 5]), SKIP)
         self.assertEqual(op_outcome("operator.getitem", [1, 2], 0), SKIP)  # a list: Python's own indexing
+
+
+def random_slice(rng):
+    def bound():
+        return None if rng.random() < 0.3 else rng.randint(-5, 5)
+    return slice(bound(), bound(), rng.choice([None, None, 1, 2, 3]))
+
+
+def random_setitem_index(rng, rank):
+    items = []
+    ellipsis = False
+    for _ in range(rng.randint(1, rank + 1)):
+        kind = rng.choice(["int", "slice", "slice", "slice", "none", "ellipsis"])
+        if kind == "int":
+            items.append(rng.randint(-4, 4))
+        elif kind == "slice":
+            items.append(random_slice(rng))
+        elif kind == "none":
+            items.append(None)
+        elif not ellipsis:
+            items.append(Ellipsis)
+            ellipsis = True
+    return items[0] if len(items) == 1 and rng.random() < 0.5 else tuple(items)
+
+
+class AssignmentAgainstPyTorch(unittest.TestCase):
+    def test_random_basic_assignment(self):
+        # the value is the indexed part's shape, or a near miss of it: an axis
+        # changed, made 1, dropped, or a leading axis added
+        rng = random.Random(12)
+        errors = passes = 0
+        for _ in range(1500):
+            shape = [rng.randint(0, 5) for _ in range(rng.randint(1, 3))]
+            x = torch.zeros(shape)
+            index = random_setitem_index(rng, len(shape))
+            try:
+                part = list(x[index].shape)
+            except IndexError:
+                part = [rng.randint(0, 3) for _ in range(rng.randint(0, 2))]
+            value_shape = list(part)
+            change = rng.choice(["same", "axis", "one", "drop", "lead1", "lead2"])
+            if change == "axis" and value_shape:
+                value_shape[rng.randrange(len(value_shape))] = rng.randint(0, 5)
+            elif change == "one" and value_shape:
+                value_shape[rng.randrange(len(value_shape))] = 1
+            elif change == "drop" and value_shape:
+                value_shape.pop(0)
+            elif change == "lead1":
+                value_shape.insert(0, 1)
+            elif change == "lead2":
+                value_shape.insert(0, 2)
+            value = torch.ones(value_shape)
+            try:
+                x[index] = value
+                torch_fails = False
+            except (IndexError, RuntimeError):
+                torch_fails = True
+            with self.subTest(shape=shape, index=index, value=value_shape):
+                self.assertEqual(op_outcome("operator.setitem", x, index, value), FAIL if torch_fails else PASS)
+            errors += torch_fails
+            passes += not torch_fails
+        self.assertGreater(errors, 300)
+        self.assertGreater(passes, 300)
+
+    def test_a_number_fills_and_advanced_indexing_is_not_concluded(self):
+        x = torch.zeros(3, 4)
+        self.assertEqual(op_outcome("operator.setitem", x, (slice(None), 1), 2.5), PASS)
+        self.assertEqual(op_outcome("operator.setitem", x, 5, 2.5), FAIL)
+        self.assertEqual(op_outcome("operator.setitem", x, torch.tensor([0, 2]), torch.ones(2, 4)), SKIP)
+        self.assertEqual(op_outcome("operator.setitem", x, x > 0, 1.0), SKIP)
 
 
 class SizeAndDatasetAgainstPyTorch(unittest.TestCase):

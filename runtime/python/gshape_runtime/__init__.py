@@ -28,6 +28,19 @@ __all__ = ["CheckTable", "ShapeCheckError", "checks_enabled", "stats", "write_st
 STATS_FORMAT = "gshape-runtime-stats"
 STATS_VERSION = 2
 
+class _Index:
+    """``index[a:b, i]`` is the key Python passes to ``__getitem__`` for
+    ``x[a:b, i]``: how an instrumented subscript reads an index holding a
+    slice, which is not an expression of its own."""
+
+    __slots__ = ()
+
+    def __getitem__(self, key):
+        return key
+
+
+index = _Index()
+
 _COUNTERS = ("runs", "failures", "skipped", "no_rule", "cached")
 _COUNTER_MAPS = ("failed_tags", "rules_run")
 
