@@ -229,6 +229,7 @@ Value Interpreter::eval(const Expr* e) {
         if (c && c->int_value && *c->int_value >= 0 && b &&
             (b->value.is_unknown() || (b->value.is_tensor() && !b->value.shape().rank_known()))) {
           v = size_of_unknown(a->value, *c->int_value);
+          open_sites_.back().unknown_rank = true;  // the index may be past the last axis: checked at run time
           break;
         }
         // `x.shape[-1]` of `[*, 16]`: the known last axis
@@ -237,6 +238,7 @@ Value Interpreter::eval(const Expr* e) {
         if (k && k->int_value && b && b->value.is_tensor() && !b->value.shape().rank_known()) {
           if (auto known = b->value.shape().from_end(-*k->int_value)) {
             v = Value::integer(*known);
+            open_sites_.back().unknown_rank = true;
             break;
           }
         }

@@ -170,6 +170,13 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
                                ArgValue{Argument::Type::Positional, {}, index, index_expr, {}}};
     apply_named_rule("operator.getitem", std::nullopt, args, site);
   }
+  // torch.Size indexed by an int: IndexError past its length (getitem_c3)
+  if (site && !multi && obj.is_sequence() && obj.sequence_kind() == SequenceKind::Size &&
+      items.front().kind == Item::Kind::Value && items.front().value.is_int()) {
+    std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, obj, site->value, {}},
+                               ArgValue{Argument::Type::Positional, {}, items.front().value, index_expr, {}}};
+    apply_named_rule("operator.getitem", std::nullopt, args, site);
+  }
   if (obj.is_tensor()) {
     const Shape& s = obj.shape();
     if (!s.rank_known()) return Value::tensor(Shape::unknown(), false);

@@ -121,9 +121,21 @@ bool check_basic_index(RuleContext& ctx, const std::string& op, const Arg& input
 }
 
 // tensor[index] with basic indexing: `getitem_c1`, `getitem_c2` as
-// check_basic_index. The interpreter computes the shape itself.
+// check_basic_index; a torch.Size indexed by an int, `getitem_c3`. The
+// interpreter computes the value itself.
 Value rule_getitem(RuleContext& ctx) {
   Arg input = ctx.arg("input");
+  if (input.value.is_sequence() && input.value.sequence_kind() == SequenceKind::Size) {
+    // `x.shape[4]`: `getitem_c3` an int index within the torch.Size
+    Arg index = ctx.arg("index");
+    if (!index.value.is_int()) throw NotModelled("indexing a torch.Size by something that is not an int");
+    IntTerm i = ctx.int_term(index);
+    IntTerm n = ctx.len(input);
+    Message m;
+    m << "tuple index out of range: index " << i << " of a torch.Size of length " << n;
+    ctx.require("getitem_c3", ge(i, -n) && lt(i, n), m);  // getitem_c3
+    return Value::unknown();
+  }
   if (!input.is_tensor()) throw NotModelled("indexing something that is not a tensor");
   std::size_t consumed = 0;
   std::vector<Arg> items = basic_index_items(ctx, ctx.arg("index"), consumed);

@@ -84,10 +84,12 @@ const RuleRun& SiteTable::evaluate(std::size_t site, const void* frame) {
     return scratch_;
   }
 
-  // Python's own operators on numbers, strings and lists raise no shape error
+  // Python's own operators on numbers, strings and lists raise no shape
+  // error; indexing a torch.Size does (getitem_c3)
   if (s.is_operator) {
     bool tensor = false;
     for (const Observed& o : s.slots) tensor = tensor || o.is_tensor();
+    if (!s.slots.empty() && s.slots.front().kind == ObservedKind::Size && rule->name == "operator.getitem") tensor = true;
     if (!tensor) {
       ++c.skipped;
       forget();

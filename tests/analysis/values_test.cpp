@@ -544,5 +544,26 @@ TEST(Values, AssigningIntoASliceChecksTheValueAgainstTheSlicesShape) {
   EXPECT_EQ(a.worst(line_of(src, "# only at one"), "setitem_c4"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Values, IndexingATorchSizePastItsLengthIsAnError) {
+  const std::string src =
+      "import torch\n"
+      "x = torch.zeros(2, 3, 4, 5)\n"
+      "a = x.shape[3]  # last\n"
+      "b = x.shape[4]  # past\n"
+      "c = x.size()[-5]  # before\n"
+      "def f(y):\n"
+      "    return y.shape[4]  # unknown rank\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# last"), "getitem_c3"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# past"), "getitem_c3"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# before"), "getitem_c3"), Outcome::Error) << a.dump();
+  // y's rank is not known: nothing is stated, the site is checked at run time
+  EXPECT_TRUE(a.at(line_of(src, "# unknown rank"), "getitem_c3").empty()) << a.dump();
+  bool checked = false;
+  for (const auto& site : a.result().sites)
+    if (static_cast<int>(site.loc.line) == line_of(src, "# unknown rank") && site.needs_check()) checked = true;
+  EXPECT_TRUE(checked);
+}
+
 }  // namespace
 }  // namespace gshape::testing

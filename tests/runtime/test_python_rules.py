@@ -1,5 +1,5 @@
 """The check-only rules of rules_python.cpp at run time against PyTorch:
-indexing a tensor (getitem_c1, getitem_c2), assigning into it (setitem_c1
+indexing a tensor or a torch.Size (getitem_c1 to getitem_c3), assigning into it (setitem_c1
 to setitem_c4), x.size(dim) (size_c1) and
 TensorDataset (tensordataset_c1, c2) raise exactly when PyTorch raises,
 and decide every case of the forms they model."""
@@ -48,6 +48,18 @@ class IndexingAgainstPyTorch(unittest.TestCase):
                 self.assertEqual(op_outcome("operator.getitem", x, index), FAIL if torch_fails else PASS)
             errors += torch_fails
         self.assertGreater(errors, 100)
+
+    def test_indexing_a_size(self):
+        for shape in ([], [2], [2, 3], [1, 2, 3, 4]):
+            size = torch.zeros(shape).shape
+            for i in range(-6, 6):
+                try:
+                    size[i]
+                    torch_fails = False
+                except IndexError:
+                    torch_fails = True
+                with self.subTest(shape=shape, index=i):
+                    self.assertEqual(op_outcome("operator.getitem", size, i), FAIL if torch_fails else PASS)
 
     def test_advanced_indexing_is_not_concluded(self):
         x = torch.zeros(3, 4)
