@@ -167,6 +167,8 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
     if (i < info.size()) {
       r.evaluation = info[i].evaluation;
       r.uncalled = info[i].uncalled;
+      r.uncalled_root = info[i].uncalled_root;
+      r.uncalled_root_loc = info[i].uncalled_root_loc;
       r.notes = &info[i].notes;
       r.handled_by = info[i].handled_by;
       r.handled_what = info[i].handled_what;

@@ -20,12 +20,14 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
   const RawObligation* deferred = nullptr;
   bool deferred_only_uncalled = true;  // every deferred member comes from a function nobody calls
   bool zero_only = true;                // every deferred member holds only when a size is 0
+  bool refuted_only_uncalled = true;    // every refuted member comes from a function nobody calls
   std::set<int> evaluations;
   bool without_z3 = true;
   for (const RawObligation* r : members) {
     evaluations.insert(r->evaluation);
     without_z3 = without_z3 && r->ob->decided_without_z3;
     if (r->ob->status == Status::Refuted) {
+      refuted_only_uncalled = refuted_only_uncalled && r->uncalled;
       if (r->handled_by.valid()) {
         if (!handled_refuted) handled_refuted = r;
       } else if (r->last_batch) {
@@ -67,6 +69,13 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
   out.ob.decided_without_z3 = without_z3;
   out.contexts = static_cast<int>(evaluations.size());
   if (rep->notes) out.notes = *rep->notes;
+  if (out.outcome == Outcome::Error && refuted_only_uncalled && !rep->uncalled_root.empty()) {
+    // the error is certain, but only on the way from a function the project
+    // never calls (pytorch-cifar's `test()`): say so, or the user looks for
+    // it in the run that works
+    out.notes.push_back({rep->uncalled_root_loc, "this fails when `" + rep->uncalled_root +
+                                                     "` runs, which nothing in the project calls"});
+  }
   if (out.outcome == Outcome::Warning && rep->handled_by.valid()) {
     // the runtime check stays: its ShapeCheckError is a RuntimeError, so the
     // program's handler catches it as it would catch PyTorch's error

@@ -28,6 +28,8 @@ struct RawObligation {
   int evaluation = 0;      // one visit of the site
   bool last_batch = false; // emitted while analysing a last partial batch
   bool uncalled = false;   // emitted while analysing a function nobody in the project calls
+  std::string uncalled_root;    // that function ("test")
+  SourceLoc uncalled_root_loc;  // its name in its `def`
   std::string context_note;    // the last-batch note (warning text)
   std::string context_detail;  // how large that batch is and why
   SourceLoc context_loc;       // where that loader was built

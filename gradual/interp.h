@@ -90,6 +90,10 @@ struct RawInfo {
   // Emitted while analysing the functions nobody in the project calls (their
   // parameters are Dyn: what they receive comes from outside the project).
   bool uncalled = false;
+  // Then: the function nobody calls whose analysis emitted it ("test",
+  // "Net.check") and where it is defined.
+  std::string uncalled_root;
+  SourceLoc uncalled_root_loc;
   std::vector<DiagnosticNote> notes;
   // Emitted in the body of a `try:` whose handler catches PyTorch's
   // RuntimeError (`except RuntimeError`, `except Exception`, bare `except:`):
@@ -502,6 +506,8 @@ class Interpreter {
   std::unordered_map<std::string, MemoEntry> memo_;
   bool receiver_is_guess_ = false;
   bool in_uncalled_pass_ = false;   // analysing functions nobody called (Dyn parameters)
+  std::string uncalled_root_;       // the one being analysed then ("test", "Net.check")
+  SourceLoc uncalled_root_loc_;
   int fixpoint_loops_ = 0;
   uint64_t object_clock_ = 0;  // instances made so far (InstanceObject::born)  // enclosing loops iterated to a fixed point (not unrolled)
   std::size_t unroll_product_ = 1;  // iterations of the enclosing unrolled loops together  // the current method call's receiver was unknown

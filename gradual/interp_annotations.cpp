@@ -49,6 +49,10 @@ void Interpreter::check_entry(const FunctionAnnotations& fa, std::vector<Value>&
       raw_info_[i].context = context_;
       raw_info_[i].evaluation = evaluation;
     raw_info_[i].uncalled = in_uncalled_pass_;
+      if (in_uncalled_pass_) {
+        raw_info_[i].uncalled_root = uncalled_root_;
+        raw_info_[i].uncalled_root_loc = uncalled_root_loc_;
+      }
       if (raw_[i].status != Status::Refuted) continue;
       // where the offending arguments came from
       std::set<int> read;

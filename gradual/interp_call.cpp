@@ -643,6 +643,10 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
     raw_info_[i].context = context_;
     raw_info_[i].evaluation = evaluation;
     raw_info_[i].uncalled = in_uncalled_pass_;
+    if (in_uncalled_pass_) {
+      raw_info_[i].uncalled_root = uncalled_root_;
+      raw_info_[i].uncalled_root_loc = uncalled_root_loc_;
+    }
     if (handler) {
       raw_info_[i].handled_by = handler->loc;
       raw_info_[i].handled_what = handler->what;

@@ -233,6 +233,8 @@ void Interpreter::analyse_uncalled() {
       if (complete()) continue;  // the instantiation analysed it
       generic_done_.insert(def);
       std::vector<ArgValue> args = generic_arguments(def->params, method ? 1 : 0);
+      uncalled_root_ = cls_def ? cls_def->name + "." + def->name : def->name;
+      uncalled_root_loc_ = def->name_loc.valid() ? def->name_loc : def->loc;
       // Dyn parameters: no memo entry may answer for them later (unknown args
       // would not collide anyway, but keep the pass independent).
       call_function(fn, args, self, def);

@@ -197,5 +197,30 @@ TEST(Objects, AnUncalledCallerIsVisitedBeforeItsCallee) {
   EXPECT_EQ(a.shape(line_of(src, "# residual"), "y"), "[b, t, d]") << a.dump();
 }
 
+TEST(Objects, AnErrorOnlyAnUncalledFunctionReachesSaysSo) {
+  // pytorch-cifar's model files end with a `test()` nobody calls: an error
+  // its input causes is certain, but the run that works never meets it
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "class Net(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.fc = nn.Linear(8, 2)\n"
+      "    def forward(self, x):\n"
+      "        return self.fc(x)  # model\n"
+      "def test():\n"
+      "    Net()(torch.randn(4, 6))\n"
+      "Net()(torch.randn(4, 8))\n";
+  Analysed a(src);
+  auto list = a.at(line_of(src, "# model"), "linear_c1");
+  ASSERT_FALSE(list.empty()) << a.dump();
+  bool said = false;
+  for (const auto* ob : list)
+    for (const DiagnosticNote& n : ob->notes)
+      said = said || n.message.find("this fails when `test` runs, which nothing in the project calls") != std::string::npos;
+  EXPECT_TRUE(said) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
