@@ -44,6 +44,7 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_linalg_rules(r);
     register_module_rules(r);
     register_nn_conv_rules(r);
+    register_nn_unfold_rules(r);
     register_nn_pool_rules(r);
     register_nn_norm_rules(r);
     register_nn_layer_rules(r);

@@ -23,6 +23,7 @@ void register_linalg_rules(RuleRegistry& r);
 void register_module_rules(RuleRegistry& r);
 // the nn families (rules_nn_*.cpp)
 void register_nn_conv_rules(RuleRegistry& r);
+void register_nn_unfold_rules(RuleRegistry& r);
 void register_nn_pool_rules(RuleRegistry& r);
 void register_nn_norm_rules(RuleRegistry& r);
 void register_nn_layer_rules(RuleRegistry& r);

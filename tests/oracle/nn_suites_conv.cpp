@@ -2,7 +2,8 @@
 // hyperparameters and inputs near every boundary (groups not dividing, a
 // channel off by one, the kernel one larger than the padded input, zero or
 // negative stride/padding/dilation, output_padding not below stride or
-// dilation, wrong ranks, unbatched inputs).
+// dilation, wrong ranks, unbatched inputs); unfold and fold (sliding
+// blocks: kernels larger than the padded input, block counts off by one).
 #include "nn_oracle.h"
 
 namespace gshape::oracle::nn {
@@ -117,6 +118,66 @@ NCase functional_case(Rng& r, std::size_t n, bool transposed) {
 
 }  // namespace
 
+// An int or a pair (now and then of another length), near the bounds:
+// zero and negative now and then, `low` its smallest valid value.
+NArg block_param(Rng& r, int64_t low) {
+  auto value = [&] { return r.chance(0.06) ? r.range(low - 2, low - 1) : r.range(low, low + 2); };
+  if (r.chance(0.4)) return I(value());
+  std::vector<NArg> items{I(value()), I(value())};
+  if (r.chance(0.04)) items.push_back(I(value()));
+  return Tup(items);
+}
+
+// F.unfold / nn.Unfold: 3-d or 4-d inputs (2-d and 5-d now and then),
+// empty axes, kernels larger than the padded input.
+NCase unfold_case(Rng& r, bool module) {
+  int64_t rank = r.chance(0.06) ? r.pick(std::vector<int64_t>{2, 5}) : r.range(3, 4);
+  std::vector<int64_t> x(static_cast<std::size_t>(rank));
+  for (auto& d : x) d = r.chance(0.05) ? 0 : r.range(1, 7);
+  NCall params;
+  params.args.push_back(block_param(r, 1));
+  if (r.chance(0.5)) params.kwargs.emplace_back("dilation", block_param(r, 1));
+  if (r.chance(0.5)) params.kwargs.emplace_back("padding", block_param(r, 0));
+  if (r.chance(0.5)) params.kwargs.emplace_back("stride", block_param(r, 1));
+  NCase c;
+  if (module) {
+    c.init = params;
+    c.call.args = {T(x)};
+  } else {
+    c.call = params;
+    c.call.args.insert(c.call.args.begin(), T(x));
+  }
+  return c;
+}
+
+// F.fold / nn.Fold: the columns of an unfold of the output size, or a
+// near miss (a column count not divisible by kh*kw, a block count off by
+// one), 2-d and 3-d inputs.
+NCase fold_case(Rng& r, bool module) {
+  int64_t kh = r.chance(0.05) ? 0 : r.range(1, 3), kw = r.range(1, 3);
+  int64_t oh = r.range(1, 6), ow = r.range(1, 6);
+  int64_t stride = r.range(1, 2), padding = r.range(0, 1);
+  auto blocks = [&](int64_t o, int64_t k) { return k > 0 ? (o + 2 * padding - k) / stride + 1 : 1; };
+  int64_t columns = std::max<int64_t>(kh, 1) * kw * r.range(0, 2) + (r.chance(0.15) ? 1 : 0);
+  int64_t length = std::max<int64_t>(blocks(oh, kh), 0) * std::max<int64_t>(blocks(ow, kw), 0) + (r.chance(0.15) ? r.range(-1, 1) : 0);
+  std::vector<int64_t> x = {columns, std::max<int64_t>(length, 0)};
+  if (r.chance(0.7)) x.insert(x.begin(), r.chance(0.05) ? 0 : r.range(1, 2));
+  if (r.chance(0.04)) x.push_back(1);
+  NCall params;
+  params.args = {Tup({I(oh), I(ow)}), Tup({I(kh), I(kw)})};
+  params.kwargs.emplace_back("padding", I(padding));
+  params.kwargs.emplace_back("stride", I(stride));
+  NCase c;
+  if (module) {
+    c.init = params;
+    c.call.args = {T(x)};
+  } else {
+    c.call = params;
+    c.call.args.insert(c.call.args.begin(), T(x));
+  }
+  return c;
+}
+
 std::vector<NSuite> conv_suites() {
   std::vector<NSuite> out;
   out.push_back({"nn.Conv1d", "torch.nn.Conv1d", [](Rng& r) { return module_case(r, 1, false); }});
@@ -132,6 +193,10 @@ std::vector<NSuite> conv_suites() {
                    c.call.kwargs.emplace_back("output_size", Ints(want));
                    return c;
                  }});
+  out.push_back({"nn.Unfold", "torch.nn.Unfold", [](Rng& r) { return unfold_case(r, true); }});
+  out.push_back({"F.unfold", "torch.nn.functional.unfold", [](Rng& r) { return unfold_case(r, false); }});
+  out.push_back({"nn.Fold", "torch.nn.Fold", [](Rng& r) { return fold_case(r, true); }});
+  out.push_back({"F.fold", "torch.nn.functional.fold", [](Rng& r) { return fold_case(r, false); }});
   out.push_back({"F.conv1d", "torch.nn.functional.conv1d", [](Rng& r) { return functional_case(r, 1, false); }});
   out.push_back({"F.conv2d", "torch.nn.functional.conv2d", [](Rng& r) { return functional_case(r, 2, false); }});
   out.push_back({"F.conv_transpose2d", "torch.nn.functional.conv_transpose2d",
