@@ -173,8 +173,11 @@ Value split_by_size(RuleContext& ctx, const Arg& input, const IntTerm& split_siz
     // count is the quotient once split_size is known to be positive.
     const Dim s_dim = split_size.dim();
     const Dim n_dim = dim_size.dim();
+    // otherwise the last piece is shorter: one element standing for every
+    // piece would make `a, b = x.split(s)` equal in size, so nothing is
+    // said of the pieces
     if (ctx.settle(eq(mod(n_dim, s_dim), Dim(0))) != std::optional<bool>(true))
-      return unknown_length_tuple(with_axis(in, *d, ctx.fresh("split")));
+      return Value::unknown_length(SequenceKind::Tuple, unknown_tensor());
     // s itself when the axis is not empty, or both are 0 (split_c4)
     const bool whole_pieces = ctx.settle(gt(n_dim, Dim(0)) || eq(s_dim, Dim(0))) == std::optional<bool>(true);
     const Dim piece = whole_pieces ? s_dim : min(s_dim, n_dim);
@@ -239,15 +242,29 @@ Value rule_chunk(RuleContext& ctx) {
   const Shape& in = input.shape();
   if (ctx.any_refuted()) return unknown_tensor();
   auto c = chunks.dim().constant_value();
+  // A symbolic axis the chunk count divides gives that many equal pieces
+  // (`x.chunk(3, -1)` of `[B, T, 3*C]`; an empty axis gives empty ones).
+  // Otherwise the last piece may be shorter and there may be fewer than
+  // `chunks` (4 split in 3 is 2 pieces): nothing is said of them, as one
+  // element standing for every piece would make them equal.
+  auto equal_pieces = [&](const Dim& n) -> std::optional<std::vector<Dim>> {
+    if (!c || *c <= 0 || *c > 64 || ctx.settle(eq(mod(n, Dim(*c)), Dim(0))) != std::optional<bool>(true))
+      return std::nullopt;
+    return std::vector<Dim>(static_cast<std::size_t>(*c), exact_div(n, Dim(*c)));
+  };
+  auto unknown_pieces = [] { return Value::unknown_length(SequenceKind::Tuple, unknown_tensor()); };
   if (auto i = known_axis_from_end(in, ctx.int_term(ctx.arg("dim")))) {
-    auto n = in.known_suffix()[*i].constant_value();
-    if (!n || !c || *c <= 0) return unknown_length_tuple(with_suffix_axis(in, *i, ctx.fresh("chunk")));
-    return suffix_pieces(in, *i, chunk_sizes(*n, *c));
+    const Dim& axis = in.known_suffix()[*i];
+    auto n = axis.constant_value();
+    if (n && c && *c > 0) return suffix_pieces(in, *i, chunk_sizes(*n, *c));
+    if (auto equal = equal_pieces(axis)) return suffix_pieces(in, *i, *equal);
+    return unknown_pieces();
   }
-  if (!in.rank_known() || !d) return Value::unknown_length(SequenceKind::Tuple, unknown_tensor());
+  if (!in.rank_known() || !d) return unknown_pieces();
   auto n = in[*d].constant_value();
-  if (!n || !c) return unknown_length_tuple(with_axis(in, *d, ctx.fresh("chunk")));
-  return pieces(in, *d, chunk_sizes(*n, *c));
+  if (n && c && *c > 0) return pieces(in, *d, chunk_sizes(*n, *c));
+  if (auto equal = equal_pieces(in[*d])) return pieces(in, *d, *equal);
+  return unknown_pieces();
 }
 
 Value rule_unbind(RuleContext& ctx) {

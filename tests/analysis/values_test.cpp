@@ -565,5 +565,30 @@ TEST(Values, IndexingATorchSizePastItsLengthIsAnError) {
   EXPECT_TRUE(checked);
 }
 
+TEST(Values, ChunksOfASymbolicAxisAreEqualOnlyWhenTheCountDividesIt) {
+  // 8 in 3 chunks is 3, 3, 2: the pieces of an axis the count may not
+  // divide are not one shape (a + c fails at run time), so nothing is proven
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "def f(n):\n"
+      "    a, b, c = torch.zeros(2, n).chunk(3, dim=-1)\n"
+      "    return a + c  # maybe unequal\n"
+      "def g(n):\n"
+      "    y = nn.Linear(n, 3 * n)(torch.zeros(4, n))\n"
+      "    q, k, v = y.chunk(3, dim=-1)  # thirds\n"
+      "    return q + v  # equal\n";
+  Analysed a(src);
+  for (const auto* ob : a.at(line_of(src, "# maybe unequal"), "broadcast_c1"))
+    EXPECT_NE(ob->outcome, Outcome::Proven) << a.dump();
+  bool checked = false;
+  for (const auto& site : a.result().sites)
+    if (static_cast<int>(site.loc.line) == line_of(src, "# maybe unequal") && site.needs_check()) checked = true;
+  EXPECT_TRUE(checked);
+  EXPECT_EQ(a.shape(line_of(src, "# thirds"), "q"), "[4, n]");
+  EXPECT_EQ(a.shape(line_of(src, "# thirds"), "v"), "[4, n]");
+  EXPECT_EQ(a.worst(line_of(src, "# equal"), "broadcast_c1"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
