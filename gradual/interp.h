@@ -286,6 +286,12 @@ class Interpreter {
 
   // values
   Value fresh_int(const std::string& name, bool nonneg = true) { return Value::integer(Dim::symbol(name, nonneg)); }
+  // One item drawn from a sequence whose items are not known one by one
+  // (`l[0]`, `a, b = l` of an unknown length, `l[i]`): `element` stands for
+  // every item, so two items drawn from it must not share its sizes (the
+  // items of `[zeros(i) for i in range(n)]` differ). Each size that is not
+  // a constant is a fresh symbol; rank, constants and kinds are kept.
+  Value some_item(const Value& element);
   void record_shape(const ir::Expr* e, const Value& v);
   std::string source_text(const SourceLoc& loc, std::size_t max_len = 60) const;
   // `e` as written when it is a name or an attribute chain (Operand::text).

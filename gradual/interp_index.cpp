@@ -239,13 +239,13 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
       return Value::unknown_length(obj.sequence_kind(), seq->empty() ? Value::unknown() : any_element(obj, "item"));
     }
     if (it.kind != Item::Kind::Value || !it.value.is_int()) return Value::unknown();
-    if (!seq) return obj.element() ? *obj.element() : Value::unknown();
+    if (!seq) return !obj.element() ? Value::unknown() : obj.uniform_items() ? *obj.element() : some_item(*obj.element());
     if (auto c = it.value.as_int().constant_value()) {
       int64_t i = *c < 0 ? *c + static_cast<int64_t>(seq->size()) : *c;
       if (i >= 0 && static_cast<std::size_t>(i) < seq->size()) return (*seq)[static_cast<std::size_t>(i)];
       return Value::unknown();
     }
-    return any_element(obj, "item");
+    return some_item(any_element(obj, "item"));
   }
 
   if (const auto* c = object_as<ContainerModule>(obj)) {

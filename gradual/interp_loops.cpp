@@ -117,6 +117,24 @@ std::optional<std::vector<Value>> Interpreter::known_items(const Value& v, std::
   return std::nullopt;
 }
 
+Value Interpreter::some_item(const Value& element) {
+  auto fresh = [](const Dim& d) { return d.is_constant() ? d : Dim::symbol(d.is_symbol() ? d.symbol_name() : "item", d.nonneg()); };
+  if (element.is_tensor()) {
+    const Shape& s = element.shape();
+    if (!s.rank_known()) return element;
+    std::vector<Dim> dims;
+    for (const Dim& d : s.dims()) dims.push_back(fresh(d));
+    return Value::tensor(Shape(std::move(dims)), element.contiguous());
+  }
+  if (element.is_int()) return Value::integer(fresh(element.as_int()));
+  if (element.is_sequence() && element.items()) {
+    std::vector<Value> items;
+    for (const Value& i : *element.items()) items.push_back(some_item(i));
+    return Value::sequence(element.sequence_kind(), std::move(items));
+  }
+  return element;
+}
+
 Value Interpreter::any_element(const Value& v, const std::string& name_hint) {
   if (v.is_sequence()) {
     if (v.element()) return *v.element();

@@ -638,7 +638,10 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
   if (v.is_sequence() && v.items()) {
     items = *v.items();
   } else if (v.is_sequence() && v.element()) {
-    if (star == n) items = std::vector<Value>(n, *v.element());
+    if (star == n) {
+      items.emplace();
+      for (std::size_t i = 0; i < n; ++i) items->push_back(v.uniform_items() ? *v.element() : some_item(*v.element()));
+    }
   } else if (v.is_tensor() && v.shape().rank_known() && v.shape().rank() >= 1) {
     const Shape& s = v.shape();
     std::vector<Dim> rest(s.dims().begin() + 1, s.dims().end());

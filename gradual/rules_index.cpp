@@ -199,7 +199,7 @@ Value rule_nonzero(RuleContext& ctx) {
   const Shape& in = input.shape();
   Dim n = ctx.fresh("nonzero");
   if (as_tuple) {
-    if (!in.rank_known()) return Value::unknown_length(SequenceKind::Tuple, Value::tensor(Shape{n}));
+    if (!in.rank_known()) return Value::unknown_length(SequenceKind::Tuple, Value::tensor(Shape{n}), true);
     return Value::tuple(std::vector<Value>(std::max<std::size_t>(in.rank(), 1), Value::tensor(Shape{n})));
   }
   return Value::tensor(Shape{n, ctx.rank(input).dim()});

@@ -16,7 +16,7 @@ std::vector<Arg> tensor_list(RuleContext& ctx, const std::string& param) {
 // A result list whose length depends on sizes not known statically: a tuple
 // of unknown length whose items are like `element`.
 Value unknown_length_tuple(const Shape& element) {
-  return Value::unknown_length(SequenceKind::Tuple, Value::tensor(element));
+  return Value::unknown_length(SequenceKind::Tuple, Value::tensor(element), true);
 }
 
 Value rule_cat(RuleContext& ctx) {
@@ -276,7 +276,7 @@ Value rule_unbind(RuleContext& ctx) {
   rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(*d));
   Value item = Value::tensor(Shape(rest));
   auto n = in[*d].constant_value();
-  if (!n) return Value::unknown_length(SequenceKind::Tuple, item);
+  if (!n) return Value::unknown_length(SequenceKind::Tuple, item, true);
   return Value::tuple(std::vector<Value>(static_cast<std::size_t>(*n), item));
 }
 

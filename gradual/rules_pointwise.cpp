@@ -154,7 +154,7 @@ Shape broadcast_all(RuleContext& ctx, const std::string& tag, const std::vector<
 Value rule_where(RuleContext& ctx) {
   Arg cond = ctx.tensor("condition");
   if (ctx.is_none("input") && ctx.is_none("other")) {  // torch.where(cond): nonzero as a tuple
-    if (!cond.shape().rank_known()) return Value::unknown_length(SequenceKind::Tuple, Value::tensor(Shape{ctx.fresh("nonzero")}));
+    if (!cond.shape().rank_known()) return Value::unknown_length(SequenceKind::Tuple, Value::tensor(Shape{ctx.fresh("nonzero")}), true);
     Dim n = ctx.fresh("nonzero");
     return Value::tuple(std::vector<Value>(cond.shape().rank(), Value::tensor(Shape{n})));
   }

@@ -88,10 +88,11 @@ Value Value::size_of(const Shape& shape) {
   return sequence(SequenceKind::Size, std::move(items));
 }
 
-Value Value::unknown_length(SequenceKind kind, Value element) {
+Value Value::unknown_length(SequenceKind kind, Value element, bool uniform) {
   Value v;
   v.kind_ = ValueKind::Sequence;
   v.seq_kind_ = kind;
+  v.uniform_ = uniform;
   v.element_ = std::make_shared<const Value>(std::move(element));
   return v;
 }

@@ -54,7 +54,10 @@ class Value {
   // torch.Size of a shape (each axis an Int); unknown length for an unknown rank.
   static Value size_of(const Shape& shape);
   // A sequence whose length is unknown; every item is like `element`.
-  static Value unknown_length(SequenceKind kind, Value element);
+  // `uniform`: every item has exactly the element's sizes (the pieces of
+  // an even split, unbind's slices); otherwise items may differ, and each
+  // drawn one gets its own sizes (Interpreter::some_item).
+  static Value unknown_length(SequenceKind kind, Value element, bool uniform = false);
   static Value object(std::shared_ptr<ObjectValue> obj);
 
   ValueKind kind() const { return kind_; }
@@ -87,6 +90,7 @@ class Value {
   const std::vector<Value>* items() const { return items_.get(); }
   // The item template of a sequence of unknown length.
   const Value* element() const { return element_.get(); }
+  bool uniform_items() const { return uniform_; }
   const std::shared_ptr<ObjectValue>& as_object() const { return object_; }
 
   // Debug text: `Tensor[B, 10]`, `3`, `B`, `(2, 3)`, `None`, `?`.
@@ -102,6 +106,7 @@ class Value {
   Shape shape_;
   bool contiguous_ = true;
   bool int_hint_ = false;  // Unknown: dim_ is its value if it is an int
+  bool uniform_ = false;   // Sequence of unknown length: see unknown_length
   std::shared_ptr<const std::vector<int64_t>> strides_;
   std::shared_ptr<const std::vector<Value>> items_;
   std::shared_ptr<const Value> element_;

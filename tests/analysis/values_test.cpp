@@ -590,5 +590,25 @@ TEST(Values, ChunksOfASymbolicAxisAreEqualOnlyWhenTheCountDividesIt) {
   EXPECT_EQ(a.worst(line_of(src, "# equal"), "broadcast_c1"), Outcome::Proven) << a.dump();
 }
 
+TEST(Values, TwoItemsOfAListOfUnknownLengthDoNotShareTheirSizes) {
+  // one element stands for every item of `[zeros(i + 2) for i in range(n)]`;
+  // l[0] is [2] and l[1] is [3], so l[0] + l[1] must not be proven
+  const std::string src =
+      "import torch\n"
+      "def f(n):\n"
+      "    l = [torch.zeros(i + 2) for i in range(n)]\n"
+      "    s = l[0] + l[1]  # indexed\n"
+      "    a, b = l[:2]\n"
+      "    t = a + b  # unpacked\n"
+      "def g(x, n):\n"
+      "    pieces = torch.zeros(n, 4).unbind(0)\n"
+      "    u = pieces[0] + pieces[1]  # unbind\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# indexed"), "broadcast_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# unpacked"), "broadcast_c1"), Outcome::Deferred) << a.dump();
+  // unbind's slices are all one shape
+  EXPECT_EQ(a.worst(line_of(src, "# unbind"), "broadcast_c1"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
