@@ -1,4 +1,6 @@
 // `gshape`: dispatches to a subcommand, on a thread with a large stack.
+#include <malloc.h>
+
 #include <algorithm>
 #include <exception>
 #include <iostream>
@@ -121,6 +123,15 @@ int dispatch(const std::vector<std::string>& argv) {
 }  // namespace gshape::cli
 
 int main(int argc, char** argv) {
+  // Freed memory stays in the process for reuse instead of going back to
+  // the system at once. Each analysis unit creates a Z3 context of its own,
+  // which allocates about 20 MB in blocks of 8 MB: with glibc's defaults
+  // those are mmapped and unmapped per context, and faulting them in again
+  // cost ~50 ms per unit (vit-pytorch: 64 units). Kept, a later context
+  // reuses the pages (~6 ms). Memory goes back before `gshape run` starts
+  // the program (codegen/child_process.cpp).
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's maximum: blocks below come from the heap
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
   std::vector<std::string> args(argv + 1, argv + argc);
   int exit_code = gshape::cli::run_with_large_stack([&args]() {
     try {
