@@ -107,14 +107,19 @@ std::optional<std::string> read_file(const fs::path& path) {
   if (::fstat(fd, &st) == 0 && st.st_size > 0) bytes.resize(static_cast<std::size_t>(st.st_size));
   std::size_t used = 0;
   for (;;) {
-    if (used == bytes.size()) bytes.resize(bytes.size() + 65536);  // grew, or not a regular file
-    ssize_t got = ::read(fd, bytes.data() + used, bytes.size() - used);
+    // at the size fstat gave (most likely the end), ask with a small buffer
+    // rather than grow the string by a zero-filled block to learn it (a
+    // file that grew, or not a regular file, is read on 4 KB at a time)
+    char probe[4096];
+    bool full = used == bytes.size();
+    ssize_t got = full ? ::read(fd, probe, sizeof probe) : ::read(fd, bytes.data() + used, bytes.size() - used);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
       ::close(fd);
       return std::nullopt;
     }
     if (got == 0) break;
+    if (full) bytes.append(probe, static_cast<std::size_t>(got));
     used += static_cast<std::size_t>(got);
   }
   ::close(fd);
