@@ -51,14 +51,15 @@ EntryName entry_of(const std::string& dir, const std::string& identity, const st
 
 std::optional<gradual::AnalysisResult> DiskUnitCache::load(const std::string& key, const Project& unit) {
   EntryName e = entry_of(dir_, identity_, key);
-  std::optional<std::string> text = read_file(e.path);
-  if (!text) return std::nullopt;
-  std::size_t newline = text->find('\n');
+  std::optional<MappedFile> entry = MappedFile::open(e.path);
+  if (!entry) return std::nullopt;
+  std::string_view text = entry->bytes();
+  std::size_t newline = text.find('\n');
   std::optional<gradual::AnalysisResult> result;
-  if (newline != std::string::npos) {
-    std::string_view body(text->data() + newline + 1, text->size() - newline - 1);
+  if (newline != std::string_view::npos) {
+    std::string_view body = text.substr(newline + 1);
     std::string expected = std::string(kHeader) + " " + e.key_check + " " + hex64(fingerprint(body));
-    if (text->compare(0, newline, expected) == 0) result = gradual::deserialise_result(body, unit);
+    if (text.substr(0, newline) == expected) result = gradual::deserialise_result(body, unit);
   }
   if (result) ++hits_;
   else ++rejected_;
@@ -99,14 +100,15 @@ DiskFileFacts::DiskFileFacts(const std::string& cache_home)
 std::optional<std::vector<std::string>> DiskFileFacts::load_import_names(const SourceFile& file) {
   std::string key = facts_key(identity_, file);
   std::string name = hex64(fingerprint(key));
-  std::optional<std::string> text = read_file(fs::path(dir_) / name.substr(0, 2) / (name + ".facts"));
-  if (!text) return std::nullopt;
-  std::size_t newline = text->find('\n');
-  if (newline == std::string::npos) return std::nullopt;
-  std::string_view body(text->data() + newline + 1, text->size() - newline - 1);
+  std::optional<MappedFile> facts = MappedFile::open(fs::path(dir_) / name.substr(0, 2) / (name + ".facts"));
+  if (!facts) return std::nullopt;
+  std::string_view text = facts->bytes();
+  std::size_t newline = text.find('\n');
+  if (newline == std::string_view::npos) return std::nullopt;
+  std::string_view body = text.substr(newline + 1);
   std::string expected =
       std::string(kFactsHeader) + " " + hex64(fingerprint(key, kSecondSeed)) + " " + hex64(fingerprint(body));
-  if (text->compare(0, newline, expected) != 0) return std::nullopt;
+  if (text.substr(0, newline) != expected) return std::nullopt;
   std::vector<std::string> names;
   while (!body.empty()) {
     std::size_t end = body.find('\n');

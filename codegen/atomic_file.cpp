@@ -1,6 +1,7 @@
 #include "codegen/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 namespace gshape::codegen {
 
@@ -105,19 +107,53 @@ std::optional<std::string> read_file(const fs::path& path) {
   if (::fstat(fd, &st) == 0 && st.st_size > 0) bytes.resize(static_cast<std::size_t>(st.st_size));
   std::size_t used = 0;
   for (;;) {
-    if (used == bytes.size()) bytes.resize(bytes.size() + 65536);  // grew, or not a regular file
-    ssize_t got = ::read(fd, bytes.data() + used, bytes.size() - used);
+    // at the size fstat gave (most likely the end), ask with a small buffer
+    // rather than grow the string by a zero-filled block to learn it (a
+    // file that grew, or not a regular file, is read on 4 KB at a time)
+    char probe[4096];
+    bool full = used == bytes.size();
+    ssize_t got = full ? ::read(fd, probe, sizeof probe) : ::read(fd, bytes.data() + used, bytes.size() - used);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
       ::close(fd);
       return std::nullopt;
     }
     if (got == 0) break;
+    if (full) bytes.append(probe, static_cast<std::size_t>(got));
     used += static_cast<std::size_t>(got);
   }
   ::close(fd);
   bytes.resize(used);
   return bytes;
+}
+
+std::optional<MappedFile> MappedFile::open(const fs::path& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  struct stat st {};
+  MappedFile file;
+  // small files are read: mapping one costs more system calls and faults
+  constexpr off_t kMapFrom = 16 * 1024;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= kMapFrom) {
+    void* map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map != MAP_FAILED) {
+      file.map_ = map;
+      file.size_ = static_cast<std::size_t>(st.st_size);
+    }
+  }
+  ::close(fd);
+  if (file.map_) return file;
+  std::optional<std::string> text = read_file(path);
+  if (!text) return std::nullopt;
+  file.copy_ = std::move(*text);
+  return file;
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+    : map_(std::exchange(other.map_, nullptr)), size_(std::exchange(other.size_, 0)), copy_(std::move(other.copy_)) {}
+
+MappedFile::~MappedFile() {
+  if (map_) ::munmap(map_, size_);
 }
 
 uint64_t fingerprint(std::string_view bytes, uint64_t seed) {

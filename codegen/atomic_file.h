@@ -22,6 +22,27 @@ std::string copy_file_atomically(const std::filesystem::path& from, const std::f
 // Reads a whole file; nullopt when it cannot be read.
 std::optional<std::string> read_file(const std::filesystem::path& path);
 
+// A whole file's bytes, mapped read-only rather than copied into a
+// zero-filled buffer (cache entries, read once and parsed: the copy and its
+// fresh pages cost more than the parse). Files are replaced by rename
+// (write_file_atomically), never rewritten in place, so a mapping stays
+// valid. An empty or unmappable file is read into a string instead.
+class MappedFile {
+ public:
+  static std::optional<MappedFile> open(const std::filesystem::path& path);
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&&) = delete;
+  MappedFile(const MappedFile&) = delete;
+  ~MappedFile();
+  std::string_view bytes() const { return map_ ? std::string_view(static_cast<const char*>(map_), size_) : copy_; }
+
+ private:
+  MappedFile() = default;
+  void* map_ = nullptr;
+  std::size_t size_ = 0;
+  std::string copy_;
+};
+
 // 64-bit FNV-1a: a stable content fingerprint (not a security hash).
 uint64_t fingerprint(std::string_view bytes, uint64_t seed = 0xcbf29ce484222325ULL);
 std::string hex64(uint64_t value);

@@ -1,5 +1,6 @@
 #include "codegen/child_process.h"
 
+#include <malloc.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -62,6 +63,9 @@ ChildResult run_child(const std::vector<std::string>& argv,
   for (std::string& s : args) arg_ptrs.push_back(s.data());
   arg_ptrs.push_back(nullptr);
 
+  // gshape keeps freed memory for reuse (cli/main.cpp); the child may run
+  // for hours while gshape waits, so give it back to the system first
+  malloc_trim(0);
   IgnoreInterrupts ignore;
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);

@@ -187,11 +187,12 @@ std::optional<std::string> read_file_bytes(const std::string& path, std::size_t 
   std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
   std::size_t used = 0;
   for (;;) {
-    if (used == bytes.size()) {
-      if (bytes.size() > limit) break;  // grew while we read: the size check above still holds
-      bytes.resize(bytes.size() + 65536);
-    }
-    ssize_t got = ::read(fd, bytes.data() + used, bytes.size() - used);
+    // at the size fstat gave (most likely the end), ask with a small buffer
+    // rather than grow the string by a zero-filled block to learn it
+    char probe[4096];
+    bool full = used == bytes.size();
+    if (full && bytes.size() > limit) break;  // grew while we read: the size check above still holds
+    ssize_t got = full ? ::read(fd, probe, sizeof probe) : ::read(fd, bytes.data() + used, bytes.size() - used);
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) {
       int error = errno;
@@ -200,6 +201,7 @@ std::optional<std::string> read_file_bytes(const std::string& path, std::size_t 
       return std::nullopt;
     }
     if (got == 0) break;
+    if (full) bytes.append(probe, static_cast<std::size_t>(got));
     used += static_cast<std::size_t>(got);
   }
   ::close(fd);
