@@ -266,6 +266,43 @@ for label in "${labels[@]}"; do
   ms=$(median_of "${rounds[$label]}")
   echo "  $label: $ms ms ($(echo "$ms / $TRUE_MS" | bc -l | xargs printf '%.1f')x true)"
 done
+# ---- peak memory on one large file: a generated module of N model blocks
+# (each a class, its construction and a call), at two sizes, cold; the ratio
+# to the file's size and the growth per byte between the two sizes
+cat > "$WORK/big.py" <<'PYEOF'
+import sys
+out, blocks = sys.argv[1], int(sys.argv[2])
+with open(out, "w") as f:
+    f.write("import torch\nimport torch.nn as nn\n\n")
+    for i in range(blocks):
+        dim = 64 + i % 7
+        f.write(f"class Block{i}(nn.Module):\n"
+                f"    def __init__(self, dim={dim}):\n"
+                "        super().__init__()\n"
+                "        self.up = nn.Linear(dim, 4 * dim)\n"
+                "        self.down = nn.Linear(4 * dim, dim)\n"
+                "        self.norm = nn.LayerNorm(dim)\n\n"
+                "    def forward(self, x):\n"
+                "        return self.norm(x + self.down(torch.relu(self.up(x))))\n\n\n"
+                f"y{i} = Block{i}()(torch.randn(8, {dim}))\n\n\n")
+PYEOF
+peak_kb() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1; }
+echo "peak memory, gshape check --no-cache of one generated file (target: <= 50x the file's size, bounded per file):"
+prev_bytes=""
+prev_kb=""
+for blocks in 1000 4000; do
+  "$PY" "$WORK/big.py" "$WORK/big_$blocks.py" "$blocks"
+  bytes=$(stat -c %s "$WORK/big_$blocks.py")
+  kb=$(peak_kb "$GSHAPE" check --no-cache "$WORK/big_$blocks.py")
+  line="  $((bytes / 1024)) KB file ($blocks blocks): peak $((kb / 1024)) MB, $(echo "$kb * 1024 / $bytes" | bc -l | xargs printf '%.0f')x the file"
+  if [ -n "$prev_kb" ]; then
+    line+=", $(echo "($kb - $prev_kb) * 1024 / ($bytes - $prev_bytes)" | bc -l | xargs printf '%.1f') bytes of memory per byte added"
+  fi
+  echo "$line"
+  prev_bytes=$bytes
+  prev_kb=$kb
+done
+
 if [ -n "${GSHAPE_BENCH_PROJECTS:-}" ] && [ -d "$GSHAPE_BENCH_PROJECTS" ]; then
   echo "fetched projects, gshape check with nothing changed (the cache filled; target <= 30 ms; cold: above):"
   for project in "$GSHAPE_BENCH_PROJECTS"/*/; do
