@@ -274,8 +274,11 @@ class IndexBuilder {
         const auto* a = cast<Assign>(s);
         load(a->value);
         for (const Expr* t : a->targets) target(t, ExprRole::Store);
-        // `x[i] = v`: a site (operator.setitem) reading x, i and v
-        if (a->targets.size() == 1 && a->targets.front()->kind == Kind::Subscript) index_.sites_.push_back(s);
+        // `x[i] = v`: a site (operator.setitem) reading x, i and v; `a, b = v`
+        // (operator.unpack2) reading v
+        if (a->targets.size() == 1 && (a->targets.front()->kind == Kind::Subscript ||
+                                       a->targets.front()->kind == Kind::Tuple || a->targets.front()->kind == Kind::List))
+          index_.sites_.push_back(s);
         break;
       }
       case Kind::AugAssign: {

@@ -80,9 +80,19 @@ std::optional<SitePlan> site_of(const ir::Node* node) {
       add(x->index, "arg");
       break;
     }
-    case ir::Kind::Assign: {  // `x[i] = v`
+    case ir::Kind::Assign: {  // `x[i] = v`, or `a, b = v`
       const auto* a = ir::cast<ir::Assign>(node);
-      if (a->targets.size() != 1 || a->targets.front()->kind != ir::Kind::Subscript) return std::nullopt;
+      if (a->targets.size() != 1) return std::nullopt;
+      if (a->targets.front()->kind == ir::Kind::Tuple || a->targets.front()->kind == ir::Kind::List) {
+        const auto& elts = static_cast<const ir::SequenceExpr*>(a->targets.front())->elts;
+        for (const ir::Expr* e : elts)
+          if (e->kind == ir::Kind::Starred) return std::nullopt;
+        s.rule = gradual::unpack_rule(elts.size());
+        if (s.rule.empty()) return std::nullopt;
+        add(a->value, "arg");
+        break;
+      }
+      if (a->targets.front()->kind != ir::Kind::Subscript) return std::nullopt;
       const auto* x = ir::cast<ir::Subscript>(a->targets.front());
       s.rule = "operator.setitem";
       add(x->value, "arg");

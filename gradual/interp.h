@@ -183,6 +183,9 @@ class Interpreter {
   void exec(const ir::Stmt* s);
   // `setitem_site`: the statement `x[i] = v` whose subscript target is
   // checked by operator.setitem (a single target; null otherwise).
+  // `a, b, c = v` of a tensor or of tensors: as many values as names
+  // (operator.unpackN); the statement is the site.
+  void check_unpacking(const ir::Assign* a, const Value& v);
   void assign(const ir::Expr* target, const Value& v, const SourceLoc& origin, const ir::Expr* value_expr = nullptr,
               const ir::Node* setitem_site = nullptr);
   void bind_name(const std::string& name, const Value& v, const SourceLoc& origin);

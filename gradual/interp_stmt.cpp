@@ -1,5 +1,6 @@
 // Statements: assignment and unpacking, branches (both arms, pruned by Z3,
 // joined), asserts as facts, imports, defs and classes, try/with/return.
+#include "gradual/operator_rules.h"
 #include "gradual/interp.h"
 
 namespace gshape::gradual::interp {
@@ -242,6 +243,7 @@ void Interpreter::exec(const Stmt* s) {
       const auto* a = cast<Assign>(s);
       fix_rank_of_starred_shape(a);
       Value v = eval(a->value);
+      check_unpacking(a, v);
       // `x[i] = v` is a site of its own (operator.setitem), like `x += v`
       const ir::Node* site = a->targets.size() == 1 && isa<Subscript>(a->targets.front()) ? s : nullptr;
       for (const Expr* t : a->targets) assign(t, v, a->value->loc, a->value, site);
@@ -557,6 +559,22 @@ void Interpreter::fix_rank_of_starred_shape(const Assign* a) {
     names.push_back(tn && tn->id != "_" ? tn->id : std::string());
   }
   fix_rank(*name, *b, names, a->loc, false);
+}
+
+void Interpreter::check_unpacking(const Assign* a, const Value& v) {
+  if (a->targets.size() != 1 || !(isa<Tuple>(a->targets.front()) || isa<List>(a->targets.front()))) return;
+  const auto& elts = static_cast<const SequenceExpr*>(a->targets.front())->elts;
+  for (const Expr* e : elts)
+    if (isa<Starred>(e)) return;
+  std::string rule = unpack_rule(elts.size());
+  if (rule.empty()) return;
+  SiteOutcome outcome(*this, a);
+  bool tensors = v.is_tensor() || (v.is_sequence() && v.element() && v.element()->is_tensor());
+  if (v.is_sequence() && v.items())
+    for (const Value& item : *v.items()) tensors = tensors || item.is_tensor();
+  if (!tensors) return;  // Python's own unpacking of other values: no shape error
+  std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, v, a->value, {}}};
+  apply_named_rule(rule, std::nullopt, args, a);
 }
 
 void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& origin, const Expr* value_expr,

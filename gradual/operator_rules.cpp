@@ -63,4 +63,9 @@ std::string unary_operator_rule(ir::UnaryOpKind op) {
   return {};
 }
 
+std::string unpack_rule(std::size_t names) {
+  return names >= 1 && names <= static_cast<std::size_t>(kMaxUnpacked) ? "operator.unpack" + std::to_string(names)
+                                                                        : std::string();
+}
+
 }  // namespace gshape::gradual

@@ -16,5 +16,9 @@ std::string binary_operator_rule(ir::BinOpKind op, bool in_place);
 std::string comparison_rule(ir::CmpOpKind op);
 // "operator.neg", "operator.pos", "operator.invert"; empty for `not`.
 std::string unary_operator_rule(ir::UnaryOpKind op);
+// `a, b, c = value` (no starred name): "operator.unpack3", the count in the
+// name; empty beyond kMaxUnpacked names.
+constexpr int kMaxUnpacked = 16;
+std::string unpack_rule(std::size_t names);
 
 }  // namespace gshape::gradual

@@ -242,9 +242,42 @@ Value rule_setitem(RuleContext& ctx) {
   return Value::unknown();
 }
 
+// `a, b, c = value` of a tensor or of a sequence holding tensors (the
+// pieces of chunk/split/unbind), with the count in the rule's name
+// (`operator.unpack3`): `unpack_c1` as many values as names. A tensor
+// unpacks along its first axis (`unpack_c2`: it has one). Python raises a
+// ValueError (a TypeError for a 0-d tensor); sequences of other values are
+// Python's own business and not modelled.
+Value rule_unpack(RuleContext& ctx) {
+  const std::string& name = ctx.rule_name();
+  const int64_t n = std::stoll(name.substr(name.find_first_of("0123456789")));
+  Arg value = ctx.arg("value");
+  IntTerm count = 0;
+  if (value.is_tensor()) {
+    Message m2;
+    m2 << "iteration over a 0-d tensor";
+    if (ctx.require("unpack_c2", ge(ctx.rank(value), 1), m2) == Status::Refuted) return Value::unknown();  // unpack_c2
+    count = ctx.size(value, 0);
+  } else if (value.value.is_sequence() && value.value.sequence_kind() != SequenceKind::Size) {
+    bool tensors = value.value.element() && value.value.element()->is_tensor();
+    if (value.value.items())
+      for (const Value& item : *value.value.items()) tensors = tensors || item.is_tensor();
+    if (!tensors) throw NotModelled("unpacking a sequence that holds no tensor");
+    count = ctx.len(value);
+  } else {
+    throw NotModelled("unpacking something that is not a tensor or a sequence of tensors");
+  }
+  Message m1;
+  m1 << "wrong number of values to unpack (expected " << std::to_string(n) << ", got " << count << ")";
+  ctx.require("unpack_c1", eq(count, n), m1);  // unpack_c1
+  return Value::unknown();
+}
+
 }  // namespace
 
 void register_python_rules(RuleRegistry& r) {
+  // as operator_rules.h's unpack_rule names them (that library is not a dependency of the rules)
+  for (int n = 1; n <= 16; ++n) r.add_check("operator.unpack" + std::to_string(n), "value", rule_unpack);
   r.add_check("torch.utils.data.TensorDataset", "*tensors", rule_tensor_dataset);
   r.add_check("torch.utils.data.dataset.TensorDataset", "*tensors", rule_tensor_dataset);
   r.add_check("Tensor.size", "input, dim=None", rule_size);

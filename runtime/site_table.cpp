@@ -90,6 +90,9 @@ const RuleRun& SiteTable::evaluate(std::size_t site, const void* frame) {
     bool tensor = false;
     for (const Observed& o : s.slots) tensor = tensor || o.is_tensor();
     if (!s.slots.empty() && s.slots.front().kind == ObservedKind::Size && rule->name == "operator.getitem") tensor = true;
+    // `a, b = pieces`: a sequence that holds tensors
+    if (!s.slots.empty() && s.slots.front().is_sequence() && rule->name.rfind("operator.unpack", 0) == 0)
+      for (const Observed& item : s.slots.front().items) tensor = tensor || item.is_tensor();
     if (!tensor) {
       ++c.skipped;
       forget();

@@ -610,5 +610,22 @@ TEST(Values, TwoItemsOfAListOfUnknownLengthDoNotShareTheirSizes) {
   EXPECT_EQ(a.worst(line_of(src, "# unbind"), "broadcast_c1"), Outcome::Proven) << a.dump();
 }
 
+TEST(Values, UnpackingTensorsIntoTheWrongNumberOfNamesIsChecked) {
+  // 4 in 3 chunks is 2 pieces: `a, b, c = ...` raises a ValueError
+  const std::string src =
+      "import torch\n"
+      "y = torch.zeros(2, 4)\n"
+      "a, b, c = y.chunk(3, dim=-1)  # two pieces\n"
+      "h, w = torch.zeros(2, 5)  # rows\n"
+      "m, n = 3, 4  # numbers\n"
+      "def f(n):\n"
+      "    q, k, v = torch.zeros(2, n).chunk(3, dim=-1)  # symbolic\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# two pieces"), "unpack_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# rows"), "unpack_c1"), Outcome::Proven) << a.dump();
+  EXPECT_TRUE(a.at(line_of(src, "# numbers"), "unpack_c1").empty()) << a.dump();  // Python's own values
+  EXPECT_EQ(a.outcome(line_of(src, "# symbolic"), "unpack_c1"), Outcome::Deferred) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

@@ -1,6 +1,6 @@
 """The check-only rules of rules_python.cpp at run time against PyTorch:
 indexing a tensor or a torch.Size (getitem_c1 to getitem_c3), assigning into it (setitem_c1
-to setitem_c4), x.size(dim) (size_c1) and
+to setitem_c4), unpacking tensors into names (unpack_c1, unpack_c2), x.size(dim) (size_c1) and
 TensorDataset (tensordataset_c1, c2) raise exactly when PyTorch raises,
 and decide every case of the forms they model."""
 
@@ -136,6 +136,28 @@ class AssignmentAgainstPyTorch(unittest.TestCase):
         self.assertEqual(op_outcome("operator.setitem", x, 5, 2.5), FAIL)
         self.assertEqual(op_outcome("operator.setitem", x, torch.tensor([0, 2]), torch.ones(2, 4)), SKIP)
         self.assertEqual(op_outcome("operator.setitem", x, x > 0, 1.0), SKIP)
+
+
+class UnpackingAgainstPyTorch(unittest.TestCase):
+    def test_chunks_and_rows(self):
+        cases = 0
+        for size in range(0, 9):
+            x = torch.zeros(2, size)
+            for chunks in range(1, 5):
+                pieces = x.chunk(chunks, dim=-1)
+                for names in range(1, 5):
+                    fails = len(pieces) != names
+                    with self.subTest(size=size, chunks=chunks, names=names):
+                        self.assertEqual(op_outcome("operator.unpack%d" % names, pieces), FAIL if fails else PASS)
+                    cases += 1
+            for names in range(1, 4):
+                with self.subTest(rows=size, names=names):
+                    self.assertEqual(op_outcome("operator.unpack%d" % names, torch.zeros(size, 2)),
+                                     FAIL if size != names else PASS)
+        self.assertGreater(cases, 100)
+        # a 0-d tensor cannot be iterated; numbers are Python's own business
+        self.assertEqual(op_outcome("operator.unpack2", torch.zeros(())), FAIL)
+        self.assertEqual(op_outcome("operator.unpack2", (1, 2, 3)), SKIP)
 
 
 class SizeAndDatasetAgainstPyTorch(unittest.TestCase):
