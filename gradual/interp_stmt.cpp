@@ -572,7 +572,13 @@ void Interpreter::check_unpacking(const Assign* a, const Value& v) {
   bool tensors = v.is_tensor() || (v.is_sequence() && v.element() && v.element()->is_tensor());
   if (v.is_sequence() && v.items())
     for (const Value& item : *v.items()) tensors = tensors || item.is_tensor();
-  if (!tensors) return;  // Python's own unpacking of other values: no shape error
+  if (!tensors) {
+    // a value of unknown kind may hold tensors: checked at run time; the
+    // unpacking of other values is Python's own business (no shape error)
+    bool unknown = v.is_unknown() || (v.is_sequence() && !v.items() && (!v.element() || v.element()->is_unknown()));
+    if (unknown) note_unresolved(a, "the unpacked value is not known (it may hold tensors)");
+    return;
+  }
   std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, v, a->value, {}}};
   apply_named_rule(rule, std::nullopt, args, a);
 }
