@@ -157,8 +157,11 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
     return true;
   };
   if (obj.is_unknown() && site) note_unresolved(site, "the indexed value is not known (it may be a tensor)");
-  if (obj.is_tensor() && site) {
-    // PyTorch's index checks (rules_python.cpp); the shape is computed below
+  // PyTorch's index checks (rules_python.cpp), also of a torch.Size indexed
+  // by an int (IndexError past its length); the value is computed below
+  const bool size_by_int = !multi && obj.is_sequence() && obj.sequence_kind() == SequenceKind::Size &&
+                           items.front().kind == Item::Kind::Value && items.front().value.is_int();
+  if (site && (obj.is_tensor() || size_by_int)) {
     std::vector<Value> parts;
     for (const Item& it : items) {
       parts.push_back(it.kind == Item::Kind::Slice      ? slice_object(it.slice)
@@ -168,13 +171,6 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
     Value index = multi ? Value::tuple(parts) : parts.front();
     std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, obj, site->value, {}},
                                ArgValue{Argument::Type::Positional, {}, index, index_expr, {}}};
-    apply_named_rule("operator.getitem", std::nullopt, args, site);
-  }
-  // torch.Size indexed by an int: IndexError past its length (getitem_c3)
-  if (site && !multi && obj.is_sequence() && obj.sequence_kind() == SequenceKind::Size &&
-      items.front().kind == Item::Kind::Value && items.front().value.is_int()) {
-    std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, obj, site->value, {}},
-                               ArgValue{Argument::Type::Positional, {}, items.front().value, index_expr, {}}};
     apply_named_rule("operator.getitem", std::nullopt, args, site);
   }
   if (obj.is_tensor()) {

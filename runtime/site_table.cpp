@@ -32,6 +32,9 @@ SiteTable::SiteTable(std::string path, std::vector<SiteSpec> sites) : path_(std:
       site.rule = gradual::RuleRegistry::builtin().find(site.spec.rule);
       if (!site.rule) throw SiteTableError(where + ": no rule named '" + site.spec.rule + "'");
       site.is_operator = site.spec.rule.rfind("operator.", 0) == 0;
+      // operators whose first operand matters without being a tensor: a
+      // torch.Size indexed (getitem_c3), a sequence of tensors unpacked
+      site.sequence_operand = site.spec.rule == "operator.getitem" || site.spec.rule.rfind("operator.unpack", 0) == 0;
     }
     site.slots.resize(site.spec.args.size());
     site.frames.assign(site.spec.args.size(), nullptr);
@@ -89,10 +92,11 @@ const RuleRun& SiteTable::evaluate(std::size_t site, const void* frame) {
   if (s.is_operator) {
     bool tensor = false;
     for (const Observed& o : s.slots) tensor = tensor || o.is_tensor();
-    if (!s.slots.empty() && s.slots.front().kind == ObservedKind::Size && rule->name == "operator.getitem") tensor = true;
-    // `a, b = pieces`: a sequence that holds tensors
-    if (!s.slots.empty() && s.slots.front().is_sequence() && rule->name.rfind("operator.unpack", 0) == 0)
-      for (const Observed& item : s.slots.front().items) tensor = tensor || item.is_tensor();
+    if (!tensor && s.sequence_operand && !s.slots.empty() && s.slots.front().is_sequence()) {
+      const Observed& seq = s.slots.front();
+      tensor = seq.kind == ObservedKind::Size;  // x.shape[4]
+      for (const Observed& item : seq.items) tensor = tensor || item.is_tensor();  // a, b = pieces
+    }
     if (!tensor) {
       ++c.skipped;
       forget();

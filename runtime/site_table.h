@@ -77,6 +77,7 @@ class SiteTable {
     SiteSpec spec;
     const gradual::Rule* rule = nullptr;  // the named rule
     bool is_operator = false;             // a Python operator: checked only when a tensor takes part
+    bool sequence_operand = false;        // ... or its first operand is a torch.Size or holds tensors
     std::vector<Observed> slots;
     std::vector<const void*> frames;
     const gradual::Rule* callee_rule = nullptr;

@@ -1,4 +1,5 @@
-"""Indexing, size queries and TensorDataset, each constraint violated once."""
+"""Indexing, assigning into a tensor, unpacking tensors, size queries and
+TensorDataset, each constraint violated once."""
 import torch
 from torch.utils.data import TensorDataset
 
@@ -13,6 +14,47 @@ def case_index_out_of_bounds():
     h = torch.zeros(2, 3)
     # expect-error@+1: getitem_c2
     h[1, 3]
+
+
+def case_size_index():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: getitem_c3
+    x.shape[2]
+
+
+def case_assign_too_many_indices():
+    h = torch.zeros(2, 3)
+    # expect-error@+1: setitem_c1
+    h[0, 1, 2] = 1.0
+
+
+def case_assign_index_out_of_bounds():
+    h = torch.zeros(2, 3)
+    # expect-error@+1: setitem_c2
+    h[2] = 1.0
+
+
+def case_assign_leading_axis():
+    pe = torch.zeros(4, 6)
+    # expect-error@+1: setitem_c3
+    pe[1] = torch.ones(2, 6)
+
+
+def case_assign_into_a_slice():
+    pe = torch.zeros(4, 6)
+    # expect-error@+1: setitem_c4
+    pe[:, 0::2] = torch.ones(4, 6)
+
+
+def case_unpack_pieces():
+    y = torch.zeros(2, 4)
+    # expect-error@+1: unpack_c1
+    a, b, c = y.chunk(3, dim=-1)
+
+
+def case_unpack_scalar():
+    # expect-error@+1: unpack_c2
+    a, b = torch.tensor(1.0)
 
 
 def case_size_dim():

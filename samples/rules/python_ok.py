@@ -1,5 +1,6 @@
-"""Indexing, size queries and TensorDataset where every constraint holds
-(getitem_c1-c2, size_c1, tensordataset_c1-c2): no diagnostic."""
+"""Indexing, assigning into a tensor, unpacking tensors, size queries and
+TensorDataset where every constraint holds (getitem_c1-c3, setitem_c1-c4,
+unpack_c1-c2, size_c1, tensordataset_c1-c2): no diagnostic."""
 import torch
 from torch.utils.data import TensorDataset
 
@@ -7,6 +8,21 @@ from torch.utils.data import TensorDataset
 def case_indexing():
     h = torch.zeros(2, 3, 5)
     return h[1], h[-1, 2], h[..., 4], h[None, 0, -3], h[1, 2, 4]
+
+
+def case_assigning():
+    pe = torch.zeros(4, 6)
+    pe[:, 0::2] = torch.ones(4, 3)
+    pe[:, 1::2] = torch.ones(1, 3)
+    pe[1] = torch.ones(1, 6)
+    pe[..., -2:] = 0.5
+    return pe
+
+
+def case_unpacking():
+    q, k, v = torch.zeros(2, 9).chunk(3, dim=-1)
+    h, w = torch.zeros(2, 5)
+    return q, k, v, h, w, torch.zeros(2, 3).shape[-1]
 
 
 def case_sizes():
