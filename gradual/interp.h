@@ -517,13 +517,15 @@ class Interpreter {
   bool in_uncalled_pass_ = false;   // analysing functions nobody called (Dyn parameters)
   std::string uncalled_root_;       // the one being analysed then ("test", "Net.check")
   SourceLoc uncalled_root_loc_;
-  int fixpoint_loops_ = 0;
-  uint64_t object_clock_ = 0;  // instances made so far (InstanceObject::born)  // enclosing loops iterated to a fixed point (not unrolled)
-  std::size_t unroll_product_ = 1;  // iterations of the enclosing unrolled loops together  // the current method call's receiver was unknown
+  int fixpoint_loops_ = 0;           // enclosing loops iterated to a fixed point (not unrolled)
+  uint64_t object_clock_ = 0;        // instances made so far (InstanceObject::born)
+  std::size_t unroll_product_ = 1;   // iterations of the enclosing unrolled loops together
   std::vector<std::string> memo_log_;
   std::unordered_set<const ir::FunctionDef*> analysed_defs_;
-  std::vector<int> active_sccs_;  // call-graph components on the call stack
-  std::vector<const ir::FunctionDef*> active_defs_;
+  std::vector<int> active_sccs_;         // call-graph components on the call stack
+  std::vector<const ir::FunctionDef*> active_defs_;  // their functions (nullptr: a lambda)
+  std::vector<std::string> active_keys_;  // and the memo keys of those calls
+  static constexpr int kMaxRecursionDepth = 6;  // calls of one recursive component on the stack
   std::unordered_map<const ir::Node*, int> active_visit_;
   int visit_counter_ = 0;
   std::vector<const ir::Expr*> slot_exprs_;  // the last call site's operand expressions, by slot

@@ -226,22 +226,6 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
     return Value::unknown();
   }
   int component = fn->def ? call_graph_.component(fn->def) : -1;
-  if (fn->def) {
-    for (const ir::FunctionDef* active : active_defs_) {
-      if (active == fn->def) {  // recursion: a Dyn result
-        mark_incomplete(fn->def);
-        return Value::unknown();
-      }
-    }
-    if (component >= 0 && call_graph_.recursive(fn->def)) {
-      for (int c : active_sccs_) {
-        if (c == component) {
-          mark_incomplete(fn->def);
-          return Value::unknown();
-        }
-      }
-    }
-  }
 
   // ---- bind the arguments to the parameters
   const std::vector<Parameter>& params = fn->params();
@@ -334,6 +318,24 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
 
   // ---- memo
   std::string key = memo_key(*fn, values);
+
+  // ---- recursion: followed while each call's arguments are new and the
+  // recursion shallow (a module tree built by level, `Tree(level - 1)`);
+  // otherwise a Dyn result
+  if (fn->def) {
+    bool recursive_component = component >= 0 && call_graph_.recursive(fn->def);
+    int depth = 0;
+    bool repeated = false;
+    for (std::size_t i = 0; i < active_sccs_.size(); ++i) {
+      if (active_defs_[i] != fn->def && !(recursive_component && active_sccs_[i] == component)) continue;
+      ++depth;
+      repeated = repeated || active_keys_[i] == key;
+    }
+    if (repeated || depth >= kMaxRecursionDepth) {
+      mark_incomplete(fn->def);
+      return Value::unknown();
+    }
+  }
   std::vector<const TermNode*> facts_at_call = solver_->scoped_facts();
   auto hit = memo_.find(key);
   bool sampled = options_.record_signatures && recording_ && fn->def && site && !isa<FunctionDef>(site);
@@ -372,21 +374,22 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   // the call stack's bookkeeping, restored however the call ends
   struct ActiveCall {
     Interpreter& in;
-    bool has_def;
-    ActiveCall(Interpreter& i, const ir::FunctionDef* def, int component) : in(i), has_def(def != nullptr) {
-      if (def) in.active_defs_.push_back(def);
+    ActiveCall(Interpreter& i, const ir::FunctionDef* def, int component, const std::string& key) : in(i) {
+      in.active_defs_.push_back(def);
       in.active_sccs_.push_back(component);
+      in.active_keys_.push_back(key);
       ++in.call_depth_;
     }
     ~ActiveCall() {
       --in.call_depth_;
+      in.active_keys_.pop_back();
       in.active_sccs_.pop_back();
-      if (has_def) in.active_defs_.pop_back();
+      in.active_defs_.pop_back();
     }
   };
   Value result;
   {
-    ActiveCall active(*this, fn->def, component);
+    ActiveCall active(*this, fn->def, component, key);
     bool saved_guess = receiver_is_guess_;
     receiver_is_guess_ = false;  // the callee's receivers are its own
     FrameGuard guard(*this, std::move(f));

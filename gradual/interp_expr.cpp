@@ -14,6 +14,44 @@ using namespace gshape::ir;
 
 namespace {
 
+// Python's printf-style `fmt % args` for %d, %i, %s and %% of known ints and
+// strings ('level_%d' % i names a child module); nullopt for anything else.
+std::optional<std::string> percent_format(const std::string& fmt, const Value& args) {
+  std::vector<const Value*> values;
+  if (args.is_sequence() && args.sequence_kind() == SequenceKind::Tuple) {
+    if (!args.items()) return std::nullopt;
+    for (const Value& v : *args.items()) values.push_back(&v);
+  } else {
+    values.push_back(&args);
+  }
+  std::string out;
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < fmt.size(); ++i) {
+    if (fmt[i] != '%') {
+      out += fmt[i];
+      continue;
+    }
+    if (++i == fmt.size()) return std::nullopt;
+    char conversion = fmt[i];
+    if (conversion == '%') {
+      out += '%';
+      continue;
+    }
+    if (next == values.size()) return std::nullopt;
+    const Value& v = *values[next++];
+    std::optional<int64_t> k = v.is_int() ? v.as_int().constant_value() : std::nullopt;
+    if ((conversion == 'd' || conversion == 'i' || conversion == 's') && k) {
+      out += std::to_string(*k);
+    } else if (conversion == 's' && v.is_str() && v.as_str()) {
+      out += *v.as_str();
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (next != values.size()) return std::nullopt;
+  return out;
+}
+
 const std::set<std::string>& builtin_names() {
   static const std::set<std::string> names = {
       "len", "range", "enumerate", "zip", "min", "max", "int", "float", "str", "bool", "tuple", "list", "dict",
@@ -563,6 +601,9 @@ Value Interpreter::binary(BinOpKind op, const Value& a, const Value& b, const No
   if (a.is_str() && b.is_str() && op == BinOpKind::Add) {
     if (a.as_str() && b.as_str()) return Value::string(*a.as_str() + *b.as_str());
     return Value::string();
+  }
+  if (a.is_str() && op == BinOpKind::Mod && a.as_str()) {
+    if (auto text = percent_format(*a.as_str(), b)) return Value::string(*text);
   }
   if (a.is_str() && (op == BinOpKind::Mod || op == BinOpKind::Mult)) return Value::string();
   if (a.is_sequence() && b.is_sequence() && op == BinOpKind::Add) return concat(a, b);

@@ -711,6 +711,14 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
       set_attribute(self, *a.positional[0]->value.as_str(), a.positional[1]->value, site->loc);
       return Value::none();
     }
+    // self.__setattr__('level_%d' % i, m) / self.__getattr__(name): setattr and getattr
+    if ((m == "__setattr__" || m == "__getattr__") && !a.positional.empty() && a.positional[0]->value.is_str()) {
+      const std::optional<std::string>& attr = a.positional[0]->value.as_str();
+      if (m == "__getattr__") return attr ? get_attribute(self, *attr, receiver_expr, site) : Value::unknown();
+      forget_attribute_hints(self);
+      if (attr && a.positional.size() == 2) set_attribute(self, *attr, a.positional[1]->value, site->loc);
+      return Value::none();
+    }
     if (auto c = shared_as<ContainerModule>(self)) {
       // a loop of unknown trip count around the append: its passes stand for
       // any number of children (kept as samples of what they are)

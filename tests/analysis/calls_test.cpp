@@ -49,14 +49,14 @@ TEST(Calls, ResultShapeFlowsOut) {
   EXPECT_EQ(a.shape(line_of(src, "# out"), "y"), "[2, 10]");
 }
 
-TEST(Calls, RecursionGivesAnUnknownResult) {
+TEST(Calls, RecursionDeeperThanTheLimitGivesAnUnknownResult) {
   const std::string src =
       "import torch\n"
       "def deep(x, n):\n"
       "    if n == 0:\n"
       "        return x\n"
       "    return deep(x, n - 1) @ torch.zeros(3, 3)\n"
-      "y = deep(torch.zeros(2, 3), 5)  # rec\n"
+      "y = deep(torch.zeros(2, 3), 50)  # rec\n"
       "w = y.reshape(7, -1)  # use\n"
       "z = y @ torch.zeros(7, 1)  # last\n";
   Analysed a(src);
@@ -68,6 +68,47 @@ TEST(Calls, RecursionGivesAnUnknownResult) {
   // product with 7 rows certainly fails, as it does in Python
   EXPECT_EQ(a.shape(line_of(src, "# rec"), "y"), "[*, 3]");
   EXPECT_EQ(a.outcome(line_of(src, "# last"), "matmul_c2"), Outcome::Error) << a.dump();
+}
+
+TEST(Calls, ShallowRecursionWithNewArgumentsIsFollowed) {
+  const std::string src =
+      "import torch\n"
+      "def deep(x, n):\n"
+      "    if n == 0:\n"
+      "        return x\n"
+      "    return deep(x, n - 1) @ torch.zeros(3, 3)\n"
+      "y = deep(torch.zeros(2, 3), 3)  # rec\n"
+      "w = y.reshape(7, -1)  # use\n";
+  Analysed a(src);
+  // each level's call has a new n, down to the base case: y is known
+  EXPECT_EQ(a.shape(line_of(src, "# rec"), "y"), "[2, 3]");
+  bool refuted = false;  // 6 elements do not fill 7 rows
+  for (const auto* ob : a.at(line_of(src, "# use"))) refuted = refuted || ob->outcome == Outcome::Error;
+  EXPECT_TRUE(refuted) << a.dump();
+}
+
+TEST(Calls, AModuleTreeBuiltByLevelIsFollowed) {
+  // pytorch-cifar's DLA: a Tree holds Trees of a lower level, made and
+  // called recursively, the children named with '%'-formatting
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "class Tree(nn.Module):\n"
+      "    def __init__(self, level, width):\n"
+      "        super().__init__()\n"
+      "        self.level = level\n"
+      "        for i in reversed(range(1, level)):\n"
+      "            self.__setattr__('level_%d' % i, Tree(i, width))\n"
+      "        self.fc = nn.Linear(width, width)\n"
+      "    def forward(self, x):\n"
+      "        for i in reversed(range(1, self.level)):\n"
+      "            x = self.__getattr__('level_%d' % i)(x)\n"
+      "        return self.fc(x)\n"
+      "y = Tree(3, 4)(torch.zeros(2, 4))  # out\n"
+      "z = Tree(2, 4)(torch.zeros(2, 5))  # bad\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# out"), "y"), "[2, 4]") << a.dump();
+  EXPECT_EQ(a.count(Outcome::Error), 1u) << a.dump();  // the level-1 Linear(4, 4) given 5 features
 }
 
 TEST(Calls, MutualRecursionTerminates) {
