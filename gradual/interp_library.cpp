@@ -696,6 +696,8 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
     if (m == "tolist") return Value::unknown();
     if (m == "__len__") return s.rank_known() && s.rank() > 0 ? Value::integer(s[0]) : Value::unknown();
     if (m == "backward") return Value::none();
+    // x.type(dtype) converts (same shape); x.type() names the type (a string)
+    if (m == "type" && (!a.positional.empty() || a.kw("dtype"))) return Value::tensor(s, false);
     // an op without a rule: a tensor of unknown shape, unless the method is one
     // of the few that give something else
     if (non_tensor_methods().count(m)) return Value::unknown();

@@ -627,5 +627,19 @@ TEST(Values, UnpackingTensorsIntoTheWrongNumberOfNamesIsChecked) {
   EXPECT_EQ(a.outcome(line_of(src, "# symbolic"), "unpack_c1"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Values, TypeWithADtypeConvertsAndWithoutOneNamesTheType) {
+  // vit-pytorch's posemb helpers end with `return pe.type(dtype)`
+  const std::string src =
+      "import torch\n"
+      "x = torch.zeros(3, 4)\n"
+      "y = x.type(torch.float16)  # convert\n"
+      "s = x.type()  # name\n"
+      "z = y @ torch.zeros(5, 2)  # mm\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# convert"), "y"), "[3, 4]");
+  EXPECT_EQ(a.shape(line_of(src, "# name"), "s"), "");  // a string, not a tensor
+  EXPECT_EQ(a.outcome(line_of(src, "# mm"), "matmul_c2"), Outcome::Error) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
