@@ -160,20 +160,58 @@ PyObject* table_stash(PyObject* py_self, PyObject* const* args, Py_ssize_t nargs
   return args[2];
 }
 
+// The first `count` + 1 items of an iterator, as a tuple: what Python's
+// unpacking into `count` names reads of it (one more item tells "too many
+// values"), so the check can count them and the unpacking reads the tuple.
+PyObject* first_items(PyObject* iterator, std::size_t count) {
+  PyObject* items = PyList_New(0);
+  if (items == nullptr) return nullptr;
+  while (static_cast<std::size_t>(PyList_GET_SIZE(items)) <= count) {
+    PyObject* item = PyIter_Next(iterator);
+    if (item == nullptr) break;
+    int appended = PyList_Append(items, item);
+    Py_DECREF(item);
+    if (appended < 0) break;
+  }
+  if (PyErr_Occurred()) {  // the iterator's own error, raised at this line as Python would
+    Py_DECREF(items);
+    return nullptr;
+  }
+  PyObject* tuple = PyList_AsTuple(items);
+  Py_DECREF(items);
+  return tuple;
+}
+
 // check(site, slot, value, *more) -> value, or raises ShapeCheckError; `more`
 // go to the slots after `slot` (an annotated function's parameters at entry).
+// An iterator unpacked into N names (`q, k, v = map(f, qkv)`) is read as
+// Python would read it, and the tuple of its items is returned instead.
 PyObject* table_check(PyObject* py_self, PyObject* const* args, Py_ssize_t nargs) {
   auto* self = reinterpret_cast<TableObject*>(py_self);
   if (nargs < 3) return wrong_arg_count("check", "at least 3", nargs);
+  PyObject* value = args[2];
+  Py_INCREF(value);
   if (self->enabled) {
     std::size_t site = 0, slot = 0;
-    if (!site_index(self, args[0], site) || !slot_index(args[1], slot)) return nullptr;
+    if (!site_index(self, args[0], site) || !slot_index(args[1], slot)) {
+      Py_DECREF(value);
+      return nullptr;
+    }
+    if (std::size_t count = self->table->unpack_count(site); count > 0 && nargs == 3 && PyIter_Check(value)) {
+      PyObject* items = first_items(value, count);
+      Py_DECREF(value);
+      if (items == nullptr) return nullptr;
+      value = items;
+    }
     const void* frame = gshape::runtime::caller_frame();
-    for (Py_ssize_t i = 2; i < nargs; ++i) record(self, site, slot + static_cast<std::size_t>(i - 2), args[i], frame);
-    if (!run_site(self, site, frame)) return nullptr;
+    record(self, site, slot, value, frame);
+    for (Py_ssize_t i = 3; i < nargs; ++i) record(self, site, slot + static_cast<std::size_t>(i - 2), args[i], frame);
+    if (!run_site(self, site, frame)) {
+      Py_DECREF(value);
+      return nullptr;
+    }
   }
-  Py_INCREF(args[2]);
-  return args[2];
+  return value;
 }
 
 // check_values(site, v0, v1, ...) -> None: slot i gets v_i, then the site is evaluated.

@@ -58,6 +58,8 @@ class SiteTable {
   std::size_t site_count() const { return sites_.size(); }
   const SiteSpec& spec(std::size_t site) const { return sites_[site].spec; }
   const SiteCounters& counters(std::size_t site) const { return sites_[site].counters; }
+  // N for an unpacking into N names (`operator.unpackN`), else 0.
+  std::size_t unpack_count(std::size_t site) const { return sites_[site].unpack_count; }
 
   // Where operand `slot` of `site` goes, stamped with the recording
   // activation; nullptr for a slot the site does not have.
@@ -78,6 +80,7 @@ class SiteTable {
     const gradual::Rule* rule = nullptr;  // the named rule
     bool is_operator = false;             // a Python operator: checked only when a tensor takes part
     bool sequence_operand = false;        // ... or its first operand is a torch.Size or holds tensors
+    std::size_t unpack_count = 0;         // operator.unpackN: N
     std::vector<Observed> slots;
     std::vector<const void*> frames;
     const gradual::Rule* callee_rule = nullptr;

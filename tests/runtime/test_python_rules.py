@@ -159,6 +159,32 @@ class UnpackingAgainstPyTorch(unittest.TestCase):
         self.assertEqual(op_outcome("operator.unpack2", torch.zeros(())), FAIL)
         self.assertEqual(op_outcome("operator.unpack2", (1, 2, 3)), SKIP)
 
+    def test_an_iterator_is_read_as_python_reads_it(self):
+        # `q, k, v = map(f, qkv)`: the check reads names + 1 items, as Python's
+        # unpacking does, and hands the unpacking a tuple of them
+        table = gshape_runtime.CheckTable("m.py", [(3, 7, "operator.unpack3", ["arg"])], enabled=True)
+        pieces = torch.zeros(2, 6).chunk(3, dim=-1)
+        q, k, v = table.check(0, 0, map(lambda t: t * 2, pieces))
+        self.assertEqual([t.shape for t in (q, k, v)], [torch.Size([2, 2])] * 3)
+        for count in (2, 4):
+            with self.subTest(pieces=count):
+                with self.assertRaises(gshape_runtime.ShapeCheckError):
+                    table.check(0, 0, iter(torch.zeros(2, 8).chunk(count, dim=-1)))
+        # an endless iterator stops at names + 1 items, as Python's unpacking does
+        endless = (torch.zeros(1) for _ in iter(int, 1))
+        with self.assertRaises(gshape_runtime.ShapeCheckError):
+            table.check(0, 0, endless)
+        # an iterator of numbers: counted by Python (ValueError), not the check
+        items = table.check(0, 0, iter([1, 2, 3, 4]))
+        with self.assertRaises(ValueError):
+            a, b, c = items
+        # the iterator's own error comes out unchanged
+        def broken():
+            yield torch.zeros(1)
+            raise KeyError("broken")
+        with self.assertRaises(KeyError):
+            table.check(0, 0, broken())
+
 
 class SizeAndDatasetAgainstPyTorch(unittest.TestCase):
     def test_size_dims(self):
