@@ -54,8 +54,23 @@ def reason_class(reason):
         return "hyperparameter unknown"
     return "other"
 
+def origin_class(reason):
+    """Where the unknown in a deferred obligation of called code comes from:
+    a precision limit of the analysis, or values it cannot know before the
+    run (data read at run time, arguments from outside the project)."""
+    if "which has no rule" in reason:
+        return "an op without a rule"
+    if "holds layers the analysis cannot list" in reason:
+        return "layers not listed"
+    if "is not known (" in reason or "is not known because" in reason:
+        return "a callee not resolved"
+    if reason.startswith("the solver could not decide"):
+        return "solver gave up"
+    return "no cause named (data read at run time, ...)"
+
 rows, details = [], []
 total = collections.Counter()
+total_origins = collections.Counter()
 for k in range(1, count + 1):
     name = os.path.basename(open(os.path.join(tmp, "%d.name" % k)).read().strip())
     exprs = unknown = 0
@@ -77,6 +92,10 @@ for k in range(1, count + 1):
                                          if not o.get("uncalled_only"))
     # deferred in code the project itself runs (not only in functions nobody calls)
     called = sum(1 for o in deferred_obs if not o.get("uncalled_only"))
+    origins = collections.Counter(origin_class(o.get("reason", "")) for o in deferred_obs
+                                  if not o.get("uncalled_only"))
+    for k2, v2 in origins.items():
+        total_origins[k2] += v2
     cov = doc.get("coverage", {})
     rows.append((name, exprs, unknown, s["obligations"], s["deferred"], called, s["refuted"], s["files"]))
     for key, v in (("exprs", exprs), ("unknown", unknown), ("obligations", s["obligations"]),
@@ -97,6 +116,8 @@ print("%-22s %6d %8d %7s %12d %9s %9s %7d" % ("total", total["files"], total["ex
                                            total["obligations"], pct(total["deferred"], total["obligations"]),
                                            pct(total["called"], total["obligations"]), total["errors"]))
 print("(called): deferred outside the functions nobody in the project calls, whose inputs come from outside it")
+print("deferred in called code, by where the unknown comes from: " +
+      ", ".join("%s %d" % kv for kv in total_origins.most_common()))
 for name, reasons, called_reasons, no_rule, callees in details:
     print("\n%s" % name)
     print("  deferred by reason: " + (", ".join("%s %d" % kv for kv in reasons.most_common()) or "none"))
