@@ -108,6 +108,7 @@ void write_obligation(JsonWriter& w, const AnalysedObligation& a) {
   w.field("contexts", a.contexts);
   if (!a.context_note.empty()) w.field("context_note", a.context_note);
   w.field("reason", ob.reason);
+  if (!ob.origin.empty()) w.field("origin", ob.origin);
   if (a.uncalled_only) w.field("uncalled_only", true);
   w.key("example").begin_object();
   for (const auto& [name, value] : ob.example) w.field(name, value);

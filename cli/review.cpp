@@ -116,6 +116,7 @@ Review build_review(const Project& project, const gradual::AnalysisResult& resul
     e.static_constraint = ob.constraint.pred().str();
     e.message = ob.render_message();
     e.reason = ob.reason;
+    e.origin = ob.origin;
     e.example = ob.example;
     e.context_note = a.context_note;
     if (ob.status == gradual::Status::Proven) {
@@ -204,6 +205,7 @@ std::string review_from_report_json(const Json& report, Review& out) {
     e.static_constraint = ob->str("static_constraint");
     e.message = ob->str("message");
     e.reason = ob->str("reason");
+    e.origin = ob->str("origin");
     if (const Json* example = ob->find("example"); example && example->is_object()) {
       for (const auto& [name, value] : example->object) e.example.emplace_back(name, value.integer);
     }

@@ -41,6 +41,7 @@ struct ReviewEntry {
   std::string static_constraint;   // what it became with the shapes the analysis knew (may be True/False)
   std::string message;
   std::string reason;                                     // deferred: why it could not be proven
+  std::string origin;  // deferred: where its unknown comes from ("run-time data", "no rule" ...; "" not traced)
   std::vector<std::pair<std::string, int64_t>> example;   // deferred: values that would fail
   std::string context_note;                               // a warning's "fails on the last batch ..."
   // "inserted", "not_needed" (proven), "not_instrumentable", "not_in_plan"

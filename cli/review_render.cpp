@@ -211,6 +211,7 @@ void print_review_json(std::ostream& out, const Review& review, const ReviewFilt
     w.field("constraint", e.constraint).field("runtime_constraint", e.runtime_constraint);
     w.field("static_constraint", e.static_constraint).field("message", e.message);
     w.field("reason", e.reason);
+    if (!e.origin.empty()) w.field("origin", e.origin);
     w.key("example").begin_object();
     for (const auto& [name, value] : e.example) w.field(name, value);
     w.end_object();

@@ -36,7 +36,13 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
         normal_refuted = r;
       }
     } else if (r->ob->status == Status::Deferred) {
-      if (!deferred) deferred = r;
+      // the review explains a deferred obligation by a visit the project
+      // makes (not a function nobody calls), one whose unknown was traced
+      auto better = [](const RawObligation* now, const RawObligation* other) {
+        if (now->uncalled != other->uncalled) return now->uncalled;
+        return now->ob->origin.empty() && !other->ob->origin.empty();
+      };
+      if (!deferred || better(deferred, r)) deferred = r;
       deferred_only_uncalled = deferred_only_uncalled && r->uncalled;
       zero_only = zero_only && !r->ob->zero_only.empty();
     }
@@ -67,6 +73,9 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
   }
   out.ob = *rep->ob;
   out.ob.decided_without_z3 = without_z3;
+  if (out.ob.status == Status::Deferred && out.ob.origin.empty() &&
+      out.ob.reason.rfind("the solver could not decide", 0) == 0)
+    out.ob.origin = "solver";
   out.contexts = static_cast<int>(evaluations.size());
   if (rep->notes) out.notes = *rep->notes;
   if (out.outcome == Outcome::Error && refuted_only_uncalled && !rep->uncalled_root.empty()) {

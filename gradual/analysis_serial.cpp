@@ -16,7 +16,7 @@ namespace gshape::gradual {
 
 namespace {
 
-constexpr uint64_t kFormat = 3;  // 3: uncalled_only
+constexpr uint64_t kFormat = 4;  // 3: uncalled_only; 4: origin
 constexpr const char kMagic[] = "GSAU";
 
 class Writer {
@@ -213,6 +213,7 @@ void write_obligation(Writer& w, const AnalysedObligation& a) {
   w.b(a.uncalled_only);
   w.s(a.context_note);
   w.s(ob.reason);
+  w.s(ob.origin);
   w.u(ob.example.size());
   for (const auto& [name, value] : ob.example) {
     w.s(name);
@@ -257,6 +258,7 @@ AnalysedObligation read_obligation(Reader& r) {
   a.uncalled_only = r.b();
   a.context_note = r.s();
   ob.reason = r.s();
+  ob.origin = r.s();
   ob.example.resize(r.count());
   for (auto& [name, value] : ob.example) {
     name = r.s();

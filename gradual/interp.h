@@ -394,7 +394,10 @@ class Interpreter {
   };
   // The callee or an operand was not known well enough to tell whether a
   // rule applies (`what` names it for the review).
-  void note_unresolved(const ir::Node* site, const std::string& what);
+  // `inherited`: the callee is unknown because of that cause (an unknown
+  // receiver's), which the result then carries instead of a cause of its own.
+  void note_unresolved(const ir::Node* site, const std::string& what,
+                       std::shared_ptr<const UnknownCause> inherited = nullptr);
   // A rule exists for the call but could not be applied (an argument list the
   // analysis cannot spell out).
   void note_unmodelled(const ir::Node* site, const std::string& rule);
@@ -460,10 +463,19 @@ class Interpreter {
   // site's result is traced to it in turn (interp_sites.cpp).
   void trace_unknown_causes(const CallSite& call, std::size_t first_raw, const ir::Node* site, bool refuted,
                             const Value& result);
-  void note_unknown_cause(const ir::Node* site, const std::string& why, const std::string& alone);
+  // The unknown result of `site` comes from `site` itself (a call without a
+  // rule, a callee not resolved, data read when the program runs).
+  std::shared_ptr<const UnknownCause> note_unknown_cause(const ir::Node* site, const std::string& why,
+                                                         const std::string& alone, UnknownCause::Kind kind);
+  // The unknown result of `site` comes from an operand's cause, if it has one.
   void carry_unknown_cause(const ir::Node* site);
-  struct UnknownCause;
   std::shared_ptr<const UnknownCause> unknown_cause_at(const SourceLoc& origin) const;
+  // A value read when the program runs (a file, a dataset's items, input()):
+  // unknown, with a cause that says so.
+  Value run_time_data(const ir::Node* site, const std::string& what, Value v = Value::unknown());
+  // `result` derived from `from` (an operator's, attribute's or item's
+  // operand): when its shape is unknown and it has no cause, `from`'s.
+  static Value inherit_cause(Value result, const Value& from, const Value* also = nullptr);
 
  public:
   std::vector<std::unique_ptr<Frame>> frames_;
@@ -563,11 +575,6 @@ class Interpreter {
   // expressions whose value is unknown because of an earlier error or unknown:
   // (file, begin, end) → where it comes from: the error at 9:14, a call
   // that has no rule or whose callee is not known
-  struct UnknownCause {
-    SourceLoc at;       // the failing or unknown call
-    std::string text;   // "the error at 9:14 [linear_c1]", "`f(x)` at 3:5, which has no rule (f)"
-    std::string alone;  // said of that call itself: "torch.fft.rfft has no rule" ("" for an error)
-  };
   using ExprKey = std::tuple<const SourceFile*, uint32_t, uint32_t>;
   std::map<ExprKey, std::shared_ptr<const UnknownCause>> unknown_causes_;
   std::vector<AttrWrite> write_log_;

@@ -97,12 +97,12 @@ Value Interpreter::eval_call(const Call* c) {
   SiteOutcome outcome(*this, c);
   if (const auto* a = dyn_cast<Attribute>(c->func)) {
     Value receiver = eval(a->value);
-    Value callee = get_attribute(receiver, a->attr, a->value, a);
+    Value callee = inherit_cause(get_attribute(receiver, a->attr, a->value, a), receiver);
     forget_attribute_hints(receiver);  // a method of an unknown object may change its attributes
     if (receiver.is_unknown() && is_tensor_method(a->attr)) {
       // an opaque value used as a tensor is a tensor of unknown shape
       std::vector<ArgValue> args = eval_args(c->args);
-      BoundBuiltin method(Value::tensor(Shape::unknown(), false), "Tensor." + a->attr);
+      BoundBuiltin method(Value::tensor(Shape::unknown(), false).with_cause(receiver.cause()), "Tensor." + a->attr);
       struct Guess {
         bool& flag;
         bool saved;
@@ -112,7 +112,7 @@ Value Interpreter::eval_call(const Call* c) {
       Value out = call_method(method, Receiver{method.receiver, a->value}, args, c, a->value);
       // size queries give symbols (unknown is never an error); a rule's result
       // on a guessed receiver is not trusted
-      return out.is_int() ? out : Value::unknown();
+      return out.is_int() ? out : Value::unknown().with_cause(receiver.cause());
     }
     std::vector<ArgValue> args = eval_args(c->args);
     if (const auto* bb = object_as<BoundBuiltin>(callee)) {
@@ -134,7 +134,9 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
                               const Node* site) {
   auto unresolved = [&](const char* why) {
     std::string text = callee_expr ? source_text(callee_expr->loc, 40) : std::string();
-    note_unresolved(site, text.empty() ? std::string(why) : "`" + text + "` " + why);
+    // a callee unknown because its receiver is (data read at run time ...) passes that on
+    note_unresolved(site, text.empty() ? std::string(why) : "`" + text + "` " + why,
+                    callee.is_unknown() ? callee.cause() : nullptr);
     note_escapes(args);
     return Value::unknown();
   };

@@ -254,7 +254,7 @@ Value Interpreter::eval(const Expr* e) {
     case Kind::Attribute: {
       const auto* a = cast<Attribute>(e);
       Value obj = eval(a->value);
-      v = get_attribute(obj, a->attr, a->value, a);
+      v = inherit_cause(get_attribute(obj, a->attr, a->value, a), obj);
       break;
     }
     case Kind::Subscript: {
@@ -282,7 +282,7 @@ Value Interpreter::eval(const Expr* e) {
         }
       }
       Value obj = eval(s->value);
-      v = subscript(obj, s->index, s);
+      v = inherit_cause(subscript(obj, s->index, s), obj);
       break;
     }
     case Kind::Call: v = eval_call(cast<Call>(e)); break;
@@ -290,7 +290,7 @@ Value Interpreter::eval(const Expr* e) {
       const auto* b = cast<BinOp>(e);
       Value l = eval(b->left);
       Value r = eval(b->right);
-      v = binary(b->op, l, r, e, b->left, b->right, false);
+      v = inherit_cause(binary(b->op, l, r, e, b->left, b->right, false), l, &r);
       break;
     }
     case Kind::UnaryOp: {
@@ -322,6 +322,7 @@ Value Interpreter::eval(const Expr* e) {
           } else {
             v = Value::unknown();
           }
+          v = inherit_cause(std::move(v), x);
           break;
         }
       }
@@ -527,6 +528,10 @@ Value Interpreter::eval(const Expr* e) {
       break;
     default: v = Value::unknown(); break;
   }
+  // an unknown made here (a call without a rule, data read at run time)
+  // carries its cause wherever it flows
+  if (!v.cause() && (v.is_unknown() || (v.is_tensor() && !v.shape().rank_known())) && e->kind != Kind::Name)
+    if (auto cause = unknown_cause_at(e->loc)) v = v.with_cause(std::move(cause));
   record_shape(e, v);
   return v;
 }

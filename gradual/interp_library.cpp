@@ -90,6 +90,18 @@ bool shape_neutral_method(const std::string& name) {
   return names.count(name) > 0 || non_tensor_methods().count(name.substr(name.find('.') + 1)) > 0;
 }
 
+// Library functions that read data from outside the program (files, the
+// user): what they give is known only when it runs.
+bool reads_data(const std::string& path) {
+  static const std::set<std::string> readers = {
+      "builtins.open", "builtins.input", "numpy.load", "numpy.fromfile", "numpy.loadtxt", "numpy.genfromtxt",
+      "numpy.memmap", "pickle.load", "pickle.loads", "json.load", "json.loads", "PIL.Image.open", "cv2.imread",
+      "imageio.imread", "skimage.io.imread", "pandas.read_csv", "pandas.read_pickle", "pandas.read_parquet",
+      "pandas.read_json", "scipy.io.loadmat", "h5py.File", "torchaudio.load", "soundfile.read", "librosa.load",
+      "torch.load", "torch.jit.load", "csv.reader", "csv.DictReader", "yaml.safe_load", "yaml.load", "yaml.full_load"};
+  return readers.count(path) > 0;
+}
+
 const std::set<std::string>& returns_self_methods() {
   static const std::set<std::string> names = {"to", "cuda", "cpu", "train", "eval", "float", "double", "half",
                                               "bfloat16", "requires_grad_", "apply", "share_memory", "type"};
@@ -160,7 +172,44 @@ std::optional<bool> instance_of_class(const Value& v, const std::string& cls) {
 
 }  // namespace
 
+// isinstance(inst, cls) for an instance of a project class, decided when
+// every base is a project class or a library class: `cls` a project class is
+// among its ancestors or not; a builtin type (dict, int, torch.Tensor ...)
+// only through a library base, which torch.nn's modules and object are not
+// (vit-pytorch's `if isinstance(vit, dict): vit = ViT(**vit)` with a ViT).
+static std::optional<bool> project_instance_of(const InstanceObject& inst, const Value& cls) {
+  std::vector<const ClassObject*> todo{inst.cls.get()};
+  std::set<const ClassObject*> seen;
+  std::vector<std::string> library_bases;
+  while (!todo.empty()) {
+    const ClassObject* c = todo.back();
+    todo.pop_back();
+    if (!c || !seen.insert(c).second) continue;
+    for (const Value& b : c->bases) {
+      if (const auto* bc = object_as<ClassObject>(b)) todo.push_back(bc);
+      else if (const auto* lib = object_as<LibraryName>(b)) library_bases.push_back(lib->path);
+      else return std::nullopt;  // a base the analysis does not know
+    }
+  }
+  if (const auto* target = object_as<ClassObject>(cls)) return seen.count(target) > 0;
+  const auto* lib = object_as<LibraryName>(cls);
+  if (!lib) return std::nullopt;
+  for (const std::string& b : library_bases)
+    if (b == lib->path) return true;
+  static const std::set<std::string> builtin_types = {"builtins.int",   "builtins.float", "builtins.str",
+                                                      "builtins.tuple", "builtins.list",  "builtins.dict",
+                                                      "builtins.bool",  "torch.Tensor",   "torch.Size"};
+  if (!builtin_types.count(lib->path)) return std::nullopt;
+  for (const std::string& b : library_bases)
+    if (b != "builtins.object" && b.rfind("torch.nn.", 0) != 0) return std::nullopt;
+  return false;
+}
+
 std::optional<bool> Interpreter::isinstance_of(const Value& v, const Value& classes) {
+  if (const auto* inst = object_as<InstanceObject>(v); inst && !classes.is_sequence())
+    return project_instance_of(*inst, classes);
+  // an int, a string, a tensor ... is no instance of a project class
+  if (object_as<ClassObject>(classes) && !v.is_unknown() && !v.is_object()) return false;
   if (const auto* lib = object_as<LibraryName>(classes)) return instance_of_class(v, lib->path);
   if (classes.is_sequence() && classes.items()) {
     bool undecided = false;
@@ -191,6 +240,9 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   if (starts_with(path, "torchvision.")) {
     if (std::optional<Value> v = call_torchvision(path, args, site)) return *v;
   }
+  // ---- what the program reads when it runs: unknown, and the review says why
+  if (reads_data(path) && !(path == "builtins.open" && read_configs))  // a launch's config file: read below
+    return run_time_data(site, path == "builtins.input" ? "reads input" : "reads a file");
   // ---- Python builtins whose meaning on ints and sequences is ours
   if (starts_with(path, "builtins.")) {
     std::string name = path.substr(9);

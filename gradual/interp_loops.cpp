@@ -324,13 +324,24 @@ IterPlan Interpreter::plan_iteration(const Value& it, const std::string& hint) {
         plan.passes.clear();
       }
     }
-    IterPass pass{wrap(Value::unknown()), context_, {}};
+    // a dataset whose samples the analysis cannot see: they are read when the program runs
+    Value batch = Value::unknown();
+    if (loader->loc.valid()) {
+      auto cause = std::make_shared<UnknownCause>();
+      cause->kind = UnknownCause::Kind::RunTimeData;
+      cause->at = loader->loc;
+      cause->text = "the batches of the DataLoader at " + std::to_string(loader->loc.line) + ":" +
+                    std::to_string(loader->loc.column) + ", whose samples are read when the program runs";
+      cause->alone = "its samples are read when the program runs";
+      batch = batch.with_cause(std::move(cause));
+    }
+    IterPass pass{wrap(batch), context_, {}};
     plan.head_element = pass.element;
     plan.passes.push_back(std::move(pass));
     return plan;
   }
 
-  IterPass pass{any_element(it, hint), context_, {}};
+  IterPass pass{inherit_cause(any_element(it, hint), it), context_, {}};
   if (it.is_object() && it.as_object() && it.as_object()->class_name == "builtins.range" && pass.element.is_int()) {
     const ObjectValue& r = *it.as_object();
     const Value* start = r.attribute("start");
@@ -571,7 +582,7 @@ Value Interpreter::comprehension(const ComprehensionExpr* c, bool is_set) {
       for (const Value& item : *items) run_one(item);
     } else {
       known = false;
-      run_one(any_element(it, source_text(gen.target->loc, 24)));
+      run_one(inherit_cause(any_element(it, source_text(gen.target->loc, 24)), it));
     }
   };
   generate(0);

@@ -51,7 +51,8 @@ Interpreter::OpenSite* Interpreter::open_site(const Node* site) {
   return nullptr;
 }
 
-void Interpreter::note_unresolved(const Node* site, const std::string& what) {
+void Interpreter::note_unresolved(const Node* site, const std::string& what,
+                                  std::shared_ptr<const UnknownCause> inherited) {
   if (OpenSite* s = open_site(site)) {
     s->unresolved = true;
     if (s->what.empty()) {
@@ -59,11 +60,16 @@ void Interpreter::note_unresolved(const Node* site, const std::string& what) {
       s->unknown_operand = what.find("operand") != std::string::npos;
     }
   }
-  // an unknown operand passes on the cause it has; an unknown callee is one
-  if (what.find("operand") != std::string::npos || what.find("indexed value") != std::string::npos)
+  // an unknown operand passes on the cause it has; an unknown callee is one,
+  // unless it is unknown because its receiver is (that receiver's cause)
+  if (what.find("operand") != std::string::npos || what.find("indexed value") != std::string::npos) {
     carry_unknown_cause(site);
-  else
-    note_unknown_cause(site, "where " + what, what);
+  } else if (inherited) {
+    if (site && site->loc.valid()) unknown_causes_[{site->loc.file, site->loc.begin, site->loc.end}] = std::move(inherited);
+  } else {
+    bool layers = what.find("holds layers the analysis cannot list") != std::string::npos;
+    note_unknown_cause(site, "where " + what, what, layers ? UnknownCause::Kind::Layers : UnknownCause::Kind::Unresolved);
+  }
 }
 
 void Interpreter::note_unmodelled(const Node* site, const std::string& rule) {
@@ -75,7 +81,7 @@ void Interpreter::note_unmodelled(const Node* site, const std::string& rule) {
 
 void Interpreter::note_no_rule(const Node* site, const std::string& name) {
   if (OpenSite* s = site ? open_site(site) : nullptr) s->no_rule.push_back(name);
-  note_unknown_cause(site, "which has no rule (" + name + ")", name + " has no rule");
+  note_unknown_cause(site, "which has no rule (" + name + ")", name + " has no rule", UnknownCause::Kind::NoRule);
 }
 
 // ------------------------------------------------------------------ why a value is unknown
@@ -89,19 +95,42 @@ std::tuple<const SourceFile*, uint32_t, uint32_t> key_of(const SourceLoc& loc) {
 
 std::string at_text(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.column); }
 
+// A cause as said at `here`: its text, which names a line and column, with
+// the file's path in front when the cause is in another file.
+std::string cause_text(const UnknownCause& cause, const SourceLoc& here) {
+  if (!cause.at.file || cause.at.file == here.file) return cause.text;
+  return cause.text + " (in " + cause.at.file->path() + ")";
+}
+
 }  // namespace
 
-void Interpreter::note_unknown_cause(const Node* site, const std::string& why, const std::string& alone) {
-  if (!site || !site->loc.valid()) return;
+std::shared_ptr<const UnknownCause> Interpreter::note_unknown_cause(const Node* site, const std::string& why,
+                                                                    const std::string& alone, UnknownCause::Kind kind) {
+  if (!site || !site->loc.valid()) return nullptr;
   std::string text = source_text(site->loc, 40);
   auto cause = std::make_shared<UnknownCause>();
+  cause->kind = kind;
   cause->at = site->loc;
   cause->text = (text.empty() ? std::string("the call") : "`" + text + "`") + " at " + at_text(site->loc) + ", " + why;
   cause->alone = alone;
-  unknown_causes_[key_of(site->loc)] = std::move(cause);
+  unknown_causes_[key_of(site->loc)] = cause;
+  return cause;
 }
 
-std::shared_ptr<const Interpreter::UnknownCause> Interpreter::unknown_cause_at(const SourceLoc& origin) const {
+Value Interpreter::run_time_data(const Node* site, const std::string& what, Value v) {
+  auto cause = note_unknown_cause(site, "which " + what + " when the program runs",
+                                  "it " + what + " when the program runs", UnknownCause::Kind::RunTimeData);
+  return v.with_cause(std::move(cause));
+}
+
+Value Interpreter::inherit_cause(Value result, const Value& from, const Value* also) {
+  if (result.cause() || !shape_unknown(result)) return result;
+  if (from.cause()) return result.with_cause(from.cause());
+  if (also && also->cause()) return result.with_cause(also->cause());
+  return result;
+}
+
+std::shared_ptr<const UnknownCause> Interpreter::unknown_cause_at(const SourceLoc& origin) const {
   if (!origin.valid()) return nullptr;
   auto it = unknown_causes_.find(key_of(origin));
   return it == unknown_causes_.end() ? nullptr : it->second;
@@ -121,10 +150,14 @@ void Interpreter::carry_unknown_cause(const Node* site) {
   for (const Expr* op : operands) {
     if (!op) continue;
     SourceLoc origin = op->loc;
+    std::shared_ptr<const UnknownCause> carried;  // a name's value may carry one from elsewhere (a parameter)
     if (const auto* n = dyn_cast<Name>(op))
-      if (Binding* b = find_binding(n->id); b && b->origin.valid()) origin = b->origin;
-    if (auto cause = unknown_cause_at(origin)) {
-      unknown_causes_[key_of(e->loc)] = std::move(cause);
+      if (Binding* b = find_binding(n->id)) {
+        if (b->origin.valid()) origin = b->origin;
+        if (shape_unknown(b->value)) carried = b->value.cause();
+      }
+    if (auto cause = unknown_cause_at(origin); cause || carried) {
+      unknown_causes_[key_of(e->loc)] = cause ? std::move(cause) : std::move(carried);
       return;
     }
   }
@@ -139,6 +172,7 @@ void Interpreter::trace_unknown_causes(const CallSite& call, std::size_t first, 
     for (std::size_t i = first; i < raw_.size(); ++i) {
       if (raw_[i].status != Status::Refuted) continue;
       auto cause = std::make_shared<UnknownCause>();
+      cause->kind = UnknownCause::Kind::Error;
       cause->at = raw_[i].loc;
       cause->text = "the error at " + at_text(raw_[i].loc) + " [" + raw_[i].tag + "]";
       unknown_causes_[key] = std::move(cause);
@@ -166,6 +200,7 @@ void Interpreter::trace_unknown_causes(const CallSite& call, std::size_t first, 
         named = true;
       }
     std::shared_ptr<const UnknownCause> cause = unknown_cause_at(origin);
+    if (!cause) cause = op.value.cause();  // carried from where the value was made (another function)
     if (!cause) return;
     std::string text = source_text(op.loc.valid() ? op.loc : origin, 30);
     // the operand is the unknown call itself, written here
@@ -188,9 +223,11 @@ void Interpreter::trace_unknown_causes(const CallSite& call, std::size_t first, 
       std::string what = v && v->is_tensor() ? "the shape of " + t->second.text : t->second.text;
       // the solver's words ("input.size(-1) is unknown") stay, after the cause
       std::string detail = raw_[i].reason.rfind("the receiver's value is unknown", 0) == 0 ? std::string() : raw_[i].reason;
-      raw_[i].reason = what + (t->second.itself ? " at " + at_text(t->second.cause->at) + " is unknown: " + t->second.cause->alone
-                                                : " is unknown because of " + t->second.cause->text) +
+      const UnknownCause& cause = *t->second.cause;
+      raw_[i].reason = what + (t->second.itself ? " at " + at_text(cause.at) + " is unknown: " + cause.alone
+                                                : " is unknown because of " + cause_text(cause, site->loc)) +
                        (detail.empty() ? std::string() : " (" + detail + ")");
+      raw_[i].origin = cause_kind_name(cause.kind);
       carried = true;
       break;
     }

@@ -681,7 +681,8 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
     for (std::size_t i = 0; i < n; ++i) {
       const auto* tn = dyn_cast<Name>(elts[i]);
       bool hint = v.is_unknown() && star == n && tn && tn->id != "_";
-      assign(elts[i], hint ? Value::unknown_int(Dim::symbol(tn->id, false)) : Value::unknown(), origin);
+      Value item = hint ? Value::unknown_int(Dim::symbol(tn->id, false)) : Value::unknown();
+      assign(elts[i], item.with_cause(v.cause()), origin);
     }
     return;
   }

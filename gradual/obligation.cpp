@@ -152,6 +152,7 @@ void write_json(JsonWriter& out, const Obligation& ob) {
   out.field("runtime_checkable", ob.runtime_checkable());
   out.field("decided_without_z3", ob.decided_without_z3);
   out.field("reason", ob.reason);
+  if (!ob.origin.empty()) out.field("origin", ob.origin);
   out.key("slots").begin_array();
   for (const SlotInfo& s : ob.slots) {
     out.begin_object().field("slot", s.slot).field("description", s.description);

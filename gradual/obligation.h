@@ -91,6 +91,9 @@ struct Obligation {
 
   Status status = Status::Deferred;
   std::string reason;           // deferred: why not proven ("depends on B")
+  // Deferred: where the unknown it depends on comes from, when the analysis
+  // traced it (cause_kind_name: "run-time data", "no rule", ...); "" otherwise.
+  std::string origin;
   std::vector<std::pair<std::string, int64_t>> example;  // deferred: failing values
   std::vector<FactRef> core;    // facts that decided it (unsat core)
   bool decided_without_z3 = false;

@@ -5,6 +5,17 @@
 
 namespace gshape::gradual {
 
+const char* cause_kind_name(UnknownCause::Kind kind) {
+  switch (kind) {
+    case UnknownCause::Kind::RunTimeData: return "run-time data";
+    case UnknownCause::Kind::Error: return "earlier error";
+    case UnknownCause::Kind::NoRule: return "no rule";
+    case UnknownCause::Kind::Unresolved: return "callee not resolved";
+    case UnknownCause::Kind::Layers: return "layers not listed";
+  }
+  return "";
+}
+
 Value Value::none() {
   Value v;
   v.kind_ = ValueKind::None;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/source.h"
 #include "gradual/dim.h"
 #include "gradual/shape.h"
 
@@ -29,6 +30,28 @@ enum class ValueKind : uint8_t {
 enum class SequenceKind : uint8_t { Tuple, List, Size };
 
 struct ObjectValue;
+
+// Why a value is unknown, for the review's "not proven" (docs/analysis.md,
+// "Why a value is unknown"): data the program reads when it runs, or a limit
+// of the analysis (a call without a rule, a callee it cannot resolve, an
+// earlier error). A value carries it wherever it flows (parameters,
+// attributes, returns); it explains, it is never part of what the value is.
+struct UnknownCause {
+  enum class Kind : uint8_t {
+    RunTimeData,  // read when the program runs: a file, a dataset, input()
+    Error,        // an earlier static error: the analysis goes on without the value
+    NoRule,       // a call of an op or library function without a rule
+    Unresolved,   // a callee the analysis cannot resolve
+    Layers,       // a module container whose layers the analysis cannot list
+  };
+  Kind kind = Kind::Unresolved;
+  SourceLoc at;       // the call (or error) it comes from
+  std::string text;   // "`torch.load(path)` at 9:14, which reads data when the program runs"
+  std::string alone;  // said of that call itself: "torch.fft.rfft has no rule" ("" for an error)
+};
+
+// The word the review and JSON use for a cause's kind ("run-time data", "no rule" ...).
+const char* cause_kind_name(UnknownCause::Kind kind);
 
 class Value {
  public:
@@ -96,6 +119,14 @@ class Value {
   // Debug text: `Tensor[B, 10]`, `3`, `B`, `(2, 3)`, `None`, `?`.
   std::string str() const;
 
+  // Why the value (or its shape) is unknown, when the analysis knows; null otherwise.
+  const std::shared_ptr<const UnknownCause>& cause() const { return cause_; }
+  Value with_cause(std::shared_ptr<const UnknownCause> cause) const {
+    Value v = *this;
+    v.cause_ = std::move(cause);
+    return v;
+  }
+
  private:
   ValueKind kind_ = ValueKind::Unknown;
   SequenceKind seq_kind_ = SequenceKind::Tuple;
@@ -111,6 +142,7 @@ class Value {
   std::shared_ptr<const std::vector<Value>> items_;
   std::shared_ptr<const Value> element_;
   std::shared_ptr<ObjectValue> object_;
+  std::shared_ptr<const UnknownCause> cause_;
 };
 
 // An instance of a class the rules know (an nn.Module, a range, ...). The

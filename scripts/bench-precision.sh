@@ -8,8 +8,13 @@
 #   DIR         a project folder (fetched for measurement; never committed).
 #               Without DIR: every folder of $GSHAPE_PROJECTS (default
 #               /work/projects), if it exists; none: a note, exit 0.
-# Prints one table row per project, a total, then per project the deferred
-# obligations by reason and the top ops without a rule and unresolved callees.
+# Prints one table row per project, a total, the deferred obligations of
+# called code by where their unknown comes from (the JSON's "origin"), then
+# per project the deferred obligations by reason and the top ops without a
+# rule and unresolved callees.
+# environment:
+#   GSHAPE_PRECISION_LIST  an origin ("not traced", "no rule" ...): list the
+#                          deferred obligations of called code that have it
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -54,20 +59,17 @@ def reason_class(reason):
         return "hyperparameter unknown"
     return "other"
 
-def origin_class(reason):
-    """Where the unknown in a deferred obligation of called code comes from:
-    a precision limit of the analysis, or values it cannot know before the
-    run (data read at run time, arguments from outside the project)."""
-    if "which has no rule" in reason:
-        return "an op without a rule"
-    if "holds layers the analysis cannot list" in reason:
-        return "layers not listed"
-    if "is not known (" in reason or "is not known because" in reason:
-        return "a callee not resolved"
-    if reason.startswith("the solver could not decide"):
-        return "solver gave up"
-    return "no cause named (data read at run time, ...)"
+def origin_class(o):
+    """Where the unknown in a deferred obligation of called code comes from,
+    as the analysis traced it (the JSON's "origin"): data read when the
+    program runs, or a limit of the analysis (an op without a rule, a callee
+    not resolved, layers not listed, an earlier error, the solver)."""
+    if o.get("origin"):
+        return o["origin"]
+    return "not traced"
 
+list_origin = os.environ.get("GSHAPE_PRECISION_LIST", "")  # e.g. "not traced": list those obligations
+listed = []
 rows, details = [], []
 total = collections.Counter()
 total_origins = collections.Counter()
@@ -92,8 +94,11 @@ for k in range(1, count + 1):
                                          if not o.get("uncalled_only"))
     # deferred in code the project itself runs (not only in functions nobody calls)
     called = sum(1 for o in deferred_obs if not o.get("uncalled_only"))
-    origins = collections.Counter(origin_class(o.get("reason", "")) for o in deferred_obs
-                                  if not o.get("uncalled_only"))
+    origins = collections.Counter(origin_class(o) for o in deferred_obs if not o.get("uncalled_only"))
+    if list_origin:
+        for o in deferred_obs:
+            if not o.get("uncalled_only") and origin_class(o) == list_origin:
+                listed.append("%s:%s: %s: %s" % (o["file"], o["line"], o["tag"], o.get("reason", "")[:220]))
     for k2, v2 in origins.items():
         total_origins[k2] += v2
     cov = doc.get("coverage", {})
@@ -118,6 +123,10 @@ print("%-22s %6d %8d %7s %12d %9s %9s %7d" % ("total", total["files"], total["ex
 print("(called): deferred outside the functions nobody in the project calls, whose inputs come from outside it")
 print("deferred in called code, by where the unknown comes from: " +
       ", ".join("%s %d" % kv for kv in total_origins.most_common()))
+if listed:
+    print("\ndeferred in called code whose origin is %s:" % list_origin)
+    for line in listed:
+        print("  " + line)
 for name, reasons, called_reasons, no_rule, callees in details:
     print("\n%s" % name)
     print("  deferred by reason: " + (", ".join("%s %d" % kv for kv in reasons.most_common()) or "none"))

@@ -249,6 +249,59 @@ TEST(Report, ADeferredObligationNamesTheEarlierErrorOrUnknownItComesFrom) {
   EXPECT_TRUE(contains(page, "`h` is unknown because of the error at 5:5 [linear_c1]")) << "the page says it too";
 }
 
+TEST(Report, AnUnknownCarriesItsCauseIntoTheFunctionsItReaches) {
+  // the batch comes from a file read at run time, in another function and
+  // another file: the deferred check in forward says so, and the JSON's
+  // origin classes it as run-time data
+  TempDir dir;
+  dir.write("data.py",
+            "import torch\n"
+            "def load():\n"
+            "    return torch.load('batch.pt')\n");
+  dir.write("m.py",
+            "import torch\n"
+            "import torch.nn as nn\n"
+            "from torch.utils.data import DataLoader\n"
+            "from data import load\n"
+            "class Net(nn.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.fc = nn.Linear(8, 2)\n"
+            "    def forward(self, x):\n"
+            "        return self.fc(x)\n"
+            "net = Net()\n"
+            "y = net(load())\n"
+            "for batch in DataLoader(load(), batch_size=4):\n"
+            "    z = batch.view(4, -1)\n");
+  ProcessResult r = gshape({"report", "--color=never", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "not proven: `x` is unknown because of `torch.load('batch.pt')` at 3:12, "
+                              "which reads a file when the program runs (in "))
+      << r.out;
+  Json doc = parse_or_fail(gshape({"report", "--format=json", dir.str()}).out);
+  const Json* linear = find_obligation(doc, "m.py", 10, "linear_c1");
+  ASSERT_NE(linear, nullptr);
+  EXPECT_EQ((*linear)["status"].string, "deferred");
+  ASSERT_TRUE(linear->has("origin")) << (*linear)["reason"].string;
+  EXPECT_EQ((*linear)["origin"].string, "run-time data");
+  // a DataLoader whose samples the analysis cannot see: its batches are data
+  const Json* view = find_obligation(doc, "m.py", 14, "view_c4");
+  ASSERT_NE(view, nullptr);
+  EXPECT_TRUE(contains((*view)["reason"].string, "whose samples are read when the program runs")) << (*view)["reason"].string;
+  EXPECT_EQ(view->str("origin"), "run-time data");
+  // an op without a rule is a limit of the analysis, and says so
+  dir.write("m.py",
+            "import torch\n"
+            "import torch.nn as nn\n"
+            "def spectrum(x):\n"
+            "    return torch.fft.rfft(x)\n"
+            "y = nn.Linear(8, 2)(spectrum(torch.randn(4, 8)))\n");
+  doc = parse_or_fail(gshape({"report", "--format=json", dir / "m.py"}).out);
+  linear = find_obligation(doc, "m.py", 5, "linear_c1");
+  ASSERT_NE(linear, nullptr);
+  EXPECT_EQ(linear->str("origin"), "no rule") << (*linear)["reason"].string;
+}
+
 TEST(Report, ACleanProjectExits0) {
   TempDir dir;
   dir.write("train.py", kDeferredScript);
