@@ -278,6 +278,14 @@ class Walker {
     add_file(p, std::move(f));
   }
 
+  // A module a script imports, found beside it: loaded like a walked file
+  // (once, whatever way it was reached). False when the file was seen already.
+  bool add_followed(const fs::path& path, FoundFile f) {
+    std::size_t before = files_.size();
+    add_file(path, std::move(f));
+    return files_.size() > before;
+  }
+
   // Follows the symbolic links met so far (and those found behind them),
   // then hands over every file found.
   std::vector<FoundFile> take_files() {
@@ -440,6 +448,59 @@ void load_file(const FoundFile& found, std::size_t max_file_bytes, FileFactsCach
   out.module = ProjectModule{std::move(file), std::move(module), found.root, {}, std::move(names), false};
 }
 
+// A script named on the command line (a file, not a folder) and the folders
+// Python finds its imports in: its own (sys.path[0]), and, when that folder
+// is a package, the one above its outermost package.
+struct ScriptRoot {
+  std::string given;
+  fs::path dir;                      // its folder, absolute
+  std::vector<fs::path> search_dirs;
+  // A found file's path as shown: beside the given path as the user wrote it
+  // (`pkg/layers.py` for `gshape check pkg/run.py`).
+  std::string display(const fs::path& found) const {
+    fs::path relative = found.lexically_relative(dir);
+    if (relative.empty()) return found.lexically_normal().string();
+    fs::path shown = (fs::path(given).parent_path() / relative).lexically_normal();
+    return shown.empty() ? found.lexically_normal().string() : shown.string();
+  }
+};
+
+std::vector<ScriptRoot> script_roots(const std::vector<std::string>& paths) {
+  std::vector<ScriptRoot> out;
+  for (const std::string& given : paths) {
+    std::error_code ec;
+    if (!fs::is_regular_file(given, ec)) continue;
+    fs::path dir = fs::absolute(given, ec).lexically_normal().parent_path();
+    if (ec) continue;
+    ScriptRoot root{given, dir, {dir}};
+    fs::path top = dir;
+    while (exists_no_error(top / "__init__.py") && top.has_parent_path() && top.parent_path() != top) top = top.parent_path();
+    if (top != dir) root.search_dirs.push_back(top);
+    out.push_back(std::move(root));
+  }
+  return out;
+}
+
+// The file Python would load for the dotted `name` under `dir`: a module
+// `a/b.py` or a package `a/b/__init__.py`; nullopt when there is none.
+std::optional<std::pair<fs::path, bool>> module_file(const fs::path& dir, const std::string& name) {
+  fs::path p = dir;
+  std::size_t start = 0;
+  while (true) {
+    std::size_t dot = name.find('.', start);
+    std::string part = name.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (part.empty()) return std::nullopt;
+    if (dot == std::string::npos) {
+      std::error_code ec;
+      if (fs::is_regular_file(p / (part + ".py"), ec)) return std::make_pair(p / (part + ".py"), false);
+      if (fs::is_regular_file(p / part / "__init__.py", ec)) return std::make_pair(p / part / "__init__.py", true);
+      return std::nullopt;
+    }
+    p /= part;
+    start = dot + 1;
+  }
+}
+
 }  // namespace
 
 Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diags, unsigned threads,
@@ -453,7 +514,6 @@ Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diag
     // files named on the command line are the user's explicit choice: kept
     std::erase_if(files, [&](const FoundFile& f) { return f.path != fs::path(f.root).lexically_normal().string() && !keep(f.path); });
   }
-  std::stable_sort(files.begin(), files.end(), [](const FoundFile& a, const FoundFile& b) { return a.path < b.path; });
 
   // Files parse independently (a tree-sitter parser per thread); the
   // results are merged in path order, so the output does not depend on
@@ -461,7 +521,48 @@ Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diag
   std::vector<LoadedFile> loaded(files.size());
   parallel_for(files.size(), [&](std::size_t i) { load_file(files[i], max_file_bytes, facts, loaded[i]); },
                threads == 0 ? default_thread_count() : threads);
-  for (std::size_t i = 0; i < files.size(); ++i) {
+
+  // A script named alone (`gshape check train.py`) imports the project's
+  // modules beside it (`from model import Net`): those are loaded too, and
+  // what they import in turn, as Python would find them when it runs the
+  // script. Folders given are complete already.
+  std::vector<ScriptRoot> scripts = script_roots(paths);
+  std::set<std::string> tried;  // (script, name) pairs looked up
+  for (std::size_t next = 0; !scripts.empty() && next < loaded.size();) {
+    std::vector<FoundFile> more;
+    for (std::size_t end = loaded.size(); next < end; ++next) {
+      if (!loaded[next].module) continue;
+      const ProjectModule& m = *loaded[next].module;
+      for (const ScriptRoot& script : scripts) {
+        if (m.root != script.given) continue;
+        for (const std::string& name : m.import_names) {
+          if (!tried.insert(script.given + '\0' + name).second) continue;
+          for (const fs::path& dir : script.search_dirs) {
+            auto found = module_file(dir, name);
+            if (!found) continue;
+            std::string path = script.display(found->first);
+            if (keep && !keep(path)) break;  // excluded by the user: unresolved, as if absent
+            if (walker.add_followed(found->first, FoundFile{path, script.given, name, found->second})) {
+              std::vector<FoundFile> taken = walker.take_files();
+              more.insert(more.end(), taken.begin(), taken.end());
+            }
+            break;
+          }
+        }
+      }
+    }
+    if (more.empty()) break;
+    std::size_t first = loaded.size();
+    loaded.resize(first + more.size());
+    parallel_for(more.size(), [&](std::size_t i) { load_file(more[i], max_file_bytes, facts, loaded[first + i]); },
+                 threads == 0 ? default_thread_count() : threads);
+    files.insert(files.end(), more.begin(), more.end());
+  }
+
+  std::vector<std::size_t> order(files.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return files[a].path < files[b].path; });
+  for (std::size_t i : order) {
     project.all_files.push_back(files[i].path);
     for (const Diagnostic& d : loaded[i].diags.all()) {
       if (d.io_error) project.unreadable_files.push_back(files[i].path);

@@ -87,6 +87,10 @@ std::string megabytes(std::size_t bytes);
 // Loads each path: a file, or a directory walked recursively in sorted order
 // (skipping hidden entries, virtual environments, __pycache__, build/, dist/,
 // node_modules/, site-packages/; following symlinks but never looping).
+// A file named alone (a script) brings the project modules it imports,
+// transitively, as Python finds them when it runs the script: under its
+// folder and, when that folder is a package, under the folder above its
+// outermost package (shown beside the path as given; `keep` asked too).
 // Reports unreadable, non-UTF-8, binary, oversized and unparsable files to
 // `diags` and goes on with the rest. A missing path is an error too (and is
 // listed in `missing_paths`). Fills the import graph and `analysis_order`.

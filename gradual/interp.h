@@ -461,8 +461,9 @@ class Interpreter {
   // Deferred obligations of `call` (raw_[first...]) whose operand is unknown
   // because of an earlier error or unknown get a reason naming it, and the
   // site's result is traced to it in turn (interp_sites.cpp).
-  void trace_unknown_causes(const CallSite& call, std::size_t first_raw, const ir::Node* site, bool refuted,
-                            const Value& result);
+  // Returns the cause the result carries (null: none).
+  std::shared_ptr<const UnknownCause> trace_unknown_causes(const CallSite& call, std::size_t first_raw,
+                                                           const ir::Node* site, bool refuted, const Value& result);
   // The unknown result of `site` comes from `site` itself (a call without a
   // rule, a callee not resolved, data read when the program runs).
   std::shared_ptr<const UnknownCause> note_unknown_cause(const ir::Node* site, const std::string& why,
@@ -476,6 +477,8 @@ class Interpreter {
   // `result` derived from `from` (an operator's, attribute's or item's
   // operand): when its shape is unknown and it has no cause, `from`'s.
   static Value inherit_cause(Value result, const Value& from, const Value* also = nullptr);
+  // `v` with `cause`, and each item of a tuple whose shape is unknown with it too.
+  static Value attach_cause(Value v, const std::shared_ptr<const UnknownCause>& cause, int depth = 0);
 
  public:
   std::vector<std::unique_ptr<Frame>> frames_;

@@ -678,14 +678,16 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
     }
   }
   if (result.modelled && !result.refuted) note_reduction(rule, call, result.value, site);
-  trace_unknown_causes(call, first, site, result.refuted && !receiver_is_guess_,
-                       result.modelled && !result.refuted ? result.value : Value());
+  std::shared_ptr<const UnknownCause> cause =
+      trace_unknown_causes(call, first, site, result.refuted && !receiver_is_guess_,
+                           result.modelled && !result.refuted ? result.value : Value());
   if (!receiver_is_guess_) note_outer_broadcast(rule, call, result.modelled && !result.refuted ? result.value : Value(), site);
   // An unmodelled call, or one that certainly fails here: the value after it is
   // unknown (no cascade of errors downstream of the first).
-  if (!result.modelled || result.refuted) return Value::unknown();
+  if (!result.modelled || result.refuted) return Value::unknown().with_cause(std::move(cause));
   if (result.value.is_object() && result.value.as_object()) note_created(result.value.as_object().get(), site->loc);
-  return result.value;
+  // the layers after this one in an nn.Sequential get it with no expression between
+  return cause ? attach_cause(result.value, cause) : result.value;
 }
 
 void Interpreter::adapt_solver_limit() {

@@ -91,6 +91,17 @@ namespace {
 // A value whose shape the analysis does not know: nothing, or a tensor of unknown rank.
 bool shape_unknown(const Value& v) { return v.is_unknown() || (v.is_tensor() && !v.shape().rank_known()); }
 
+// ... or holds such a value (a tuple of results, a sequence of unknown length).
+bool holds_unknown(const Value& v, int depth = 0) {
+  if (shape_unknown(v)) return true;
+  if (!v.is_sequence() || depth > 3) return false;
+  if (v.element()) return holds_unknown(*v.element(), depth + 1);
+  if (v.items())
+    for (const Value& item : *v.items())
+      if (holds_unknown(item, depth + 1)) return true;
+  return false;
+}
+
 std::tuple<const SourceFile*, uint32_t, uint32_t> key_of(const SourceLoc& loc) { return {loc.file, loc.begin, loc.end}; }
 
 std::string at_text(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.column); }
@@ -124,10 +135,22 @@ Value Interpreter::run_time_data(const Node* site, const std::string& what, Valu
 }
 
 Value Interpreter::inherit_cause(Value result, const Value& from, const Value* also) {
-  if (result.cause() || !shape_unknown(result)) return result;
-  if (from.cause()) return result.with_cause(from.cause());
-  if (also && also->cause()) return result.with_cause(also->cause());
+  if (result.cause() || !holds_unknown(result)) return result;
+  if (from.cause()) return attach_cause(std::move(result), from.cause());
+  if (also && also->cause()) return attach_cause(std::move(result), also->cause());
   return result;
+}
+
+Value Interpreter::attach_cause(Value v, const std::shared_ptr<const UnknownCause>& cause, int depth) {
+  if (!cause || v.cause() || !holds_unknown(v)) return v;
+  // the items of a tuple (LSTMCell's (h, c)) are unpacked one by one: each carries it
+  if (v.is_sequence() && v.items() && depth < 3) {
+    std::vector<Value> items;
+    items.reserve(v.items()->size());
+    for (const Value& item : *v.items()) items.push_back(attach_cause(item, cause, depth + 1));
+    return Value::sequence(v.sequence_kind(), std::move(items)).with_cause(cause);
+  }
+  return v.with_cause(cause);  // an item drawn from a sequence of unknown length inherits the sequence's
 }
 
 std::shared_ptr<const UnknownCause> Interpreter::unknown_cause_at(const SourceLoc& origin) const {
@@ -163,9 +186,10 @@ void Interpreter::carry_unknown_cause(const Node* site) {
   }
 }
 
-void Interpreter::trace_unknown_causes(const CallSite& call, std::size_t first, const Node* site, bool refuted,
-                                       const Value& result) {
-  if (!site || !site->loc.valid()) return;
+std::shared_ptr<const UnknownCause> Interpreter::trace_unknown_causes(const CallSite& call, std::size_t first,
+                                                                      const Node* site, bool refuted,
+                                                                      const Value& result) {
+  if (!site || !site->loc.valid()) return nullptr;
   const auto key = key_of(site->loc);
   if (refuted) {
     // what follows from this call is unknown: the analysis goes on without its value
@@ -175,8 +199,8 @@ void Interpreter::trace_unknown_causes(const CallSite& call, std::size_t first, 
       cause->kind = UnknownCause::Kind::Error;
       cause->at = raw_[i].loc;
       cause->text = "the error at " + at_text(raw_[i].loc) + " [" + raw_[i].tag + "]";
-      unknown_causes_[key] = std::move(cause);
-      return;
+      unknown_causes_[key] = cause;
+      return cause;
     }
   }
   unknown_causes_.erase(key);
@@ -187,9 +211,22 @@ void Interpreter::trace_unknown_causes(const CallSite& call, std::size_t first, 
     std::shared_ptr<const UnknownCause> cause;
   };
   std::map<int, Traced> traced;
+  // an operand the runtime cannot reach (a layer of an nn.Sequential gets the
+  // layer before's result): the cause its value carries explains what the
+  // obligations that name no slot of the call cannot
+  std::optional<Traced> unslotted;
+  const Value* unslotted_value = nullptr;
   std::function<void(const Operand&)> visit = [&](const Operand& op) {
     for (const Operand& e : op.elements) visit(e);
-    if (op.slot < 0 || !shape_unknown(op.value)) return;
+    if (!shape_unknown(op.value)) return;
+    if (op.slot < 0) {
+      if (!unslotted && op.value.cause()) {
+        std::string text = op.loc.valid() ? source_text(op.loc, 30) : std::string();
+        unslotted = Traced{text.empty() ? std::string("the input") : "`" + text + "`", false, op.value.cause()};
+        unslotted_value = &op.value;
+      }
+      return;
+    }
     const Expr* e = static_cast<std::size_t>(op.slot) < slot_exprs_.size() ? slot_exprs_[static_cast<std::size_t>(op.slot)]
                                                                           : nullptr;
     SourceLoc origin = e ? e->loc : op.loc;
@@ -210,29 +247,38 @@ void Interpreter::trace_unknown_causes(const CallSite& call, std::size_t first, 
   };
   for (const Operand& op : call.positional) visit(op);
   for (const auto& kw : call.keywords) visit(kw.second);
-  if (traced.empty()) return;
-  bool carried = shape_unknown(result);
+  if (traced.empty() && !unslotted) return nullptr;
+  bool carried = holds_unknown(result);
+  auto explain = [&](Obligation& ob, const Traced& t, const Value* v) {
+    std::string what = v && v->is_tensor() ? "the shape of " + t.text : t.text;
+    // the solver's words ("input.size(-1) is unknown") stay, after the cause
+    std::string detail = ob.reason.rfind("the receiver's value is unknown", 0) == 0 ? std::string() : ob.reason;
+    const UnknownCause& cause = *t.cause;
+    ob.reason = what + (t.itself ? " at " + at_text(cause.at) + " is unknown: " + cause.alone
+                                 : " is unknown because of " + cause_text(cause, site->loc)) +
+                (detail.empty() ? std::string() : " (" + detail + ")");
+    ob.origin = cause_kind_name(cause.kind);
+    carried = true;
+  };
   for (std::size_t i = first; i < raw_.size(); ++i) {
     if (raw_[i].status != Status::Deferred) continue;
+    bool explained = false;
     for (const SlotInfo& s : raw_[i].slots) {
       auto t = traced.find(s.slot);
       if (t == traced.end()) continue;
       const Value* v = nullptr;
       for (const Operand& op : call.positional) v = op.slot == s.slot ? &op.value : v;
       for (const auto& kw : call.keywords) v = kw.second.slot == s.slot ? &kw.second.value : v;
-      std::string what = v && v->is_tensor() ? "the shape of " + t->second.text : t->second.text;
-      // the solver's words ("input.size(-1) is unknown") stay, after the cause
-      std::string detail = raw_[i].reason.rfind("the receiver's value is unknown", 0) == 0 ? std::string() : raw_[i].reason;
-      const UnknownCause& cause = *t->second.cause;
-      raw_[i].reason = what + (t->second.itself ? " at " + at_text(cause.at) + " is unknown: " + cause.alone
-                                                : " is unknown because of " + cause_text(cause, site->loc)) +
-                       (detail.empty() ? std::string() : " (" + detail + ")");
-      raw_[i].origin = cause_kind_name(cause.kind);
-      carried = true;
+      explain(raw_[i], t->second, v);
+      explained = true;
       break;
     }
+    if (!explained && unslotted) explain(raw_[i], *unslotted, unslotted_value);
   }
-  if (carried) unknown_causes_[key] = traced.begin()->second.cause;
+  if (!carried) return nullptr;
+  std::shared_ptr<const UnknownCause> cause = traced.empty() ? unslotted->cause : traced.begin()->second.cause;
+  unknown_causes_[key] = cause;
+  return cause;
 }
 
 void Interpreter::note_escape(const Value& v, int depth) {

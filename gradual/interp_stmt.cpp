@@ -674,6 +674,8 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
   } else if (!v.is_unknown()) {
     items = known_items(v, 4096);
   }
+  if (items && v.cause())
+    for (Value& item : *items) item = inherit_cause(std::move(item), v);
   if (!items) {
     // `h, w = pair(size)` of an unknown: each name is unknown, with an int
     // hint of its own (a fresh symbol, so nothing is assumed) that its uses

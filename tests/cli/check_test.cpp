@@ -41,6 +41,36 @@ TEST(Check, GoodProjectExits0WithSummary) {
   EXPECT_EQ(r.out, "");
 }
 
+TEST(Check, AScriptNamedAloneBringsTheModulesItImports) {
+  // `gshape check train.py` follows `from model import Net` to the file
+  // beside it, as Python finds it when it runs the script: the call's
+  // error is reported at the model's line; a package's script imports
+  // from above its outermost package
+  TempDir dir;
+  dir.write("model.py", kGoodModule);
+  dir.write("unrelated.py", "import torch\ntorch.zeros(2, 3) @ torch.zeros(4, 5)\n");
+  dir.write("train.py", "import torch\nfrom model import Net\nNet()(torch.zeros(3, 5))\n");
+  dir.write("pkg/__init__.py", "");
+  dir.write("pkg/layers.py", "import torch\ndef head():\n    return torch.nn.Linear(6, 1)\n");
+  dir.write("pkg/run.py", "import torch\nfrom pkg.layers import head\nhead()(torch.zeros(2, 7))\n");
+  // the files it brings are named beside the script, as the user wrote its path
+  ProcessResult r = gshape({"check", "--no-cache", "--color=never", "train.py"}, dir.str());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  std::string all = r.out + r.err;
+  EXPECT_TRUE(contains(all, "\nmodel.py:9:16: error: nn.Linear(4, 2) expects in_features 4") || all.rfind("model.py:9:16", 0) == 0)
+      << all;
+  EXPECT_FALSE(contains(all, "unrelated.py")) << "only what the script imports: " << all;
+  EXPECT_TRUE(contains(all, "checked 2 files")) << all;
+  r = gshape({"check", "--no-cache", "--color=never", "pkg/run.py"}, dir.str());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  all = r.out + r.err;
+  EXPECT_TRUE(contains(all, "[linear_c1]")) << all;
+  EXPECT_TRUE(contains(all, "pkg/layers.py:3:12: note:")) << all;
+  // a module the script does not import, or one excluded, stays out
+  r = gshape({"check", "--no-cache", "--exclude", "model.py", dir / "train.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
 // A chain of broadcasts of unrelated sizes: its shape's term passes the cap
 // of 300 characters after a few steps.
 std::string long_chain() {
