@@ -295,6 +295,11 @@ class Interpreter {
   // items of `[zeros(i) for i in range(n)]` differ). Each size that is not
   // a constant is a fresh symbol; rank, constants and kinds are kept.
   Value some_item(const Value& element);
+  // `result` derived from `from` (an operator's, attribute's or item's
+  // operand): when its shape is unknown and it has no cause, `from`'s.
+  static Value inherit_cause(Value result, const Value& from, const Value* also = nullptr);
+  // `v` with `cause`, and each item of a tuple whose shape is unknown with it too.
+  static Value attach_cause(Value v, const std::shared_ptr<const UnknownCause>& cause, int depth = 0);
   void record_shape(const ir::Expr* e, const Value& v);
   std::string source_text(const SourceLoc& loc, std::size_t max_len = 60) const;
   // `e` as written when it is a name or an attribute chain (Operand::text).
@@ -474,11 +479,6 @@ class Interpreter {
   // A value read when the program runs (a file, a dataset's items, input()):
   // unknown, with a cause that says so.
   Value run_time_data(const ir::Node* site, const std::string& what, Value v = Value::unknown());
-  // `result` derived from `from` (an operator's, attribute's or item's
-  // operand): when its shape is unknown and it has no cause, `from`'s.
-  static Value inherit_cause(Value result, const Value& from, const Value* also = nullptr);
-  // `v` with `cause`, and each item of a tuple whose shape is unknown with it too.
-  static Value attach_cause(Value v, const std::shared_ptr<const UnknownCause>& cause, int depth = 0);
 
  public:
   std::vector<std::unique_ptr<Frame>> frames_;

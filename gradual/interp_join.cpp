@@ -1,6 +1,8 @@
 // Joins, structural equality and memo keys of abstract values.
 #include "gradual/interp_join.h"
 
+#include "gradual/interp.h"
+
 #include <algorithm>
 #include <typeinfo>
 
@@ -119,7 +121,19 @@ Value join_objects(const Value& a, const Value& b, const JoinOptions& options) {
 
 }  // namespace
 
+namespace {
+Value join_known(const Value& a, const Value& b, const JoinOptions& options, const std::string& path);
+}  // namespace
+
 Value join_values(const Value& a, const Value& b, const JoinOptions& options, const std::string& path) {
+  // what one side leaves unknown keeps that side's cause (docs/analysis.md, "Why a value is unknown")
+  Value joined = join_known(a, b, options, path);
+  if (joined.cause() || (!a.cause() && !b.cause())) return joined;
+  return Interpreter::inherit_cause(std::move(joined), a, &b);
+}
+
+namespace {
+Value join_known(const Value& a, const Value& b, const JoinOptions& options, const std::string& path) {
   if (same_value(a, b)) return a;
   if (object_or_none(a) && object_or_none(b)) return join_objects(a, b, options);
   if (a.kind() != b.kind()) {
@@ -189,6 +203,7 @@ Value join_values(const Value& a, const Value& b, const JoinOptions& options, co
   }
   return Value::unknown();
 }
+}  // namespace
 
 namespace {
 void keep_common_sizes(UnknownShapeMemo& kept, const UnknownShapeMemo& other) {

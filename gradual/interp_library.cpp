@@ -240,6 +240,14 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   if (starts_with(path, "torchvision.")) {
     if (std::optional<Value> v = call_torchvision(path, args, site)) return *v;
   }
+  // torch.is_tensor(v): decided for a value whose kind is known
+  if (path == "torch.is_tensor" && a.positional.size() == 1) {
+    const Value& v = *arg0();
+    if (v.is_tensor()) return Value::boolean(Pred(true));
+    if (v.is_int() || v.is_bool() || v.is_float() || v.is_str() || v.is_none() || v.is_sequence())
+      return Value::boolean(Pred(false));
+    return Value::unknown();
+  }
   // ---- what the program reads when it runs: unknown, and the review says why
   if (reads_data(path) && !(path == "builtins.open" && read_configs))  // a launch's config file: read below
     return run_time_data(site, path == "builtins.input" ? "reads input" : "reads a file");
@@ -498,7 +506,17 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
         if (x.type == Argument::Type::Keyword) d->set("s:" + x.name, x.value);
       return Value::object(d);
     }
-    if (name == "round") return arg0() && arg0()->is_int() ? *arg0() : Value::unknown();
+    if (name == "round") {
+      // round(x) of a number is an int (banker's rounding, as Python); with
+      // ndigits, or of something else (a tensor, a numpy value), unknown
+      const Value* x = arg0();
+      if (!x || a.positional.size() != 1 || a.kw("ndigits")) return Value::unknown();
+      if (x->is_int()) return *x;
+      if (x->is_float() && x->as_float() && std::fabs(*x->as_float()) < 9e18)
+        return Value::integer(static_cast<int64_t>(std::nearbyint(*x->as_float())));
+      if (x->is_float()) return fresh_int("round", false);
+      return Value::unknown();
+    }
     return Value::unknown();
   }
 
@@ -710,7 +728,10 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     }
   }
   if (torch_submodule_op(path) && path.rfind("torch.nn.init.", 0) != 0) note_no_rule(site, path);
-  if (tensor_library_call(path)) note_no_rule(site, path);
+  else if (tensor_library_call(path)) note_no_rule(site, path);
+  else if (!starts_with(path, "builtins.") && !starts_with(path, "torch."))
+    note_unknown_cause(site, "which the analysis does not model (" + path + ")", path + " is not modelled",
+                       UnknownCause::Kind::Library);
   return Value::unknown();
 }
 
@@ -892,6 +913,11 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
     return Value::unknown();
   }
   if (auto parser = shared_as<ArgParserObject>(self)) return argparse_method(parser, m, args, site);  // interp_argparse.cpp
+  // a method of a library object the analysis does not model (an optimizer's, a file's ...)
+  if (self.cause()) return Value::unknown().with_cause(self.cause());
+  if (self.is_object() && self.as_object() && site)
+    note_unknown_cause(site, "which the analysis does not model (" + name + ")", name + " is not modelled",
+                       UnknownCause::Kind::Library);
   return Value::unknown();
 }
 

@@ -12,6 +12,7 @@ const char* cause_kind_name(UnknownCause::Kind kind) {
     case UnknownCause::Kind::NoRule: return "no rule";
     case UnknownCause::Kind::Unresolved: return "callee not resolved";
     case UnknownCause::Kind::Layers: return "layers not listed";
+    case UnknownCause::Kind::Library: return "library not modelled";
   }
   return "";
 }

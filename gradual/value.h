@@ -43,6 +43,7 @@ struct UnknownCause {
     NoRule,       // a call of an op or library function without a rule
     Unresolved,   // a callee the analysis cannot resolve
     Layers,       // a module container whose layers the analysis cannot list
+    Library,      // a library call (numpy, PIL, gym ...) the analysis does not model
   };
   Kind kind = Kind::Unresolved;
   SourceLoc at;       // the call (or error) it comes from

@@ -108,7 +108,7 @@ for k in range(1, count + 1):
         total[key] += v
     no_rule = sorted(cov.get("no_rule", {}).items(), key=lambda kv: (-kv[1], kv[0]))[:8]
     callees = sorted(cov.get("unresolved_callees", {}).items(), key=lambda kv: (-kv[1], kv[0]))[:8]
-    details.append((name, reasons, called_reasons, no_rule, callees))
+    details.append((name, reasons, called_reasons, no_rule, callees, origins))
 
 def pct(a, b):
     return "%5.1f%%" % (100.0 * a / b) if b else "    -"
@@ -127,10 +127,11 @@ if listed:
     print("\ndeferred in called code whose origin is %s:" % list_origin)
     for line in listed:
         print("  " + line)
-for name, reasons, called_reasons, no_rule, callees in details:
+for name, reasons, called_reasons, no_rule, callees, origins in details:
     print("\n%s" % name)
     print("  deferred by reason: " + (", ".join("%s %d" % kv for kv in reasons.most_common()) or "none"))
     print("    of which in called code: " + (", ".join("%s %d" % kv for kv in called_reasons.most_common()) or "none"))
+    print("    in called code, by origin: " + (", ".join("%s %d" % kv for kv in origins.most_common()) or "none"))
     print("  ops without a rule: " + (", ".join("%s (%d)" % kv for kv in no_rule) or "none"))
     print("  callees not resolved: " + (", ".join("%s (%d)" % kv for kv in callees) or "none"))
 PY

@@ -641,5 +641,27 @@ TEST(Values, TypeWithADtypeConvertsAndWithoutOneNamesTheType) {
   EXPECT_EQ(a.outcome(line_of(src, "# mm"), "matmul_c2"), Outcome::Error) << a.dump();
 }
 
+TEST(Values, RoundAndIsTensorAreDecidedForKnownKinds) {
+  // vit-pytorch: `round(p * n_freqs)` sizes a tensor; `if is_tensor(x):` picks a branch
+  const std::string src =
+      "import torch\n"
+      "from torch import is_tensor\n"
+      "def f(x, p, n):\n"
+      "    k = round(p * n)\n"
+      "    z = torch.zeros(k, 2)  # fresh\n"
+      "    y = x.split((1, 3), dim=0) if is_tensor(x) else x\n"
+      "    return torch.cat(y, dim=0)\n"
+      "a = round(2.5)\n"
+      "b = round(3.5)\n"
+      "t = torch.zeros(a, b)  # banker\n"
+      "c = f(torch.zeros(4, 2), 0.5, 8)  # cat\n"
+      "d = f([torch.zeros(1, 2), torch.zeros(3, 2)], 0.25, 8)  # list\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# banker"), "t"), "[2, 4]");
+  EXPECT_EQ(a.shape(line_of(src, "# cat"), "c"), "[4, 2]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# list"), "d"), "[4, 2]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# fresh"), "z"), "[4, 2] | [2, 2]") << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

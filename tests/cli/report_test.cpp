@@ -300,6 +300,22 @@ TEST(Report, AnUnknownCarriesItsCauseIntoTheFunctionsItReaches) {
   linear = find_obligation(doc, "m.py", 5, "linear_c1");
   ASSERT_NE(linear, nullptr);
   EXPECT_EQ(linear->str("origin"), "no rule") << (*linear)["reason"].string;
+  // so is a library the analysis does not model, and a join keeps the
+  // unknown side's cause
+  dir.write("m.py",
+            "import sys\n"
+            "import numpy as np\n"
+            "import torch\n"
+            "import torch.nn as nn\n"
+            "w = np.random.randn(4, 8)\n"
+            "x = torch.from_numpy(w) if len(sys.argv) > 1 else torch.zeros(4, 8)\n"
+            "y = nn.Linear(8, 2)(x)\n");
+  doc = parse_or_fail(gshape({"report", "--format=json", dir / "m.py"}).out);
+  linear = find_obligation(doc, "m.py", 7, "linear_c1");
+  ASSERT_NE(linear, nullptr);
+  EXPECT_EQ(linear->str("origin"), "library not modelled") << (*linear)["reason"].string;
+  EXPECT_TRUE(contains((*linear)["reason"].string, "which the analysis does not model (numpy.random.randn)"))
+      << (*linear)["reason"].string;
 }
 
 TEST(Report, ACleanProjectExits0) {
