@@ -220,6 +220,8 @@ class Interpreter {
   // Applies the rule `name` when the registry has it; nullopt when it has not.
   std::optional<Value> apply_named_rule(const std::string& name, const std::optional<Receiver>& receiver,
                                         const std::vector<ArgValue>& args, const ir::Node* site);
+  // GSHAPE_DEBUG_SITE: the stack behind a site's obligations that are not proven.
+  void debug_trace(const ir::Node* site, std::size_t first);
   // The rule application itself on a call site already built.
   Value apply_rule_at(const Rule& rule, const CallSite& call, const ir::Node* site);
   // Builds the call site of `name`: slots in source order, receiver first.
@@ -407,7 +409,8 @@ class Interpreter {
   // analysis cannot spell out).
   void note_unmodelled(const ir::Node* site, const std::string& rule);
   // A call of something with no rule (coverage): `torch.fft.fft`, `Tensor.unfold`.
-  void note_no_rule(const ir::Node* site, const std::string& name);
+  // Returns the cause the call's unknown result carries.
+  std::shared_ptr<const UnknownCause> note_no_rule(const ir::Node* site, const std::string& name);
   // Project functions and instances handed to code the analysis does not
   // follow: it may call them with anything, so they are analysed again with
   // unknown arguments.

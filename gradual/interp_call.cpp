@@ -172,8 +172,13 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
         out = call_value(child, nullptr, {input}, site);
       } else if (child.is_object() && child.as_object() && !object_as<LibraryName>(child)) {
         const std::string& cls = child.as_object()->class_name;
-        Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown(), false) : Value::unknown();
-        out = apply_named_rule(cls + ".forward", Receiver{child, nullptr}, {input}, site).value_or(fallback);
+        if (std::optional<Value> r = apply_named_rule(cls + ".forward", Receiver{child, nullptr}, {input}, site)) {
+          out = *r;
+        } else {
+          // a layer without a rule (a torchvision transform, an nn module not modelled yet)
+          out = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown(), false) : Value::unknown();
+          out = out.with_cause(note_no_rule(site, cls + ".forward"));
+        }
       } else {
         note_unresolved(site, "a layer of the nn.Sequential is not known");
         out = Value::unknown();
@@ -208,8 +213,7 @@ Value Interpreter::call_module_object(const Value& module, const Expr* callee_ex
   // an nn module without a forward rule still gives a tensor (or a tuple of them)
   Value fallback = cls.rfind("torch.nn.", 0) == 0 ? Value::tensor(Shape::unknown(), false) : Value::unknown();
   if (auto r = apply_named_rule(cls + ".forward", Receiver{module, callee_expr}, args, site)) return *r;
-  note_no_rule(site, cls + ".forward");
-  return fallback;
+  return fallback.with_cause(note_no_rule(site, cls + ".forward"));
 }
 
 std::string Interpreter::memo_key(const FunctionObject& fn, const std::vector<Value>& args) const {
@@ -630,6 +634,33 @@ void Interpreter::refine_pinned_ranks(const std::string& rule_name, const std::v
   }
 }
 
+// GSHAPE_DEBUG_SITE=FILE:LINE (a path suffix and a line): for each
+// obligation a rule emits there that is not proven, the functions on the
+// stack and how the visit runs, on stderr (to find which caller makes an
+// operand unknown; not for users, no format promise).
+void Interpreter::debug_trace(const Node* site, std::size_t first) {
+  static const char* wanted = std::getenv("GSHAPE_DEBUG_SITE");
+  if (!wanted || !site || !site->loc.file) return;
+  std::string w(wanted);
+  std::size_t colon = w.rfind(':');
+  if (colon == std::string::npos || std::to_string(site->loc.line) != w.substr(colon + 1)) return;
+  const std::string& path = site->loc.file->path();
+  std::string suffix = w.substr(0, colon);
+  if (path.size() < suffix.size() || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0) return;
+  for (std::size_t i = first; i < raw_.size(); ++i) {
+    if (raw_[i].status == Status::Proven) continue;
+    std::fprintf(stderr, "[debug] %s:%u %s %s (%s)%s%s\n", path.c_str(), site->loc.line, raw_[i].tag.c_str(),
+                 status_name(raw_[i].status), raw_[i].reason.c_str(), in_uncalled_pass_ ? " uncalled pass: " : "",
+                 in_uncalled_pass_ ? uncalled_root_.c_str() : "");
+    for (std::size_t k = active_defs_.size(); k-- > 0;) {
+      const ir::FunctionDef* def = active_defs_[k];
+      std::fprintf(stderr, "[debug]   in %s (%s:%u)  key %s\n", def ? def->name.c_str() : "<lambda>",
+                   def && def->loc.file ? def->loc.file->path().c_str() : "?", def ? def->loc.line : 0u,
+                   active_keys_[k].substr(0, 160).c_str());
+    }
+  }
+}
+
 Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const Node* site) {
   adapt_solver_limit();
   std::size_t first = raw_.size();
@@ -681,6 +712,7 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
   std::shared_ptr<const UnknownCause> cause =
       trace_unknown_causes(call, first, site, result.refuted && !receiver_is_guess_,
                            result.modelled && !result.refuted ? result.value : Value());
+  debug_trace(site, first);
   if (!receiver_is_guess_) note_outer_broadcast(rule, call, result.modelled && !result.refuted ? result.value : Value(), site);
   // An unmodelled call, or one that certainly fails here: the value after it is
   // unknown (no cascade of errors downstream of the first).

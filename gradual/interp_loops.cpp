@@ -34,7 +34,7 @@ Value collate(const Value& sample, const Dim& b) {
     for (const Value& v : *sample.items()) items.push_back(collate(v, b));
     return Value::list(std::move(items));
   }
-  return Value::unknown();
+  return Value::unknown().with_cause(sample.cause());  // why the sample is unknown holds for its batch
 }
 
 }  // namespace

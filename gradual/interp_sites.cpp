@@ -79,9 +79,9 @@ void Interpreter::note_unmodelled(const Node* site, const std::string& rule) {
   }
 }
 
-void Interpreter::note_no_rule(const Node* site, const std::string& name) {
+std::shared_ptr<const UnknownCause> Interpreter::note_no_rule(const Node* site, const std::string& name) {
   if (OpenSite* s = site ? open_site(site) : nullptr) s->no_rule.push_back(name);
-  note_unknown_cause(site, "which has no rule (" + name + ")", name + " has no rule", UnknownCause::Kind::NoRule);
+  return note_unknown_cause(site, "which has no rule (" + name + ")", name + " has no rule", UnknownCause::Kind::NoRule);
 }
 
 // ------------------------------------------------------------------ why a value is unknown
@@ -218,7 +218,7 @@ std::shared_ptr<const UnknownCause> Interpreter::trace_unknown_causes(const Call
   const Value* unslotted_value = nullptr;
   std::function<void(const Operand&)> visit = [&](const Operand& op) {
     for (const Operand& e : op.elements) visit(e);
-    if (!shape_unknown(op.value)) return;
+    if (!holds_unknown(op.value)) return;
     if (op.slot < 0) {
       if (!unslotted && op.value.cause()) {
         std::string text = op.loc.valid() ? source_text(op.loc, 30) : std::string();

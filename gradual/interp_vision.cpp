@@ -91,18 +91,20 @@ const std::set<std::string>& keeping_transforms() {
   return names;
 }
 
-Value image_value(const Image& img) {
-  return img.tensor ? Value::tensor(Shape({img.c, img.h, img.w})) : Value::unknown();  // a PIL image: not a tensor
+// `pil`: why a PIL image is unknown (the analysis does not model PIL).
+Value image_value(const Image& img, const std::shared_ptr<const UnknownCause>& pil) {
+  // a PIL image: not a tensor
+  return img.tensor ? Value::tensor(Shape({img.c, img.h, img.w})) : Value::unknown().with_cause(pil);
 }
 
 // The image after the steps: a [C, H, W] tensor, or what a project callable
 // (Lambda(f)) made of it, or unknown. `call` calls a Call step's function.
-Value apply_steps(const std::vector<TransformStep>& steps, Image img,
+Value apply_steps(const std::vector<TransformStep>& steps, Image img, const std::shared_ptr<const UnknownCause>& pil,
                   const std::function<Value(const Value&, const Value&)>& call) {
   std::optional<Value> other;  // a callable's result that is not a [C, H, W] tensor
   for (const TransformStep& s : steps) {
     if (s.op == Op::Call) {
-      Value r = call(s.fn, other ? *other : image_value(img));
+      Value r = call(s.fn, other ? *other : image_value(img, pil));
       other.reset();
       if (r.is_tensor() && r.shape().rank_known() && r.shape().rank() == 3) {
         img = Image{r.shape()[0], r.shape()[1], r.shape()[2], true};
@@ -153,7 +155,7 @@ Value apply_steps(const std::vector<TransformStep>& steps, Image img,
       case Op::Unknown: return Value::unknown();
     }
   }
-  return other ? *other : image_value(img);
+  return other ? *other : image_value(img, pil);
 }
 
 }  // namespace
@@ -334,7 +336,13 @@ std::optional<Value> Interpreter::call_torchvision(const std::string& path, cons
     auto call = [&](const Value& fn, const Value& arg) {
       return call_value(fn, nullptr, {ArgValue{ir::Argument::Type::Positional, {}, arg, nullptr, {}}}, site);
     };
-    sample_image = apply_steps(steps, image, call);
+    auto pil = std::make_shared<UnknownCause>();
+    pil->kind = UnknownCause::Kind::Library;
+    pil->at = site->loc;
+    pil->text = "the PIL images of `" + source_text(site->loc, 30) + "` at " + std::to_string(site->loc.line) + ":" +
+                std::to_string(site->loc.column) + ", which the analysis does not model";
+    pil->alone = "its images are PIL images, which the analysis does not model";
+    sample_image = apply_steps(steps, image, pil, call);
     // one pair of symbols stands for every image's size: known only when the
     // transform made the size the same for all (a crop, Resize((h, w)))
     bool per_image = false;
