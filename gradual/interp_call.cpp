@@ -153,6 +153,11 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
     if (call) {
       if (auto fn = shared_as<FunctionObject>(*call)) return call_function(fn, args, callee, site);
     }
+    // a project subclass of a library module that keeps its forward (`class Layer(nn.Linear)`)
+    if (inst->cls->is_nn_module && !inst->cls->library_base.empty()) {
+      if (auto r = apply_named_rule(inst->cls->library_base + ".forward", Receiver{callee, callee_expr}, args, site))
+        return *r;
+    }
     return unresolved("is an instance the analysis cannot call");
   }
   if (const auto* container = object_as<ContainerModule>(callee)) {
@@ -451,6 +456,14 @@ Value Interpreter::instantiate(const std::shared_ptr<ClassObject>& cls, const st
       call_function(fn, args, self, site);
       return self;
     }
+  }
+  // no __init__ of its own in a subclass of a library module (`class
+  // Plain(nn.Conv2d): pass`): the library constructor builds it
+  if (cls->is_nn_module && !cls->library_base.empty() && site && registry_.find(cls->library_base)) {
+    std::optional<Value> built = apply_named_rule(cls->library_base, std::nullopt, args, site);
+    if (built && built->is_object() && built->as_object())
+      for (const auto& [attr, v] : built->as_object()->attributes) set_attribute(self, attr, v, site->loc);
+    return self;
   }
   if (cls->is_dataclass) {
     std::size_t next = 0;

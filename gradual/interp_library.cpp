@@ -462,11 +462,24 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     if (name == "sum" && arg0()) {
       auto items = known_items(*arg0(), 4096);
       if (!items) return Value::unknown();
-      bool ints = true;
-      for (const Value& v : *items) ints = ints && (v.is_int() || v.is_bool());
+      const Value* start = a.get(1, "start");
+      bool ints = !start || start->is_int() || start->is_bool();
+      bool tensors = !start || (start->is_int() && start->as_int().is_constant());  // 0 + t1 + t2 ...
+      for (const Value& v : *items) {
+        ints = ints && (v.is_int() || v.is_bool());
+        tensors = tensors && v.is_tensor();
+      }
+      if (tensors && !items->empty()) {
+        // tensors of one shape sum to that shape (nothing to broadcast);
+        // of several shapes, to a tensor whose broadcast is not followed here
+        const Value& first = items->front();
+        for (const Value& v : *items)
+          if (!v.shape().rank_known() || v.shape().str() != first.shape().str()) return Value::tensor(Shape::unknown(), false);
+        return Value::tensor(first.shape());
+      }
       if (!ints) return Value::unknown();
       try {
-        Dim total(0);
+        Dim total = start ? *int_of(start) : Dim(0);
         for (const Value& v : *items) total = total + *int_of(&v);
         return Value::integer(total);
       } catch (const std::exception&) {
@@ -742,6 +755,18 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
   // a rule of the registry (Tensor.view, torch.nn.Linear.forward, ...)
   if (auto r = apply_named_rule(name, receiver, args, site)) return *r;
   if (starts_with(name, "Tensor.") && !shape_neutral_method(name)) note_no_rule(site, name);
+  // super().__init__(...) in a project subclass of a library module (`class
+  // Layer(nn.Linear)`): the library constructor's rule builds the module, and
+  // the instance gets what it holds (weight, bias, in_features ...)
+  if (name.size() > 9 && name.compare(name.size() - 9, 9, ".__init__") == 0 && object_as<InstanceObject>(self) && site) {
+    std::string cls = name.substr(0, name.size() - 9);
+    if (registry_.find(cls)) {
+      std::optional<Value> built = apply_named_rule(cls, std::nullopt, args, site);
+      if (built && built->is_object() && built->as_object())
+        for (const auto& [attr, v] : built->as_object()->attributes) set_attribute(self, attr, v, site->loc);
+      return Value::none();
+    }
+  }
   Args a(args);
   std::string m = last_component(name);
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };

@@ -250,5 +250,33 @@ TEST(Objects, IsinstanceOfAProjectInstanceIsDecidedByItsBases) {
   EXPECT_NE(shape, "[2, 1, 1, 2, 1]") << shape;
 }
 
+TEST(Objects, AProjectSubclassOfALibraryModuleHasItsWeightsAndForward) {
+  // examples/mnist_forward_forward: `class Layer(nn.Linear)` builds itself
+  // with super().__init__ and reads self.weight; a subclass without
+  // __init__ or forward is the library module
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "class Layer(nn.Linear):\n"
+      "    def __init__(self, i, o):\n"
+      "        super().__init__(i, o)\n"
+      "    def forward(self, x):\n"
+      "        return torch.mm(x, self.weight.T) + self.bias.unsqueeze(0)  # mm\n"
+      "class Plain(nn.Conv2d):\n"
+      "    pass\n"
+      "y = Layer(4, 3)(torch.zeros(2, 4))  # layer\n"
+      "q = Plain(3, 8, 3)(torch.zeros(1, 3, 10, 10))  # plain\n"
+      "r = Plain(3, 8, 3)(torch.zeros(1, 4, 10, 10))  # bad\n"
+      "s = sum([torch.zeros(2, 3), torch.ones(2, 3)])  # sum\n"
+      "n = sum([1, 2], 10)\n"
+      "t = torch.zeros(n)  # start\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# layer"), "y"), "[2, 3]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# plain"), "q"), "[1, 8, 8, 8]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# bad"), "conv2d_c2"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# sum"), "s"), "[2, 3]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# start"), "t"), "[13]") << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
