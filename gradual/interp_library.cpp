@@ -224,6 +224,26 @@ std::optional<bool> Interpreter::isinstance_of(const Value& v, const Value& clas
 }
 
 Value Interpreter::call_library(const std::string& path, const std::vector<ArgValue>& args, const Node* site) {
+  // a builtin given `*xs` of known items (`zip(*cfg)`): the items are its arguments
+  if (starts_with(path, "builtins.")) {
+    bool expandable = false;
+    for (const ArgValue& x : args)
+      if (x.type == Argument::Type::Star) expandable = known_items(x.value, 256).has_value();
+    if (expandable) {
+      std::vector<ArgValue> expanded;
+      for (const ArgValue& x : args) {
+        std::optional<std::vector<Value>> items;
+        if (x.type == Argument::Type::Star && (items = known_items(x.value, 256))) {
+          for (Value& item : *items) expanded.push_back(ArgValue{Argument::Type::Positional, {}, std::move(item), nullptr, {}});
+          continue;
+        }
+        expanded.push_back(x);
+      }
+      bool all = true;
+      for (const ArgValue& x : expanded) all = all && x.type != Argument::Type::Star;
+      if (all) return call_library(path, expanded, site);
+    }
+  }
   Args a(args);
   const SourceLoc& loc = site->loc;
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };

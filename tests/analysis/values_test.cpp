@@ -663,5 +663,21 @@ TEST(Values, RoundAndIsTensorAreDecidedForKnownKinds) {
   EXPECT_EQ(a.shape(line_of(src, "# fresh"), "z"), "[4, 2] | [2, 2]") << a.dump();
 }
 
+TEST(Values, ABuiltinGivenStarredKnownItemsGetsThemAsArguments) {
+  // pytorch-cifar's EfficientNet: `for expansion, out_channels, ... in zip(*cfg)`
+  const std::string src =
+      "import torch\n"
+      "cfg = [[1, 6], [16, 24]]\n"
+      "layers = []\n"
+      "for expansion, out in zip(*cfg):\n"
+      "    layers.append(torch.zeros(expansion, out))\n"
+      "a = layers[1]  # second\n"
+      "m = max(*[3, 7, 5])\n"
+      "b = torch.zeros(m)  # max\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# second"), "a"), "[6, 24]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# max"), "b"), "[7]") << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
