@@ -142,6 +142,21 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
   };
   if (!callee.is_object() || !callee.as_object()) return unresolved("is not known");
   if (auto fn = shared_as<FunctionObject>(callee)) return call_function(fn, args, std::nullopt, site);
+  if (const auto* partial = object_as<PartialObject>(callee)) {
+    // partial(f, *a, **k)(*b, **kw) is f(*a, *b, **{**k, **kw})
+    std::vector<ArgValue> merged;
+    for (const Value& v : partial->args) merged.push_back(ArgValue{Argument::Type::Positional, {}, v, nullptr, {}});
+    for (const ArgValue& x : args)
+      if (x.type == Argument::Type::Positional || x.type == Argument::Type::Star) merged.push_back(x);
+    for (const auto& [name, v] : partial->keywords) {
+      bool given = false;
+      for (const ArgValue& x : args) given = given || (x.type == Argument::Type::Keyword && x.name == name);
+      if (!given) merged.push_back(ArgValue{Argument::Type::Keyword, name, v, nullptr, {}});
+    }
+    for (const ArgValue& x : args)
+      if (x.type == Argument::Type::Keyword || x.type == Argument::Type::DoubleStar) merged.push_back(x);
+    return call_value(partial->func, nullptr, merged, site);
+  }
   if (const auto* choice = object_as<ChoiceObject>(callee))
     return over_choice(*choice, [&](const Value& alt) { return call_value(alt, callee_expr, args, site); },
                        callee_expr ? source_text(callee_expr->loc, 24) + "(...)" : "call");

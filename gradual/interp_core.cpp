@@ -138,6 +138,11 @@ std::vector<ArgValue> generic_arguments(const std::vector<ir::Parameter>& params
       args.push_back(ArgValue{ir::Argument::Type::Positional, {}, hinted, nullptr, {}});
     } else if (p.type == ir::Parameter::Type::KeywordOnly) {
       args.push_back(ArgValue{ir::Argument::Type::Keyword, p.name, hinted, nullptr, {}});
+    } else if (p.type == ir::Parameter::Type::VarArgs) {
+      // any number of them, not none: `*input_tensors` is a tuple of unknown length
+      args.push_back(ArgValue{ir::Argument::Type::Star, {}, Value::unknown(), nullptr, {}});
+    } else if (p.type == ir::Parameter::Type::VarKeywords) {
+      args.push_back(ArgValue{ir::Argument::Type::DoubleStar, {}, Value::unknown(), nullptr, {}});
     }
   }
   return args;

@@ -734,6 +734,14 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     return Value::unknown();
   }
   if (path == "copy.deepcopy" || path == "copy.copy") return arg0() ? *arg0() : Value::unknown();
+  if (path == "functools.partial" && arg0() && !a.has_star) {
+    auto p = std::make_shared<PartialObject>();
+    p->func = *arg0();
+    for (std::size_t i = 1; i < a.positional.size(); ++i) p->args.push_back(a.positional[i]->value);
+    for (const ArgValue& x : args)
+      if (x.type == Argument::Type::Keyword) p->keywords.emplace_back(x.name, x.value);
+    return Value::object(p);
+  }
   if (path == "types.SimpleNamespace" || path == "argparse.Namespace") {
     auto ns = std::make_shared<ObjectValue>(path);
     for (const ArgValue& x : args)

@@ -85,6 +85,15 @@ struct BoundMethod : ObjectValue {
   std::shared_ptr<FunctionObject> function;
 };
 
+// functools.partial(func, *args, **keywords): a call of it calls func with
+// these arguments first (and these keywords unless the call gives them).
+struct PartialObject : ObjectValue {
+  PartialObject() : ObjectValue("functools.partial") {}
+  Value func;
+  std::vector<Value> args;
+  std::vector<std::pair<std::string, Value>> keywords;
+};
+
 // `super()` inside a method: attribute lookup starts after `cls`.
 struct SuperObject : ObjectValue {
   SuperObject() : ObjectValue("builtins.super") {}

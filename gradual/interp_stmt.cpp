@@ -676,6 +676,17 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
   }
   if (items && v.cause())
     for (Value& item : *items) item = inherit_cause(std::move(item), v);
+  // an unknown item bound to a name gets an int hint of its own, as a whole
+  // unknown does below: its uses as a size stay one size
+  // (`for (d_in, d), heads in zip(pairs, *hyper)`)
+  if (items && star == n && items->size() == n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto* tn = dyn_cast<Name>(elts[i]);
+      Value& item = (*items)[i];
+      if (tn && tn->id != "_" && item.is_unknown() && !item.int_view())
+        item = Value::unknown_int(Dim::symbol(tn->id, false)).with_cause(item.cause());
+    }
+  }
   if (!items) {
     // `h, w = pair(size)` of an unknown: each name is unknown, with an int
     // hint of its own (a fresh symbol, so nothing is assumed) that its uses

@@ -679,5 +679,34 @@ TEST(Values, ABuiltinGivenStarredKnownItemsGetsThemAsArguments) {
   EXPECT_EQ(a.shape(line_of(src, "# max"), "b"), "[7]") << a.dump();
 }
 
+TEST(Values, PartialCallsItsFunctionWithItsArgumentsFirst) {
+  // vit-pytorch: `list(map(partial(cast_tuple, length = n), hyper))`
+  const std::string src =
+      "import torch\n"
+      "from functools import partial\n"
+      "def make(a, b, c=1):\n"
+      "    return torch.zeros(a, b, c)\n"
+      "f = partial(make, 2, c=5)\n"
+      "x = f(3)  # partial\n"
+      "y = f(3, c=7)  # override\n"
+      "arange = partial(torch.arange, dtype=torch.long)\n"
+      "z = arange(6)  # library\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# partial"), "x"), "[2, 3, 5]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# override"), "y"), "[2, 3, 7]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# library"), "z"), "[6]") << a.dump();
+}
+
+TEST(Values, AnUnknownItemUnpackedIntoANameIsOneSizeInItsUses) {
+  // each use of `d` as a size is the same size: the grouped conv is proven
+  const std::string src =
+      "import torch.nn as nn\n"
+      "def build(dims, heads):\n"
+      "    for d, h in zip(dims, heads):\n"
+      "        nn.Conv2d(d, d, 3, groups=d)  # conv\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# conv"), "nn_conv2d_c2"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
