@@ -283,10 +283,13 @@ TEST(Objects, AnUncalledFunctionsStarArgsAreNotEmpty) {
   // them is no certain error (it was, with *xs taken as ())
   const std::string src =
       "import torch\n"
-      "def join(dim, *xs, **options):\n"
-      "    chunks = tuple(x.chunk(2, dim=dim) for x in xs)\n"
-      "    outs = tuple(c[0] for c in zip(*chunks))\n"
-      "    return torch.cat(outs, dim=dim)  # cat\n";
+      "def join(forward_fn, chunk_size, chunk_dim, *input_tensors):\n"
+      "    if chunk_size > 0:\n"
+      "        num_chunks = input_tensors[0].shape[chunk_dim] // chunk_size\n"
+      "        chunks = tuple(t.chunk(num_chunks, dim=chunk_dim) for t in input_tensors)\n"
+      "        outs = tuple(forward_fn(*c) for c in zip(*chunks))\n"
+      "        return torch.cat(outs, dim=chunk_dim)  # cat\n"
+      "    return forward_fn(*input_tensors)\n";
   Analysed a(src);
   EXPECT_EQ(a.count(Outcome::Error), 0u) << a.dump();
 }
