@@ -282,7 +282,11 @@ class Interpreter {
   void run_loop(const ir::Expr* target, const ir::Body& body, const ir::Body& orelse, const IterPlan& plan,
                 const ir::Expr* test);
   DatasetView dataset_view(const Value& dataset);
+  // The first batch of a loader (`next(iter(loader))`), and one it gives at
+  // some point (`next(it)` of an iterator used before, an item of a zip of
+  // loaders): any batch may be the last, partial one.
   Value first_batch(const Value& loader);
+  Value any_batch(const Value& loader);
   Value comprehension(const ir::ComprehensionExpr* c, bool is_set);
   // The items of an iterable when they are known and few (unrolling).
   std::optional<std::vector<Value>> known_items(const Value& v, std::size_t limit);

@@ -62,6 +62,9 @@ bool similar_objects(const ObjectValue& a, const ObjectValue& b, int depth) {
   } else if (const auto* ma = dynamic_cast<const BoundMethod*>(&a)) {
     const auto& mb = static_cast<const BoundMethod&>(b);
     if (ma->function != mb.function || !similar_values(ma->self, mb.self, depth + 1)) return false;
+  } else if (const auto* la = dynamic_cast<const LoaderIterator*>(&a)) {
+    // two iterators of one loader (`data_iter = iter(loader)` again) give the same batches
+    return similar_values(la->loader, static_cast<const LoaderIterator&>(b).loader, depth + 1);
   } else if (typeid(a) != typeid(ObjectValue)) {
     return false;  // functions, classes, parsers, loaders ...: only itself
   }

@@ -522,7 +522,12 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
       return *arg0();
     }
     if (name == "next" && arg0()) {
-      if (const auto* it = object_as<LoaderIterator>(*arg0())) return first_batch(it->loader);
+      // next(iter(loader)) is the first batch; next(it) of an iterator made
+      // before may be any batch, the last partial one too
+      const auto* made_here = dyn_cast<Call>(a.positional.front()->expr);
+      const auto* iter_name = made_here ? dyn_cast<Name>(made_here->func) : nullptr;
+      bool fresh = iter_name && iter_name->id == "iter";
+      if (const auto* it = object_as<LoaderIterator>(*arg0())) return fresh ? first_batch(it->loader) : any_batch(it->loader);
       return any_element(*arg0(), "item");
     }
     if (name == "range") {

@@ -162,7 +162,7 @@ Value Interpreter::any_element(const Value& v, const std::string& name_hint) {
     for (const Value& inner : z->inners) t.push_back(any_element(inner, name_hint));
     return Value::tuple(std::move(t));
   }
-  if (dynamic_cast<const DataLoaderObject*>(&obj)) return first_batch(v);
+  if (dynamic_cast<const DataLoaderObject*>(&obj)) return any_batch(v);
   if (const auto* c = dynamic_cast<const ContainerModule*>(&obj)) {
     // the children seen (every one when they are known; samples otherwise)
     if (c->children.empty()) return Value::unknown();
@@ -228,6 +228,25 @@ DatasetView Interpreter::dataset_view(const Value& dataset) {
   return view;
 }
 
+Value Interpreter::any_batch(const Value& loader_value) {
+  const auto* loader = object_as<DataLoaderObject>(loader_value);
+  if (!loader) return Value::unknown();
+  DatasetView view = dataset_view(loader->dataset);
+  if (!view.sample || !loader->batch_size.is_int()) return Value::unknown();
+  const Dim& b = loader->batch_size.as_int();
+  try {
+    // every batch is full when the last partial one is dropped or there is none
+    if (loader->drop_last == true) return collate(*view.sample, b);
+    if (view.length && solver_->query(eq(mod(*view.length, b), Dim(0))) == true)
+      return collate(*view.sample, min(b, *view.length));
+  } catch (const std::exception&) {
+    return Value::unknown();
+  }
+  Dim batch = Dim::symbol("batch");
+  add_fact(ge(batch, Dim(1)) && le(batch, b), loader->loc, "a batch holds 1 to batch_size samples");
+  return collate(*view.sample, batch);
+}
+
 Value Interpreter::first_batch(const Value& loader_value) {
   const auto* loader = object_as<DataLoaderObject>(loader_value);
   if (!loader) return Value::unknown();
@@ -278,8 +297,8 @@ IterPlan Interpreter::plan_iteration(const Value& it, const std::string& hint) {
         const Dim& n = *view.length;
         Dim rem = mod(n, b);
         Pred full_exists = ge(n, b);
+        // a drop_last the analysis does not know may be False: the partial batch may come
         Pred last_exists = loader->drop_last == true ? Pred(false) : ne(rem, Dim(0));
-        if (!loader->drop_last) last_exists = Pred(false);  // drop_last not a constant: full batches only
         std::optional<bool> full = full_exists.constant_value();
         if (!full) full = solver_->query(full_exists);
         std::optional<bool> last = last_exists.constant_value();

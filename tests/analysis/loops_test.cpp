@@ -201,5 +201,48 @@ TEST(Loops, WhileLoopReachesAFixedPoint) {
   EXPECT_EQ(a.outcome(line_of(src, "# after"), "matmul_c2"), Outcome::Proven) << a.dump();
 }
 
+TEST(Loops, AnIteratorUsedBeforeMayGiveThePartialBatch) {
+  // next(it) in a training loop, and the items of a zip of loaders, may be
+  // the last batch of 40: proving view(64, 5) there was a false proof;
+  // next(iter(loader)) is the first batch, always 64
+  const std::string src =
+      "import torch\n"
+      "from torch.utils.data import DataLoader, TensorDataset\n"
+      "ds = TensorDataset(torch.zeros(1000, 5))\n"
+      "loader = DataLoader(ds, batch_size=64)\n"
+      "(x0,) = next(iter(loader))\n"
+      "a = x0.view(64, 5)  # first\n"
+      "it = iter(loader)\n"
+      "for step in range(100):\n"
+      "    (x,) = next(it)\n"
+      "    b = x.view(64, 5)  # later\n"
+      "for (y,), (z,) in zip(loader, loader):\n"
+      "    c = y.view(64, 5)  # zipped\n"
+      "full = DataLoader(ds, batch_size=50)\n"
+      "it2 = iter(full)\n"
+      "(w,) = next(it2)\n"
+      "d = w.view(50, 5)  # all full\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# first"), "view_c5"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# later"), "view_c5"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# zipped"), "view_c5"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# all full"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
+TEST(Loops, ADropLastTheAnalysisDoesNotKnowMayKeepThePartialBatch) {
+  // drop_last=flag: the last batch of 40 may come; its failure is a warning
+  // and a run-time check, never proven away
+  const std::string src =
+      "import sys\n"
+      "import torch\n"
+      "from torch.utils.data import DataLoader, TensorDataset\n"
+      "ds = TensorDataset(torch.zeros(1000, 5))\n"
+      "loader = DataLoader(ds, batch_size=64, drop_last=len(sys.argv) > 1)\n"
+      "for (x,) in loader:\n"
+      "    b = x.view(64, 5)  # view\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# view"), "view_c5"), Outcome::Warning) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
