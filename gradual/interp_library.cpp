@@ -365,6 +365,8 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
         } catch (const std::exception&) {
         }
       }
+      // int(s) of a string or a float is an int (or raises): `[int(s) for s in text]` is a list of ints
+      if (a.positional.size() == 1 && (v->is_str() || v->is_float())) return fresh_int("int", false);
       return Value::unknown();
     }
     if (name == "float") {

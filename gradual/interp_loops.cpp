@@ -148,6 +148,7 @@ Value Interpreter::any_element(const Value& v, const std::string& name_hint) {
     if (!s.rank_known() || s.rank() == 0) return Value::tensor(Shape::unknown(), false);
     return Value::tensor(Shape(std::vector<Dim>(s.dims().begin() + 1, s.dims().end())));
   }
+  if (v.is_str()) return Value::string();  // a character
   if (!v.is_object() || !v.as_object()) return Value::unknown();
   const ObjectValue& obj = *v.as_object();
   if (obj.class_name == "builtins.range") {
