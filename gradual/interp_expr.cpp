@@ -582,6 +582,10 @@ Value Interpreter::binary(BinOpKind op, const Value& a, const Value& b, const No
     if (name.empty()) return Value::unknown();
     return apply_named_rule(name, std::nullopt, args, site).value_or(Value::unknown());
   }
+  // a string on the left formats, concatenates or repeats into a string,
+  // whatever the other operand is (`'%0{n}d' % a` with `a` unknown)
+  if (a.is_str() && b.is_unknown() && (op == BinOpKind::Mod || op == BinOpKind::Add || op == BinOpKind::Mult))
+    return Value::string();
   if (a.is_unknown() || b.is_unknown()) {
     note_unresolved(site, "an operand is not known (it may be a tensor)");
     auto ha = a.int_view(), hb = b.int_view();

@@ -264,6 +264,7 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
   }
 
   if (multi || items.size() != 1) return Value::unknown();
+  if (obj.is_str()) return Value::string();  // a character or a slice of a string is a string
   const Item& it = items.front();
 
   if (obj.is_sequence()) {

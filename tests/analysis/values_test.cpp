@@ -730,5 +730,21 @@ TEST(Values, IndexingByOneListOfIntsGivesTheListsLengthWhereItStands) {
   EXPECT_EQ(a.shape(line_of(src, "# mask"), "f"), "[*]");  // a mask: not followed
 }
 
+TEST(Values, StringsStayStringsAndTheirCharactersMakeAListOfInts) {
+  // minGPT's adder: render = f'%0{n}d' % a + ... ; dix = [int(s) for s in render]
+  const std::string src =
+      "import torch\n"
+      "def encode(a, n):\n"
+      "    astr = f'%0{n}d' % a\n"
+      "    cstr = (f'%0{n + 1}d' % a)[::-1]\n"
+      "    dix = [int(s) for s in astr + cstr]\n"
+      "    return torch.tensor(dix[:-1], dtype=torch.long)\n"
+      "x = encode(None, 2)  # digits\n"
+      "y = torch.zeros(int(2.7), int('3'))  # ints\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# digits"), "x"), "[len]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# ints"), "y"), "[2, 3]") << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
