@@ -238,8 +238,9 @@ OUT/gshape-report.html the same review as a page to open in a browser
 (what 'gshape report --html' writes: the summary per file, each file's
 source with its obligations marked and colour-coded, shapes on hover).
 
-The source tree is never modified: OUT may not be PATH, lie inside it, or
-be the folder holding an input file. Static errors do not stop the copy:
+The source tree is never modified: OUT may not be PATH, lie inside it,
+hold it, or be the folder holding an input file; an OUT that holds files
+but no earlier copy (no gshape-report.json) is refused too. Static errors do not stop the copy:
 their checks are in it too, so the run stops cleanly at the line (exit 1
 says errors were found). Run the copy with the runtime importable:
 scripts/install-runtime.sh BUILD once, or PYTHONPATH=BUILD/runtime/python.

@@ -55,6 +55,16 @@ std::string check_output_location(const std::string& input, const std::string& o
            "'; the instrumented copy would overwrite it (choose another directory)";
   }
   if (fs::exists(out, ec) && !fs::is_directory(out, ec)) return "output '" + output + "' exists and is not a directory";
+  if (is_same_or_inside(input_is_dir ? in : in.parent_path(), out)) {
+    return "output directory '" + output + "' holds the input '" + input +
+           "'; the instrumented copy would be written over the source tree (choose a directory outside it)";
+  }
+  // a folder with files gshape did not write: the copy would overwrite them
+  if (fs::is_directory(out, ec) && !fs::is_empty(out, ec) && !fs::exists(out / "gshape-report.json", ec)) {
+    return "output directory '" + output +
+           "' is not empty and holds no earlier instrumented copy (no gshape-report.json); gshape never overwrites "
+           "files it did not write (choose an empty or new directory)";
+  }
   return {};
 }
 

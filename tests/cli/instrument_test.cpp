@@ -158,6 +158,28 @@ TEST(Instrument, AnUnwritableOutputLocationExits2BeforeAnalysing) {
   EXPECT_FALSE(contains(r.err, "checked")) << r.err;
 }
 
+TEST(Instrument, AnOutputHoldingTheInputOrOtherFilesIsRefused) {
+  // an outside user's `gshape instrument pkg -o .` overwrote ./model.py
+  // with the copy of pkg/model.py
+  TempDir dir;
+  dir.write("model.py", "# mine\n");
+  dir.write("pkg/model.py", "import torch\nx = torch.zeros(2, 3)\n");
+  ProcessResult r = gshape({"instrument", "pkg", "-o", "."}, dir.str());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("holds the input"), std::string::npos) << r.err;
+  EXPECT_EQ(read_all(dir / "model.py"), "# mine\n");
+  // a folder of someone else's files
+  dir.write("other/notes.txt", "keep\n");
+  r = gshape({"instrument", "pkg", "-o", "other"}, dir.str());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("is not empty"), std::string::npos) << r.err;
+  // an earlier copy is written over
+  r = gshape({"instrument", "pkg", "-o", "out"}, dir.str());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = gshape({"instrument", "pkg", "-o", "out"}, dir.str());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(Instrument, OneFileIsInstrumentedIntoAnotherFolder) {
   TempDir dir;
   dir.write("src/train.py", kDeferredScript);
