@@ -228,6 +228,87 @@ Dim Dim::rule_symbol(const std::string& name, bool nonneg) {
   return d;
 }
 
+std::size_t symbol_count() {
+  TermTable& t = table();
+  std::lock_guard<std::mutex> lock(t.mu);
+  return t.symbols.size();
+}
+
+Dim fresh_like(const Dim& s) {
+  return s.made_by_rule() ? Dim::rule_symbol(s.symbol_name(), s.nonneg()) : Dim::symbol(s.symbol_name(), s.nonneg());
+}
+
+namespace {
+
+// One term rebuilt bottom-up through the simplifying constructors, each
+// symbol `rename` maps replaced; `done` shares the rebuilt subterms.
+const TermNode* rename_node(const TermNode* n, const std::function<std::optional<Dim>(const Dim&)>& rename,
+                           std::unordered_map<const TermNode*, const TermNode*>& done) {
+  if (n->op == TermOp::Const || n->op == TermOp::BoolConst) return n;
+  auto it = done.find(n);
+  if (it != done.end()) return it->second;
+  const TermNode* out = n;
+  if (n->op == TermOp::Symbol) {
+    if (std::optional<Dim> r = rename(Dim(n))) out = r->node();
+  } else {
+    std::vector<const TermNode*> args;
+    bool changed = false;
+    for (const TermNode* a : n->args) {
+      args.push_back(rename_node(a, rename, done));
+      changed = changed || args.back() != a;
+    }
+    if (changed) {
+      auto d = [&](std::size_t i) { return Dim(args[i]); };
+      auto p = [&](std::size_t i) { return Pred(args[i]); };
+      switch (n->op) {
+        case TermOp::Add: {
+          Dim r(n->value);
+          for (std::size_t i = 0; i < args.size(); ++i) r = r + d(i);
+          out = r.node();
+          break;
+        }
+        case TermOp::Mul: {
+          Dim r(n->value);
+          for (std::size_t i = 0; i < args.size(); ++i) r = r * d(i);
+          out = r.node();
+          break;
+        }
+        case TermOp::FloorDiv: out = floordiv(d(0), d(1)).node(); break;
+        case TermOp::Mod: out = mod(d(0), d(1)).node(); break;
+        case TermOp::Min: out = min(d(0), d(1)).node(); break;
+        case TermOp::Max: out = max(d(0), d(1)).node(); break;
+        case TermOp::Ite: out = Dim::ite(p(0), d(1), d(2)).node(); break;
+        case TermOp::Eq: out = eq(d(0), d(1)).node(); break;
+        case TermOp::Lt: out = lt(d(0), d(1)).node(); break;
+        case TermOp::Le: out = le(d(0), d(1)).node(); break;
+        case TermOp::Not: out = (!p(0)).node(); break;
+        case TermOp::And:
+        case TermOp::Or: {
+          std::vector<Pred> ps;
+          for (std::size_t i = 0; i < args.size(); ++i) ps.push_back(p(i));
+          out = (n->op == TermOp::And ? all_of(ps) : any_of(ps)).node();
+          break;
+        }
+        default: break;
+      }
+    }
+  }
+  done.emplace(n, out);
+  return out;
+}
+
+}  // namespace
+
+Dim rename_symbols(const Dim& d, const std::function<std::optional<Dim>(const Dim&)>& rename) {
+  std::unordered_map<const TermNode*, const TermNode*> done;
+  return Dim(rename_node(d.node(), rename, done));
+}
+
+Pred rename_symbols(const Pred& p, const std::function<std::optional<Dim>(const Dim&)>& rename) {
+  std::unordered_map<const TermNode*, const TermNode*> done;
+  return Pred(rename_node(p.node(), rename, done));
+}
+
 bool Dim::made_by_rule() const {
   if (!is_symbol()) return false;
   TermTable& t = table();

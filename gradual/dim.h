@@ -102,6 +102,16 @@ class Pred {
   const TermNode* node_;
 };
 
+// ---- symbols made between two points of an analysis
+// The number of symbols made so far: a symbol's id (its node's value) is its
+// index, so the symbols made between two readings have ids in that range.
+std::size_t symbol_count();
+// A fresh symbol like `s` (its name, sign and whether a rule made it).
+Dim fresh_like(const Dim& s);
+// `d` (or `p`) with each symbol for which `rename` gives a term replaced by it.
+Dim rename_symbols(const Dim& d, const std::function<std::optional<Dim>(const Dim&)>& rename);
+Pred rename_symbols(const Pred& p, const std::function<std::optional<Dim>(const Dim&)>& rename);
+
 // ---- integer arithmetic (simplifying)
 Dim operator+(const Dim& a, const Dim& b);
 Dim operator-(const Dim& a, const Dim& b);

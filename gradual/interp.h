@@ -533,7 +533,14 @@ class Interpreter {
     std::vector<Value> args;
     std::vector<const TermNode*> facts;  // Solver::scoped_facts() when the call was analysed
     bool recorded;                       // analysed while recording (else a loop's silent pass)
+    // The symbols the analysis of the call made (ids in [first, end)): a
+    // later call that hits the entry gets fresh ones in their place, since
+    // the sizes it stands for may differ from the first call's (two loads
+    // unpacked by one helper, `batch, n, d = img.shape`).
+    std::size_t first_symbol = 0, end_symbol = 0;
   };
+  Value with_fresh_symbols(const Value& v, std::size_t first, std::size_t end,
+                           std::unordered_map<const TermNode*, Dim>& renamed, int depth = 0);
   std::unordered_map<std::string, MemoEntry> memo_;
   bool receiver_is_guess_ = false;
   bool in_uncalled_pass_ = false;   // analysing functions nobody called (Dyn parameters)

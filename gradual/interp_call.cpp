@@ -236,6 +236,49 @@ Value Interpreter::call_module_object(const Value& module, const Expr* callee_ex
   return fallback.with_cause(note_no_rule(site, cls + ".forward"));
 }
 
+Value Interpreter::with_fresh_symbols(const Value& v, std::size_t first, std::size_t end,
+                                      std::unordered_map<const TermNode*, Dim>& renamed, int depth) {
+  if (first >= end || depth > 8) return v;
+  auto rename = [&](const Dim& s) -> std::optional<Dim> {
+    auto id = static_cast<std::size_t>(s.node()->value);
+    if (id < first || id >= end) return std::nullopt;
+    auto it = renamed.find(s.node());
+    if (it == renamed.end()) it = renamed.emplace(s.node(), fresh_like(s)).first;
+    return it->second;
+  };
+  auto dim = [&](const Dim& d) { return rename_symbols(d, rename); };
+  Value out = v;
+  switch (v.kind()) {
+    case ValueKind::Int: out = Value::integer(dim(v.as_int())); break;
+    case ValueKind::Bool: out = Value::boolean(rename_symbols(v.as_bool(), rename)); break;
+    case ValueKind::Unknown:
+      if (auto hint = v.int_view()) out = Value::unknown_int(dim(*hint));
+      break;
+    case ValueKind::Tensor: {
+      const Shape& s = v.shape();
+      const std::vector<Dim>& before = s.rank_known() ? s.dims() : s.known_suffix();
+      std::vector<Dim> dims;
+      for (const Dim& d : before) dims.push_back(dim(d));
+      if (dims == before) return v;
+      out = Value::tensor(s.rank_known() ? Shape(std::move(dims)) : Shape::unknown_with_suffix(std::move(dims)),
+                          v.contiguous());
+      break;
+    }
+    case ValueKind::Sequence:
+      if (v.items()) {
+        std::vector<Value> items;
+        for (const Value& item : *v.items()) items.push_back(with_fresh_symbols(item, first, end, renamed, depth + 1));
+        out = Value::sequence(v.sequence_kind(), std::move(items));
+      } else if (v.element()) {
+        out = Value::unknown_length(v.sequence_kind(), with_fresh_symbols(*v.element(), first, end, renamed, depth + 1),
+                                    v.uniform_items());
+      }
+      break;
+    default: return v;  // objects are shared: their sizes are the object's
+  }
+  return out.with_cause(v.cause());
+}
+
 std::string Interpreter::memo_key(const FunctionObject& fn, const std::vector<Value>& args) const {
   std::string key = std::to_string(reinterpret_cast<uintptr_t>(&fn)) + "|" + std::to_string(context_) + "|";
   for (const Value& v : args) key += value_key(v) + ";";
@@ -375,9 +418,12 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   }
   if (hit != memo_.end()) {
     ++stats_.memo_hits;
-    if (sampled) call_samples_[fn->def].push_back({values, hit->second.result});
-    return hit->second.result;
+    std::unordered_map<const TermNode*, Dim> renamed;
+    Value again = with_fresh_symbols(hit->second.result, hit->second.first_symbol, hit->second.end_symbol, renamed);
+    if (sampled) call_samples_[fn->def].push_back({values, again});
+    return again;
   }
+  const std::size_t first_symbol = symbol_count();
 
   auto f = std::make_unique<Frame>();
   f->module = fn->module;
@@ -455,7 +501,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   }
   if (sampled) call_samples_[fn->def].push_back({values, result});
   // the entry keeps the callee and its arguments alive (MemoEntry)
-  memo_[key] = MemoEntry{result, fn, std::move(values), std::move(facts_at_call), recording_};
+  memo_[key] = MemoEntry{result, fn, std::move(values), std::move(facts_at_call), recording_, first_symbol, symbol_count()};
   memo_log_.push_back(key);
   (void)site;
   return result;

@@ -599,5 +599,26 @@ TEST(Calls, MapFollowsALambdaOnEachItem) {
   EXPECT_EQ(a.shape(line_of(src, "# summed"), "d"), "[5]");
 }
 
+TEST(Calls, TwoCallsThatHitTheMemoDoNotShareTheSizesTheCallMade) {
+  // an outside user's false proof: one helper unpacks the shapes of two
+  // loaded tensors; the second call hit the memo and got the first call's
+  // symbols, so a + b was proven though [2, 3, 4] + [2, 5, 4] fails
+  const std::string src =
+      "import sys\n"
+      "import torch\n"
+      "def tokens(img):\n"
+      "    batch, n, d = img.shape\n"
+      "    return img.reshape(batch, n, d)\n"
+      "a = tokens(torch.load(sys.argv[1]))\n"
+      "b = tokens(torch.load(sys.argv[2]))\n"
+      "c = a + b  # sum\n"
+      "e = a + a  # same\n";
+  Analysed a(src);
+  for (const auto* ob : a.at(line_of(src, "# sum"))) {
+    if (ob->ob.tag == "broadcast_c1") EXPECT_EQ(ob->outcome, Outcome::Deferred) << a.dump();
+  }
+  EXPECT_EQ(a.outcome(line_of(src, "# same"), "broadcast_c1"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
