@@ -871,6 +871,23 @@ bool Interpreter::set_attribute(const Value& obj, const std::string& attr, const
     write_object_attribute(obj.as_object(), attr, v);
     return true;
   }
+  // a library module's parameter replaced (`decoder.weight = encoder.weight`,
+  // resized weights loaded): its forward reads the new one, so the sizes the
+  // constructor gave are the new weight's (unknown when it is)
+  if (obj.is_object() && obj.as_object() && obj.as_object()->class_name.rfind("torch.nn.", 0) == 0 &&
+      !object_as<ContainerModule>(obj) && !object_as<ModuleWrapper>(obj)) {
+    const std::shared_ptr<ObjectValue>& module = obj.as_object();
+    write_object_attribute(module, attr, v);
+    const std::string& cls = module->class_name;
+    const char* rows = cls == "torch.nn.Linear" ? "out_features" : cls == "torch.nn.Embedding" ? "num_embeddings" : nullptr;
+    const char* cols = cls == "torch.nn.Linear" ? "in_features" : cls == "torch.nn.Embedding" ? "embedding_dim" : nullptr;
+    if (attr == "weight" && rows) {
+      bool known = v.is_tensor() && v.shape().rank_known() && v.shape().rank() == 2;
+      write_object_attribute(module, rows, Value::integer(known ? v.shape()[0] : Dim::symbol(rows)));
+      write_object_attribute(module, cols, Value::integer(known ? v.shape()[1] : Dim::symbol(cols)));
+    }
+    return true;
+  }
   return false;
 }
 

@@ -294,5 +294,25 @@ TEST(Objects, AnUncalledFunctionsStarArgsAreNotEmpty) {
   EXPECT_EQ(a.count(Outcome::Error), 0u) << a.dump();
 }
 
+TEST(Objects, ALayersReplacedWeightGivesItsSizes) {
+  // found by an outside user: a resized weight made a false error, a tied
+  // one (word_language_model without its nhid == ninp guard) a false proof
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "lin = nn.Linear(5, 3)\n"
+      "lin.weight = nn.Parameter(torch.randn(3, 7))\n"
+      "y = lin(torch.randn(2, 7))  # resized\n"
+      "enc = nn.Embedding(50, 16)\n"
+      "dec = nn.Linear(32, 50)\n"
+      "dec.weight = enc.weight\n"
+      "z = dec(torch.randn(2, 32))  # tied\n"
+      "w = dec(torch.randn(2, 16))  # fits\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# resized"), "linear_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# tied"), "linear_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# fits"), "w"), "[2, 50]") << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
