@@ -1,6 +1,8 @@
 // Per (site, tag) merging of raw obligations over the analyses of the site.
 #include "gradual/analysis_merge.h"
 
+#include "gradual/python_errors.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -91,7 +93,8 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
     out.ob.status = Status::Deferred;
     out.ob.reason = "fails, but inside a try whose " + rep->handled_what + " handles the failure";
     out.notes.insert(out.notes.begin(),
-                     {rep->handled_by, "this fails whenever it runs, but the RuntimeError is caught here (" +
+                     {rep->handled_by, "this fails whenever it runs, but the " +
+                                           std::string(python_error_of(rep->ob->tag)) + " is caught here (" +
                                            rep->handled_what + "): the program falls back instead of crashing"});
   } else if (zero_warning) {
     // holds only at size 0: still checked at run time

@@ -573,9 +573,14 @@ class Interpreter {
   // is written in the body itself, not in a function the body calls).
   struct Handler {
     SourceLoc loc;
-    std::string what;
+    std::string what;  // how the clause reads: "except (IndexError, ValueError)", "a bare except"
     std::size_t frame_depth = 0;
+    std::vector<std::string> classes;  // the builtin classes it catches (python_errors.h)
+    const ir::Stmt* try_body = nullptr;
   };
+  // The innermost handler of the current function that catches what a
+  // failure of constraint `tag` raises; null when none does.
+  const Handler* handler_for(const std::string& tag) const;
   std::vector<Handler> handlers_;
   // reduction calls that dropped one axis: (file, begin) → (the axis, the call)
   std::map<std::pair<const SourceFile*, uint32_t>, std::pair<int64_t, SourceLoc>> reductions_;

@@ -3,6 +3,7 @@
 // instances (nn.Module.__call__ → forward), nn.Sequential chains, and rule
 // application at call sites with operand slots in source order.
 #include "gradual/interp.h"
+#include "gradual/python_errors.h"
 
 namespace gshape::gradual::interp {
 
@@ -735,6 +736,14 @@ void Interpreter::debug_trace(const Node* site, std::size_t first) {
   }
 }
 
+const Interpreter::Handler* Interpreter::handler_for(const std::string& tag) const {
+  std::string_view raised = python_error_of(tag);
+  for (auto it = handlers_.rbegin(); it != handlers_.rend() && it->frame_depth == frames_.size(); ++it)
+    for (const std::string& caught : it->classes)
+      if (catches(caught, raised)) return &*it;
+  return nullptr;
+}
+
 Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const Node* site) {
   adapt_solver_limit();
   std::size_t first = raw_.size();
@@ -748,8 +757,8 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
   }
   int evaluation = visit_of(site);
   raw_info_.resize(raw_.size());
-  const Handler* handler = !handlers_.empty() && handlers_.back().frame_depth == frames_.size() ? &handlers_.back() : nullptr;
   for (std::size_t i = first; i < raw_.size(); ++i) {
+    const Handler* handler = handlers_.empty() ? nullptr : handler_for(raw_[i].tag);
     raw_info_[i].context = context_;
     raw_info_[i].evaluation = evaluation;
     raw_info_[i].uncalled = in_uncalled_pass_;

@@ -35,22 +35,26 @@ std::string resolve_from(const ImportFrom* from, const std::string& current, boo
   return base.empty() ? from->module : base + "." + from->module;
 }
 
-// Whether an except clause's type catches the RuntimeError PyTorch raises
-// for a shape error: how the clause reads ("except RuntimeError", "a bare
-// except"), or nothing.
-std::optional<std::string> catches_runtime_error(const Expr* type) {
-  if (!type) return std::string("a bare except");
+// The builtin exception classes an except clause's type names (a bare
+// except: "BaseException"), those gshape knows PyTorch to raise among them
+// (gradual/python_errors.h); other names are left out.
+void caught_classes(const Expr* type, std::vector<std::string>& out) {
+  if (!type) {
+    out.push_back("BaseException");
+    return;
+  }
   if (const auto* tuple = dyn_cast<Tuple>(type)) {
-    for (const Expr* e : tuple->elts)
-      if (auto c = catches_runtime_error(e)) return c;
-    return std::nullopt;
+    for (const Expr* e : tuple->elts) caught_classes(e, out);
+    return;
   }
   std::string name;
   if (const auto* n = dyn_cast<Name>(type)) name = n->id;
   else if (const auto* a = dyn_cast<Attribute>(type); a && isa<Name>(a->value) && cast<Name>(a->value)->id == "builtins")
     name = a->attr;
-  if (name == "RuntimeError" || name == "Exception" || name == "BaseException") return "except " + name;
-  return std::nullopt;
+  static const std::set<std::string> known = {"RuntimeError", "Exception", "BaseException", "IndexError",
+                                              "LookupError", "ValueError", "TypeError", "AssertionError",
+                                              "NotImplementedError", "ZeroDivisionError", "ArithmeticError"};
+  if (known.count(name)) out.push_back(name);
 }
 
 bool is_dataclass_decorator(const Expr* d) {
@@ -292,20 +296,23 @@ void Interpreter::exec(const Stmt* s) {
     case Kind::Try: {
       const auto* t = cast<Try>(s);
       Vars before = *frame().vars;
-      std::optional<std::string> catches;
-      const ExceptHandler* catching = nullptr;
+      // the clauses that catch what PyTorch raises for a shape error, in order
+      std::size_t pushed = 0;
       for (const ExceptHandler& h : t->handlers) {
-        if (h.is_star || catches) continue;
-        if ((catches = catches_runtime_error(h.type))) catching = &h;
+        if (h.is_star) continue;
+        std::vector<std::string> classes;
+        caught_classes(h.type, classes);
+        if (classes.empty()) continue;
+        std::string what = !h.type ? "a bare except" : "except " + source_text(h.type->loc, 40);
+        handlers_.push_back({h.loc, what, frames_.size(), std::move(classes), t->body.empty() ? nullptr : t->body.front()});
+        ++pushed;
       }
-      if (catching) handlers_.push_back({catching->loc, *catches, frames_.size()});
       {
         struct Pop {
-          std::vector<Handler>* handlers;
-          ~Pop() {
-            if (handlers) handlers->pop_back();
-          }
-        } pop{catching ? &handlers_ : nullptr};
+          std::vector<Handler>& handlers;
+          std::size_t n;
+          ~Pop() { handlers.resize(handlers.size() - n); }
+        } pop{handlers_, pushed};
         exec_body(t->body);
       }
       if (frame().live) exec_body(t->orelse);

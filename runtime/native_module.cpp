@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "gradual/python_errors.h"
 #include "runtime/site_table.h"
 
 namespace {
@@ -28,7 +29,37 @@ using gshape::runtime::SiteSpec;
 using gshape::runtime::SiteTable;
 using gshape::runtime::SiteTableError;
 
-PyObject* g_shape_check_error = nullptr;  // gshape_runtime.ShapeCheckError
+PyObject* g_shape_check_error = nullptr;  // gshape_runtime.ShapeCheckError, the base of them all
+// What a failure raises: a ShapeCheckError that is also the builtin class
+// PyTorch raises for that constraint (gradual/python_errors.h), so that an
+// `except IndexError:` catches it as it caught PyTorch's IndexError, and an
+// `except RuntimeError:` does not catch what PyTorch raised as a ValueError.
+// Each is named ShapeCheckError too: a traceback reads the same.
+std::map<std::string, PyObject*, std::less<>> g_error_classes;
+
+PyObject* error_class_for(const std::string& tag) {
+  std::string_view raised = gshape::gradual::python_error_of(tag);
+  auto it = g_error_classes.find(raised);
+  return it != g_error_classes.end() ? it->second : g_error_classes.at("RuntimeError");
+}
+
+bool make_error_classes() {
+  const std::pair<const char*, PyObject*> builtins[] = {
+      {"RuntimeError", PyExc_RuntimeError},       {"IndexError", PyExc_IndexError},
+      {"ValueError", PyExc_ValueError},           {"TypeError", PyExc_TypeError},
+      {"AssertionError", PyExc_AssertionError},   {"NotImplementedError", PyExc_NotImplementedError},
+      {"ZeroDivisionError", PyExc_ZeroDivisionError}};
+  for (const auto& [name, builtin] : builtins) {
+    if (g_error_classes.count(name)) continue;
+    PyObject* bases = PyTuple_Pack(2, g_shape_check_error, builtin);
+    if (bases == nullptr) return false;
+    PyObject* cls = PyErr_NewException("gshape_runtime.ShapeCheckError", bases, nullptr);
+    Py_DECREF(bases);
+    if (cls == nullptr) return false;
+    g_error_classes.emplace(name, cls);
+  }
+  return true;
+}
 bool g_checks_enabled = true;             // GSHAPE_CHECKS, read once at import
 
 // The module call a site check has just checked: the hook skips it.
@@ -67,7 +98,8 @@ void raise_failure(const std::string& path, int64_t line, int64_t col, Py_ssize_
   const gshape::runtime::Failure& first = run.failures.front();
   PyObject* text = new_str(failure_text(where, first) + suffix);
   if (text == nullptr) return;
-  PyObject* exc = PyObject_CallOneArg(g_shape_check_error, text);
+  PyObject* cls = error_class_for(first.tag);
+  PyObject* exc = PyObject_CallOneArg(cls, text);
   Py_DECREF(text);
   if (exc == nullptr) return;
   PyObject* others = PyTuple_New(static_cast<Py_ssize_t>(run.failures.size() - 1));
@@ -80,7 +112,7 @@ void raise_failure(const std::string& path, int64_t line, int64_t col, Py_ssize_
             set_attr(exc, "site", PyLong_FromSsize_t(site)) &&
             set_attr(exc, "constraint", new_str(first.constraint)) &&
             set_attr(exc, "detail", new_str(first.message));
-  if (ok) PyErr_SetObject(g_shape_check_error, exc);
+  if (ok) PyErr_SetObject(cls, exc);
   Py_DECREF(exc);
 }
 
@@ -702,6 +734,15 @@ PyObject* all_stats(PyObject* /*module*/, PyObject* /*unused*/) {
   return all;
 }
 
+// error_class(tag) -> the ShapeCheckError class a failure of `tag` raises.
+PyObject* error_class(PyObject* /*module*/, PyObject* tag) {
+  const char* text = PyUnicode_AsUTF8(tag);
+  if (text == nullptr) return nullptr;
+  PyObject* cls = error_class_for(text);
+  Py_INCREF(cls);
+  return cls;
+}
+
 PyObject* rule_names(PyObject* /*module*/, PyObject* /*unused*/) {
   PyObject* list = PyList_New(0);
   if (list == nullptr) return nullptr;
@@ -752,6 +793,9 @@ PyMethodDef module_methods[] = {
     {"_all_stats", as_cfunction(all_stats), METH_NOARGS,
      "Per-site counters of every table built in this process (list of dict)."},
     {"rule_names", as_cfunction(rule_names), METH_NOARGS, "The qualified names of every rule (list of str)."},
+    {"error_class", as_cfunction(error_class), METH_O,
+     "error_class(tag) -> the ShapeCheckError class a failed check of that constraint raises (also the\n"
+     "builtin exception PyTorch raises for it)."},
     {"module_pre_hook", as_cfunction(module_pre_hook), METH_FASTCALL,
      "module_pre_hook(module, inputs) -> None\n\nChecks a module call with the module's forward rule, unless the\n"
      "site of the call has just checked it; raises ShapeCheckError naming the\nuser's innermost line."},
@@ -794,9 +838,11 @@ PyMODINIT_FUNC PyInit__native() {
         "gshape_runtime.ShapeCheckError",
         "A runtime shape check failed. Attributes: path, line, col, tag, site,\n"
         "constraint, detail (the message with the actual sizes), also_failed (the\n"
-        "messages of other requirements of the same call that failed too).",
-        PyExc_RuntimeError, nullptr);
-    if (g_shape_check_error == nullptr) {
+        "messages of other requirements of the same call that failed too). A raised\n"
+        "one is also the builtin exception PyTorch raises for that requirement\n"
+        "(RuntimeError for most; IndexError, ValueError, ... for some).",
+        PyExc_Exception, nullptr);
+    if (g_shape_check_error == nullptr || !make_error_classes()) {
       Py_DECREF(module);
       return nullptr;
     }

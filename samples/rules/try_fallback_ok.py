@@ -1,8 +1,8 @@
 """A shape error inside `try: ... except RuntimeError:` (or `except
 Exception:`, a bare `except:`) is handled by the program: gshape reports
 it as a warning, with a note at the handler, not as an error. Its run-time
-check stays: ShapeCheckError is a RuntimeError, so the handler catches it
-as it catches PyTorch's error. Every case runs under PyTorch."""
+check stays: ShapeCheckError is raised as the class PyTorch raises (a
+RuntimeError here), so the handler catches it as it catches PyTorch's error. Every case runs under PyTorch."""
 import torch
 import torch.nn as nn
 
@@ -36,6 +36,19 @@ def case_tuple_of_handlers():
     try:
         torch.cat([torch.randn(2, 3), torch.randn(2, 4)])  # expect-warning: cat_c5  expect-help: cat_dim
     except (ValueError, RuntimeError):
+        pass
+
+
+def case_an_index_error_caught_as_such():
+    # PyTorch raises IndexError for a dim out of range, ValueError for a
+    # loss's batch mismatch: those handlers catch them (and the checks)
+    try:
+        torch.randn(2, 3).transpose(0, 4)  # expect-warning: transpose_c2
+    except IndexError:
+        pass
+    try:
+        torch.nn.functional.cross_entropy(torch.randn(4, 3), torch.zeros(5, dtype=torch.long))  # expect-warning: cross_entropy_c4
+    except ValueError:
         pass
 
 

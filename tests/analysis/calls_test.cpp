@@ -620,5 +620,30 @@ TEST(Calls, TwoCallsThatHitTheMemoDoNotShareTheSizesTheCallMade) {
   EXPECT_EQ(a.outcome(line_of(src, "# same"), "broadcast_c1"), Outcome::Proven) << a.dump();
 }
 
+TEST(Calls, AHandlerCatchesWhatPyTorchRaisesForTheConstraint) {
+  // an outside user's correct program: PyTorch raises IndexError for a dim
+  // out of range and ValueError for a batch mismatch; `except IndexError`
+  // handles the first (a warning), not a view's RuntimeError (an error)
+  const std::string src =
+      "import torch\n"
+      "import torch.nn.functional as F\n"
+      "try:\n"
+      "    torch.randn(2, 3).transpose(0, 4)  # dim\n"
+      "except IndexError:\n"
+      "    pass\n"
+      "try:\n"
+      "    F.cross_entropy(torch.randn(4, 3), torch.zeros(5, dtype=torch.long))  # batch\n"
+      "except (TypeError, ValueError):\n"
+      "    pass\n"
+      "try:\n"
+      "    torch.zeros(2, 3).view(7)  # view\n"
+      "except IndexError:\n"
+      "    pass\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# dim"), "transpose_c2"), Outcome::Warning) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# batch"), "cross_entropy_c4"), Outcome::Warning) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# view"), "view_c5"), Outcome::Error) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

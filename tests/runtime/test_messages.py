@@ -1,4 +1,4 @@
-"""What a failing check raises: ShapeCheckError (a RuntimeError) whose text
+"""What a failing check raises: ShapeCheckError (of PyTorch's class for the constraint) whose text
 is `path:line:col: [tag] message (operands)`, the message computed by the
 rule from the values that failed, its attributes set, and the user's line
 as the innermost traceback frame."""
@@ -63,7 +63,9 @@ class ExceptionTests(unittest.TestCase):
         ])
 
     def test_type_and_attributes(self):
-        self.assertTrue(issubclass(ShapeCheckError, RuntimeError))
+        # what a failure raises is a ShapeCheckError and PyTorch's class for it
+        self.assertTrue(issubclass(gshape_runtime._native.error_class("matmul_c2"), ShapeCheckError))
+        self.assertTrue(issubclass(gshape_runtime._native.error_class("matmul_c2"), RuntimeError))
         self.assertIs(gshape_runtime.ShapeCheckError, gshape_runtime._native.ShapeCheckError)
         self.assertEqual(ShapeCheckError.__module__, "gshape_runtime")
         table = self.make_table()

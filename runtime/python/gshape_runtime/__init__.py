@@ -6,7 +6,8 @@ of every call and operator the analysis could not prove through
 actual sizes. Importing the package also installs a forward pre-hook on every
 ``nn.Module``, so module calls no site checked (the layers inside an
 ``nn.Sequential``, calls made by library code) are checked too. A failing
-check raises ``ShapeCheckError`` (a ``RuntimeError``) at the user's line.
+check raises ``ShapeCheckError`` at the user's line, as the builtin exception
+class PyTorch raises for that constraint (a ``RuntimeError`` for most).
 ``GSHAPE_CHECKS=0`` makes every check a no-op and installs no hook;
 ``GSHAPE_STATS=path`` writes per-site counters to ``path`` (JSON) at exit.
 See docs/runtime.md.
