@@ -228,6 +228,7 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
   st.z3_seconds = solver.z3_seconds;
   st.z3_unknown = solver.z3_unknown;
   st.solver_cache_hits = solver.cache_hits;
+  st.z3_profile = solver.profile;
   for (const auto& [file, time] : solver.by_file) {
     AnalysisStats::FileSolverTime& t = st.z3_by_file[file ? file->path() : std::string()];
     t.seconds += time.seconds;
@@ -415,6 +416,7 @@ AnalysisResult merge_units(std::vector<AnalysisResult>& parts) {
     st.z3_unknown += is.z3_unknown;
     st.z3_seconds += is.z3_seconds;
     st.solver_cache_hits += is.solver_cache_hits;
+    st.z3_profile.merge(is.z3_profile);
     st.functions_analysed += is.functions_analysed;
     st.memo_hits += is.memo_hits;
     st.budget_exhausted += is.budget_exhausted;

@@ -72,6 +72,31 @@ void sort_by_id(std::vector<const TermNode*>& nodes) {
 }
 }  // namespace
 
+void CheckProfile::add(double secs, uint64_t spent) {
+  ++checks;
+  seconds += secs;
+  units += spent;
+  max_units = std::max(max_units, spent);
+  std::size_t bucket = 0;
+  for (uint64_t bound = 100; bucket + 1 < by_units.size() && spent >= bound; bound *= 10) ++bucket;
+  ++by_units[bucket];
+}
+
+void CheckProfile::merge(const CheckProfile& other) {
+  checks += other.checks;
+  seconds += other.seconds;
+  units += other.units;
+  max_units = std::max(max_units, other.max_units);
+  for (std::size_t i = 0; i < by_units.size(); ++i) by_units[i] += other.by_units[i];
+}
+
+void Z3Profile::merge(const Z3Profile& other) {
+  sat.merge(other.sat);
+  unsat.merge(other.unsat);
+  unknown.merge(other.unknown);
+  cores.merge(other.cores);
+}
+
 struct Solver::Impl {
   explicit Impl(SolverOptions opts) : options(opts) {}
 
@@ -221,7 +246,9 @@ struct Solver::Impl {
       auto start = std::chrono::steady_clock::now();
       r.result = solver.check();
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      count_units(solver);
+      uint64_t spent = count_units(solver);
+      (r.result == z3::sat ? stats.profile.sat : r.result == z3::unsat ? stats.profile.unsat : stats.profile.unknown)
+          .add(secs, spent);
       ++stats.z3_checks;
       stats.z3_seconds += secs;
       SolverStats::FileTime& file = stats.by_file[attributed];
@@ -245,10 +272,13 @@ struct Solver::Impl {
       if (Dim(s).nonneg()) solver.add(translate(s) >= 0);
   }
 
-  void count_units(z3::solver& solver) {
+  // The units the check just made spent (and counts them).
+  uint64_t count_units(z3::solver& solver) {
     uint64_t units = rlimit_count(solver);  // the context's counter
-    stats.rlimit_units += units - last_rlimit;
+    uint64_t spent = units - last_rlimit;
+    stats.rlimit_units += spent;
     last_rlimit = units;
+    return spent;
   }
 
   // The facts among `assumed` that an unsat check of `extra` needs (an
@@ -269,8 +299,10 @@ struct Solver::Impl {
         indicators.push_back(ind);
       }
       solver.add(extra);
+      auto start = std::chrono::steady_clock::now();
       z3::check_result r = solver.check(indicators);
-      count_units(solver);
+      stats.profile.cores.add(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                              count_units(solver));
       if (r == z3::unsat) return core(solver);
     } catch (const z3::exception&) {
     }

@@ -11,6 +11,7 @@
 // z3++.h is included only by solver.cpp.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -33,6 +34,24 @@ struct SolverOptions {
   bool witnesses = true;      // try concrete witnesses before Z3 (witness.h)
 };
 
+// Z3 checks of one outcome: how many, their time and resource units, and
+// how the units spread (`check --verbose`): a check that ends unknown has
+// spent its whole limit, the others show what a decision needs.
+struct CheckProfile {
+  uint64_t checks = 0;
+  double seconds = 0;
+  uint64_t units = 0;
+  uint64_t max_units = 0;
+  std::array<uint64_t, 5> by_units{};  // checks that spent < 100, < 1,000, < 10,000, < 100,000, more units
+  void add(double secs, uint64_t spent);
+  void merge(const CheckProfile& other);
+};
+struct Z3Profile {
+  CheckProfile sat, unsat, unknown;
+  CheckProfile cores;  // the second solver's checks for unsat cores (not in z3_checks nor z3_seconds)
+  void merge(const Z3Profile& other);
+};
+
 struct SolverStats {
   uint64_t obligations = 0;          // discharged through discharge()
   uint64_t proven = 0, refuted = 0, deferred = 0;
@@ -44,6 +63,7 @@ struct SolverStats {
   uint64_t rlimit_units = 0;         // Z3's deterministic resource count spent in check()
   double max_check_seconds = 0;
   uint64_t cache_hits = 0;           // queries answered by an earlier identical one
+  Z3Profile profile;
   // Time inside check() and Z3 checks per file, as attributed by
   // Solver::attribute_to (the file of the statement the analysis executes).
   struct FileTime {
