@@ -427,8 +427,10 @@ struct Solver::Impl {
     // it is the failing example) and one for facts ∧ c (so it is not
     // refuted) make it deferred without asking Z3.
     bool not_proven = false;
+    bool satisfiable = false;  // a witness of facts ∧ c: not refuted
+    std::vector<const TermNode*> conditions;
     if (options.witnesses) {
-      std::vector<const TermNode*> conditions{(!c).node()};
+      conditions.push_back((!c).node());
       for (std::size_t f : connected) conditions.push_back(facts[f].condition);
       if (auto failing = find_witness(conditions)) {
         not_proven = true;
@@ -461,11 +463,20 @@ struct Solver::Impl {
       v.status = Status::Proven;
       return v;
     }
-    // facts ∧ c unsatisfiable → refuted
+    // facts ∧ c unsatisfiable → refuted. Not when a witness satisfies facts ∧ c
+    // (looked for here when none was looked for above): Z3 would spend a
+    // check to learn it, and on a nonlinear query its whole limit.
+    if (options.witnesses && !not_proven) {
+      conditions[0] = c.node();
+      satisfiable = find_witness(conditions).has_value();
+    }
     std::vector<std::size_t> refuting_core;
-    CheckResult positive = check_with(goal, all_symbols, connected, [&](z3::solver&, z3::check_result r) {
-      if (r == z3::unsat) refuting_core = core_of(goal, all_symbols, connected);
-    });
+    CheckResult positive{z3::sat, {}};
+    if (!satisfiable) {
+      positive = check_with(goal, all_symbols, connected, [&](z3::solver&, z3::check_result r) {
+        if (r == z3::unsat) refuting_core = core_of(goal, all_symbols, connected);
+      });
+    }
     if (positive.result == z3::unsat) {
       v.status = Status::Refuted;
       core_facts = std::move(refuting_core);
