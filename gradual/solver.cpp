@@ -119,6 +119,7 @@ struct Solver::Impl {
   std::unordered_map<std::string, std::size_t> fact_by_indicator;
   std::unordered_map<const TermNode*, int> assumed;  // condition → how many facts assert it now
   std::unordered_map<std::string, CachedVerdict> verdicts;
+  std::unordered_map<std::string, bool> side_answers;  // proves(): resource limit and query → proven
 
   z3::expr indicator(std::size_t fact) {
     std::string name = "fact!" + std::to_string(fact);
@@ -400,7 +401,28 @@ struct Solver::Impl {
   // the common answer (Solver::sizes_it_needs_at_zero).
   bool proves(const Pred& c) {
     if (auto k = c.constant_value()) return *k;
+    // one of the facts itself (`s >= 0` of a hyperparameter a rule checked)
+    if (assumed.count(c.node())) return true;
     std::vector<std::size_t> connected = connected_facts(c.node());
+    // asked again in each context a function is analysed in, of fresh
+    // symbols: answered once per query up to renaming (and per limit)
+    CanonicalQuery query;
+    query.key = std::to_string(options.rlimit) + ';';
+    query.add_root(c.node());
+    std::unordered_set<const TermNode*> seen;
+    for (std::size_t f : connected)
+      if (seen.insert(facts[f].condition).second) query.add_root(facts[f].condition);
+    auto hit = side_answers.find(query.key);
+    if (hit != side_answers.end()) {
+      ++stats.cache_hits;
+      return hit->second;
+    }
+    bool answer = proves_uncached(c, connected);
+    side_answers.emplace(std::move(query.key), answer);
+    return answer;
+  }
+
+  bool proves_uncached(const Pred& c, const std::vector<std::size_t>& connected) {
     std::vector<const TermNode*> conditions{(!c).node()};
     for (std::size_t f : connected) conditions.push_back(facts[f].condition);
     if (options.witnesses && find_witness(conditions)) return false;
