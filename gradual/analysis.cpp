@@ -185,6 +185,12 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
     merged_input.push_back(r);
   }
   result.obligations = merge_obligations(merged_input);
+  // the cores of the proofs printed, one Z3 check each (docs/gradual.md)
+  for (AnalysedObligation& a : result.obligations)
+    if (a.ob.pending_core) {
+      if (a.ob.status == Status::Proven) a.ob.core = in.core_of(*a.ob.pending_core);
+      a.ob.pending_core.reset();
+    }
   if (options.symbolic_args) {
     result.argument_symbols = in.argument_symbols();
     result.raw_preconditions = preconditions_of(raw, result.argument_symbols, options.symbolic_command);

@@ -176,6 +176,8 @@ class Interpreter {
   }
   AnalysisStats& stats() { return stats_; }
   SolverStats solver_stats() const;
+  // The unsat core of a proof the analysis prints (Solver::core_of).
+  std::vector<FactRef> core_of(const PendingCore& pending);
 
   // ---- used by the interp_*.cpp parts
   // statements

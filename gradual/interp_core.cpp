@@ -253,6 +253,8 @@ void Interpreter::analyse_uncalled() {
 
 SolverStats Interpreter::solver_stats() const { return solver_->stats(); }
 
+std::vector<FactRef> Interpreter::core_of(const PendingCore& pending) { return solver_->core_of(pending); }
+
 void Interpreter::tick() {
   ++steps_;
   if (frames_.empty()) return;

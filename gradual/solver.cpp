@@ -63,6 +63,7 @@ class CanonicalQuery {
 struct CachedVerdict {
   Verdict verdict;
   std::vector<std::size_t> core;
+  std::shared_ptr<PendingCore::Shared> proof_core = std::make_shared<PendingCore::Shared>();  // once computed
 };
 
 // Creation order, not addresses: what Z3 is given (and so its verdict near
@@ -116,7 +117,6 @@ struct Solver::Impl {
   std::unordered_map<const TermNode*, z3::expr> cache;
   std::unordered_map<const TermNode*, std::size_t> symbol_numbers;  // Z3 names of size symbols
   std::vector<FactRecord> facts;  // index == the number in the indicator name; depths ascend
-  std::unordered_map<std::string, std::size_t> fact_by_indicator;
   std::unordered_map<const TermNode*, int> assumed;  // condition → how many facts assert it now
   std::unordered_map<std::string, CachedVerdict> verdicts;
   std::unordered_map<std::string, bool> side_answers;  // proves(): resource limit and query → proven
@@ -288,15 +288,31 @@ struct Solver::Impl {
   // verdict, so where Z3 cannot find one, every fact is named.
   std::vector<std::size_t> core_of(const z3::expr& extra, const std::vector<const TermNode*>& symbols,
                                    const std::vector<std::size_t>& assumed) {
-    if (assumed.empty()) return {};
+    std::vector<const TermNode*> conditions;
+    for (std::size_t i : assumed) conditions.push_back(facts[i].condition);
+    std::vector<std::size_t> out;
+    for (std::size_t k : core_positions(extra, symbols, conditions, assumed)) out.push_back(assumed[k]);
+    return out;
+  }
+
+  // The same for `conditions`, the facts numbered `numbers` (their
+  // indicators' names), by position in them.
+  std::vector<std::size_t> core_positions(const z3::expr& extra, const std::vector<const TermNode*>& symbols,
+                                          const std::vector<const TermNode*>& conditions,
+                                          const std::vector<std::size_t>& numbers) {
+    std::vector<std::size_t> all(conditions.size());
+    for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
+    if (conditions.empty()) return {};
     try {
       z3::solver solver(ctx(), z3::solver::simple());
       apply_limits(solver);
       add_axioms(solver, symbols);
       z3::expr_vector indicators(ctx());
-      for (std::size_t i : assumed) {
-        z3::expr ind = indicator(i);
-        solver.add(z3::implies(ind, translate(facts[i].condition)));
+      std::unordered_map<std::string, std::size_t> position;
+      for (std::size_t k = 0; k < conditions.size(); ++k) {
+        z3::expr ind = indicator(numbers[k]);
+        position.emplace(ind.to_string(), k);
+        solver.add(z3::implies(ind, translate(conditions[k])));
         indicators.push_back(ind);
       }
       solver.add(extra);
@@ -304,21 +320,18 @@ struct Solver::Impl {
       z3::check_result r = solver.check(indicators);
       stats.profile.cores.add(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
                               count_units(solver));
-      if (r == z3::unsat) return core(solver);
+      if (r == z3::unsat) {
+        std::vector<std::size_t> out;
+        z3::expr_vector c = solver.unsat_core();
+        for (unsigned i = 0; i < c.size(); ++i) {
+          auto it = position.find(c[i].to_string());
+          if (it != position.end()) out.push_back(it->second);
+        }
+        return out;
+      }
     } catch (const z3::exception&) {
     }
-    return assumed;
-  }
-
-  // The facts of an unsat check's core, by number.
-  std::vector<std::size_t> core(z3::solver& solver) {
-    std::vector<std::size_t> out;
-    z3::expr_vector c = solver.unsat_core();
-    for (unsigned i = 0; i < c.size(); ++i) {
-      auto it = fact_by_indicator.find(c[i].to_string());
-      if (it != fact_by_indicator.end() && it->second < facts.size()) out.push_back(it->second);
-    }
-    return out;
+    return all;
   }
 
   std::vector<std::pair<std::string, int64_t>> model_of(z3::solver& solver, const std::vector<Dim>& symbols) {
@@ -379,7 +392,7 @@ struct Solver::Impl {
     auto hit = verdicts.find(query.key);
     if (hit != verdicts.end()) {
       ++stats.cache_hits;
-      return with_core(hit->second.verdict, hit->second.core, distinct);
+      return with_core(hit->second.verdict, hit->second.core, hit->second.proof_core, c, distinct);
     }
     std::vector<std::size_t> core_facts;
     Verdict v = decide_uncached(c, connected, core_facts);
@@ -390,7 +403,7 @@ struct Solver::Impl {
           cached.core.push_back(i);
           break;
         }
-    Verdict out = with_core(v, cached.core, distinct);
+    Verdict out = with_core(v, cached.core, cached.proof_core, c, distinct);
     verdicts.emplace(std::move(query.key), std::move(cached));
     return out;
   }
@@ -435,10 +448,30 @@ struct Solver::Impl {
     return r.result == z3::unsat;
   }
 
-  // `v` with its core: the facts at those positions of `distinct`.
-  Verdict with_core(Verdict v, const std::vector<std::size_t>& core, const std::vector<std::size_t>& distinct) {
+  // `v` with its core: a refutation's, the facts at those positions of
+  // `distinct`; a proof's, those facts kept for Solver::core_of (most proofs
+  // are never printed: their functions are analysed in several contexts,
+  // or they answer the interpreter's own questions).
+  Verdict with_core(Verdict v, const std::vector<std::size_t>& core, const std::shared_ptr<PendingCore::Shared>& shared,
+                    const Pred& c, const std::vector<std::size_t>& distinct) {
     v.core.clear();
     for (std::size_t i : core) v.core.push_back(facts[distinct[i]].ref);
+    if (v.status == Status::Proven && !v.without_z3 && !distinct.empty()) {
+      auto pending = std::make_shared<PendingCore>();
+      pending->goal = c.node();
+      for (std::size_t f : distinct) {
+        pending->conditions.push_back(facts[f].condition);
+        pending->refs.push_back(facts[f].ref);
+        pending->numbers.push_back(f);
+        pending->symbols.insert(pending->symbols.end(), facts[f].symbols.begin(), facts[f].symbols.end());
+      }
+      for (const Dim& d : symbols_of(c.node())) pending->symbols.push_back(d.node());
+      sort_by_id(pending->symbols);
+      pending->symbols.erase(std::unique(pending->symbols.begin(), pending->symbols.end()), pending->symbols.end());
+      pending->rlimit = options.rlimit;
+      pending->shared = shared;
+      v.pending_core = std::move(pending);
+    }
     return v;
   }
 
@@ -477,7 +510,6 @@ struct Solver::Impl {
     CheckResult negated{z3::sat, {}};
     if (!not_proven) {
       negated = check_with(!goal, all_symbols, connected, [&](z3::solver& solver, z3::check_result r) {
-        if (r == z3::unsat) core_facts = core_of(!goal, all_symbols, connected);
         if (r == z3::sat) v.example = model_of(solver, symbols);
       });
     }
@@ -537,7 +569,6 @@ struct Solver::Impl {
 
   void add_fact(const Pred& fact, const SourceLoc& loc, std::string description) {
     if (fact.is_true()) return;
-    fact_by_indicator["fact!" + std::to_string(facts.size())] = facts.size();
     std::vector<const TermNode*> symbols;
     for (const Dim& s : symbols_of(fact.node())) symbols.push_back(s.node());
     facts.push_back({{loc, std::move(description)}, depth, fact.node(), std::move(symbols)});
@@ -555,7 +586,6 @@ void Solver::pop_scope() {
   if (s.depth == 0) return;
   --s.depth;
   while (!s.facts.empty() && s.facts.back().depth > s.depth) {
-    s.fact_by_indicator.erase("fact!" + std::to_string(s.facts.size() - 1));
     auto a = s.assumed.find(s.facts.back().condition);
     if (a != s.assumed.end() && --a->second == 0) s.assumed.erase(a);
     s.facts.pop_back();
@@ -647,6 +677,7 @@ void Solver::discharge(Obligation& ob) {
   ob.reason = std::move(v.reason);
   ob.example = std::move(v.example);
   ob.core = std::move(v.core);
+  ob.pending_core = std::move(v.pending_core);
   ob.decided_without_z3 = v.without_z3;
   SolverStats& st = impl_->stats;
   ++st.obligations;
@@ -680,6 +711,26 @@ std::optional<bool> Solver::settle(const Pred& c) {
   if (impl_->proves(c)) return true;
   if (impl_->proves(!c)) return false;
   return std::nullopt;
+}
+
+std::vector<FactRef> Solver::core_of(const PendingCore& pending) {
+  Impl& s = *impl_;
+  // the limit the proof had, not this moment's
+  struct Restore {
+    uint64_t& rlimit;
+    uint64_t saved;
+    ~Restore() { rlimit = saved; }
+  } restore{s.options.rlimit, std::exchange(s.options.rlimit, pending.rlimit)};
+  // one core per query up to renaming, as the verdict: the positions carry over
+  PendingCore::Shared computed;
+  PendingCore::Shared& core = pending.shared ? *pending.shared : computed;
+  if (!core.known) {
+    core.positions = s.core_positions(!s.translate(pending.goal), pending.symbols, pending.conditions, pending.numbers);
+    core.known = true;
+  }
+  std::vector<FactRef> out;
+  for (std::size_t k : core.positions) out.push_back(pending.refs[k]);
+  return out;
 }
 
 const SourceFile* Solver::attribute_to(const SourceFile* file) { return std::exchange(impl_->attributed, file); }

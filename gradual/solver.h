@@ -73,12 +73,32 @@ struct SolverStats {
   std::unordered_map<const SourceFile*, FileTime> by_file;
 };
 
+// A proof's core, to be computed: the facts the proof had (distinct
+// conditions with their references and fact numbers), the goal it proved and
+// the resource limit it had.
+struct PendingCore {
+  const TermNode* goal = nullptr;  // c, proven: the core is that of facts ∧ ¬c
+  std::vector<const TermNode*> conditions;
+  std::vector<FactRef> refs;
+  std::vector<std::size_t> numbers;  // the facts' numbers then (Z3's names of their indicators)
+  std::vector<const TermNode*> symbols;
+  uint64_t rlimit = 0;
+  // Shared by the proofs of one query up to renaming (the verdict cache's
+  // entry): the core, as positions in `conditions`, once one of them asked.
+  struct Shared {
+    bool known = false;
+    std::vector<std::size_t> positions;
+  };
+  std::shared_ptr<Shared> shared;
+};
+
 // The outcome of deciding one condition under the current facts.
 struct Verdict {
   Status status = Status::Deferred;
   std::string reason;                                    // deferred: why
   std::vector<std::pair<std::string, int64_t>> example;  // deferred: a failing assignment
-  std::vector<FactRef> core;                             // proven/refuted: facts used
+  std::vector<FactRef> core;                             // refuted: facts used
+  std::shared_ptr<const PendingCore> pending_core;       // proven by Z3: the facts used, to be computed
   bool without_z3 = false;
   bool by_witness = false;  // deferred because witnesses for c and for ¬c were found
 };
@@ -122,6 +142,11 @@ class Solver final : public Discharger {
   // query under a small budget and without the verdict cache (a side
   // question: a result shape's condition, never an obligation's verdict).
   std::optional<bool> settle(const Pred& c) override;
+
+  // The unsat core of a proof (an obligation's pending_core): a check of its
+  // own, so asked only for the obligations printed. Where Z3 finds none,
+  // every fact the proof had.
+  std::vector<FactRef> core_of(const PendingCore& pending);
 
   // The file Z3 time is counted for from now on (SolverStats::by_file);
   // returns the previous one.
