@@ -34,24 +34,35 @@ struct FactRecord {
 class CanonicalQuery {
  public:
   std::string key;
-  void add_root(const TermNode* n) { key += 'R' + std::to_string(number(n)) + ';'; }
+  void add_root(const TermNode* n) {
+    key += 'R';
+    put(number(n));
+  }
 
  private:
   std::unordered_map<const TermNode*, std::size_t> numbers_;
+  // bytes, not text: a query's key is built for every decision, most of
+  // them answered by the cache
+  void put(uint64_t x) {
+    for (; x >= 0x80; x >>= 7) key += static_cast<char>(0x80 | (x & 0x7f));
+    key += static_cast<char>(x);
+  }
   std::size_t number(const TermNode* n) {
     auto it = numbers_.find(n);
     if (it != numbers_.end()) return it->second;
     std::vector<std::size_t> args;
+    args.reserve(n->args.size());
     for (const TermNode* a : n->args) args.push_back(number(a));
-    key += std::to_string(static_cast<int>(n->op));
+    put(static_cast<uint64_t>(n->op));
     if (n->op == TermOp::Symbol) {
-      key += n->nonneg ? "+" : "-";
+      key += n->nonneg ? '+' : '-';
       key += Dim(n).symbol_name();
+      key += '\0';
     } else {
-      key += ' ' + std::to_string(n->value);
+      put(static_cast<uint64_t>(n->value));
     }
-    for (std::size_t a : args) key += ',' + std::to_string(a);
-    key += ';';
+    put(args.size());
+    for (std::size_t a : args) put(a);
     std::size_t k = numbers_.size();
     numbers_.emplace(n, k);
     return k;
