@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -129,6 +131,8 @@ struct Solver::Impl {
   std::unordered_map<const TermNode*, std::size_t> symbol_numbers;  // Z3 names of size symbols
   std::vector<FactRecord> facts;  // index == the number in the indicator name; depths ascend
   std::unordered_map<const TermNode*, int> assumed;  // condition → how many facts assert it now
+  std::unordered_map<const TermNode*, std::vector<std::size_t>> facts_of_symbol;  // the facts naming it, by number
+  std::vector<std::size_t> symbol_free_facts;  // facts without symbols, by number
   std::unordered_map<std::string, CachedVerdict> verdicts;
   std::unordered_map<std::string, bool> side_answers;  // proves(): resource limit and query → proven
 
@@ -363,22 +367,42 @@ struct Solver::Impl {
   // unless they are contradictory on their own (a dead path, where
   // leaving them out only loses a vacuous proof).
   std::vector<std::size_t> connected_facts(const TermNode* goal) {
+    // In the order of passes over the facts by number, each taking the
+    // facts that share a symbol reached so far (the order Z3 gets them in),
+    // but each pass visits only the facts a newly reached symbol names.
     std::unordered_set<const TermNode*> reached;
-    for (const Dim& s : symbols_of(goal)) reached.insert(s.node());
-    std::vector<bool> taken(facts.size(), false);
+    std::vector<char> taken(facts.size(), 0), queued(facts.size(), 0);
+    std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> pass;  // this pass, ahead of the scan
+    std::vector<std::size_t> next;                                                   // behind it: the next pass
+    std::size_t scan = 0;
+    auto reach = [&](const TermNode* symbol) {
+      if (!reached.insert(symbol).second) return;
+      auto it = facts_of_symbol.find(symbol);
+      if (it == facts_of_symbol.end()) return;
+      for (std::size_t f : it->second) {
+        if (taken[f] || queued[f]) continue;
+        queued[f] = 1;
+        if (f >= scan) pass.push(f);
+        else next.push_back(f);
+      }
+    };
+    for (std::size_t f : symbol_free_facts) {
+      queued[f] = 1;
+      pass.push(f);
+    }
+    for (const Dim& s : symbols_of(goal)) reach(s.node());
     std::vector<std::size_t> out;
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (std::size_t i = 0; i < facts.size(); ++i) {
-        if (taken[i]) continue;
-        const FactRecord& f = facts[i];
-        bool shares = f.symbols.empty() ||
-                      std::any_of(f.symbols.begin(), f.symbols.end(), [&](const TermNode* s) { return reached.count(s); });
-        if (!shares) continue;
-        taken[i] = true;
-        grew = true;
-        out.push_back(i);
-        reached.insert(f.symbols.begin(), f.symbols.end());
+    while (!pass.empty()) {
+      std::size_t f = pass.top();
+      pass.pop();
+      taken[f] = 1;
+      out.push_back(f);
+      scan = f + 1;
+      for (const TermNode* s : facts[f].symbols) reach(s);
+      if (pass.empty() && !next.empty()) {
+        scan = 0;
+        for (std::size_t g : next) pass.push(g);
+        next.clear();
       }
     }
     return out;
@@ -582,6 +606,8 @@ struct Solver::Impl {
     if (fact.is_true()) return;
     std::vector<const TermNode*> symbols;
     for (const Dim& s : symbols_of(fact.node())) symbols.push_back(s.node());
+    for (const TermNode* s : symbols) facts_of_symbol[s].push_back(facts.size());
+    if (symbols.empty()) symbol_free_facts.push_back(facts.size());
     facts.push_back({{loc, std::move(description)}, depth, fact.node(), std::move(symbols)});
     ++assumed[fact.node()];
   }
@@ -599,6 +625,12 @@ void Solver::pop_scope() {
   while (!s.facts.empty() && s.facts.back().depth > s.depth) {
     auto a = s.assumed.find(s.facts.back().condition);
     if (a != s.assumed.end() && --a->second == 0) s.assumed.erase(a);
+    for (const TermNode* symbol : s.facts.back().symbols) {
+      auto it = s.facts_of_symbol.find(symbol);
+      it->second.pop_back();
+      if (it->second.empty()) s.facts_of_symbol.erase(it);
+    }
+    if (!s.symbol_free_facts.empty() && s.symbol_free_facts.back() == s.facts.size() - 1) s.symbol_free_facts.pop_back();
     s.facts.pop_back();
   }
 }
