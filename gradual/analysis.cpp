@@ -156,7 +156,7 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
     });
   }
 
-  const std::vector<Obligation>& raw = in.raw_obligations();
+  std::vector<Obligation>& raw = in.raw_obligations();
   const std::vector<interp::RawInfo>& info = in.raw_info();
   const std::vector<interp::Context>& contexts = in.contexts();
   std::vector<RawObligation> merged_input;
@@ -180,11 +180,24 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
         r.context_loc = c.loader_loc;
       }
     }
-    if (raw[i].decided_without_z3) ++result.stats.decided_without_z3;
-    if (raw[i].decided_by_witness) ++result.stats.decided_by_witness;
     merged_input.push_back(r);
   }
+  // proofs skipped where an earlier analysis of the site deferred the same
+  // check: decided now, under the facts they had, wherever the merge could
+  // read them (deciding one may make another matter)
+  for (std::vector<std::size_t> needed; !(needed = skipped_proofs_that_matter(merged_input)).empty();)
+    for (std::size_t i : needed) in.resolve_skipped(i);
+  for (const Obligation& ob : raw) {
+    if (ob.decided_without_z3) ++result.stats.decided_without_z3;
+    if (ob.decided_by_witness) ++result.stats.decided_by_witness;
+  }
   result.obligations = merge_obligations(merged_input);
+  // (never expected: a skipped proof merged as the one printed; then every one is decided)
+  if (std::any_of(result.obligations.begin(), result.obligations.end(),
+                  [](const AnalysedObligation& a) { return a.ob.proof_skipped; })) {
+    for (std::size_t i = 0; i < raw.size(); ++i) in.resolve_skipped(i);
+    result.obligations = merge_obligations(merged_input);
+  }
   // the cores of the proofs printed, one Z3 check each (docs/gradual.md)
   for (AnalysedObligation& a : result.obligations)
     if (a.ob.pending_core) {

@@ -102,6 +102,11 @@ struct Obligation {
   // Proven by Z3: its core, until the analysis asks for it (Solver::core_of)
   // where this obligation is the one printed for its site.
   std::shared_ptr<const PendingCore> pending_core;
+  // Only its refutation was checked (Solver::set_proof_filter): deferred
+  // until the analysis decides it under these facts, where the output
+  // depends on it (Solver::resolve_skipped).
+  bool proof_skipped = false;
+  std::shared_ptr<const PendingCore> skipped_facts;
   bool decided_without_z3 = false;
   bool decided_by_witness = false;  // deferred by concrete witnesses (witness.h), no Z3 check
   // Deferred, but it holds only when one of these sizes is 0 (`Linear(d, 4*d)`

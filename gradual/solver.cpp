@@ -135,6 +135,8 @@ struct Solver::Impl {
   std::vector<std::size_t> symbol_free_facts;  // facts without symbols, by number
   std::unordered_map<std::string, CachedVerdict> verdicts;
   std::unordered_map<std::string, bool> side_answers;  // proves(): resource limit and query → proven
+  std::function<bool(const Obligation&)> proof_wanted;
+  std::unordered_map<std::string, bool> refutable;  // refutation_only(): query → Z3 found facts ∧ c unsat
 
   z3::expr indicator(std::size_t fact) {
     std::string name = "fact!" + std::to_string(fact);
@@ -443,6 +445,52 @@ struct Solver::Impl {
     return out;
   }
 
+  // The facts `c` is decided under, when facts ∧ c is satisfiable (so `c`
+  // is not refuted): a witness, or Z3, says so. Nothing when `c` needs the
+  // whole decision: a constant, a query decided before (the cache answers),
+  // or facts ∧ c unsatisfiable (refuted, or proven on a dead path).
+  std::shared_ptr<const PendingCore> refutation_only(const Pred& c) {
+    if (c.constant_value()) return nullptr;
+    std::vector<std::size_t> connected = connected_facts(c.node());
+    std::vector<std::size_t> distinct;
+    std::unordered_set<const TermNode*> seen;
+    for (std::size_t f : connected)
+      if (seen.insert(facts[f].condition).second) distinct.push_back(f);
+    CanonicalQuery query;
+    query.add_root(c.node());
+    for (std::size_t f : distinct) query.add_root(facts[f].condition);
+    if (verdicts.count(query.key)) return nullptr;
+    query.key += 'L' + std::to_string(options.rlimit);  // Z3's answer depends on it
+    auto known = refutable.find(query.key);
+    bool unsat = false;
+    if (known != refutable.end()) {
+      unsat = known->second;
+    } else {
+      std::vector<const TermNode*> conditions{c.node()};
+      for (std::size_t f : connected) conditions.push_back(facts[f].condition);
+      if (!(options.witnesses && find_witness(conditions))) {
+        std::vector<const TermNode*> all_symbols;
+        for (const Dim& d : symbols_of(c.node())) all_symbols.push_back(d.node());
+        for (std::size_t f : connected) all_symbols.insert(all_symbols.end(), facts[f].symbols.begin(), facts[f].symbols.end());
+        sort_by_id(all_symbols);
+        all_symbols.erase(std::unique(all_symbols.begin(), all_symbols.end()), all_symbols.end());
+        unsat = check_with(translate(c.node()), all_symbols, connected, [](z3::solver&, z3::check_result) {}).result ==
+                z3::unsat;
+      }
+      refutable.emplace(std::move(query.key), unsat);
+    }
+    if (unsat) return nullptr;
+    auto out = std::make_shared<PendingCore>();
+    out->goal = c.node();
+    for (std::size_t f : distinct) {
+      out->conditions.push_back(facts[f].condition);
+      out->refs.push_back(facts[f].ref);
+      out->numbers.push_back(f);
+    }
+    out->rlimit = options.rlimit;
+    return out;
+  }
+
   // Whether the facts prove `c`, and nothing else: a concrete witness of
   // facts ∧ ¬c answers no without Z3, and Z3 is asked only facts ∧ ¬c (no
   // core, no model, no refutation check). For side questions whose "no" is
@@ -714,7 +762,55 @@ std::vector<std::string> Solver::sizes_it_needs_at_zero(const Pred& c) {
   return names;
 }
 
+void Solver::set_proof_filter(std::function<bool(const Obligation&)> wanted) { impl_->proof_wanted = std::move(wanted); }
+
 void Solver::discharge(Obligation& ob) {
+  Impl& s = *impl_;
+  if (s.proof_wanted && !s.proof_wanted(ob)) {
+    if (auto facts = s.refutation_only(ob.constraint.pred())) {
+      // not refuted; proven or not is left open
+      ob.status = Status::Deferred;
+      ob.proof_skipped = true;
+      ob.skipped_facts = std::move(facts);
+      ++s.stats.obligations;
+      ++s.stats.proofs_skipped;
+      s.add_fact(ob.constraint.pred(), ob.loc, ob.tag + " (checked here)");
+      return;
+    }
+  }
+  decide_into(ob);
+  // A refuted constraint is not assumed: it would make every later query vacuous.
+  if (ob.status != Status::Refuted) s.add_fact(ob.constraint.pred(), ob.loc, ob.tag + " (checked here)");
+}
+
+void Solver::resolve_skipped(Obligation& ob) {
+  if (!ob.proof_skipped || !ob.skipped_facts) {
+    ob.proof_skipped = false;
+    return;
+  }
+  Impl& s = *impl_;
+  std::shared_ptr<const PendingCore> facts = std::move(ob.skipped_facts);
+  ob.proof_skipped = false;
+  --s.stats.proofs_skipped;
+  --s.stats.obligations;
+  // the facts it had, in a scope of their own, and the limit it had
+  struct Restore {
+    Solver& solver;
+    uint64_t& rlimit;
+    uint64_t saved;
+    ~Restore() {
+      solver.pop_scope();
+      rlimit = saved;
+    }
+  };
+  push_scope();
+  Restore restore{*this, s.options.rlimit, std::exchange(s.options.rlimit, facts->rlimit)};
+  for (std::size_t k = 0; k < facts->conditions.size(); ++k)
+    s.add_fact(Pred(facts->conditions[k]), facts->refs[k].loc, facts->refs[k].description);
+  decide_into(ob);
+}
+
+void Solver::decide_into(Obligation& ob) {
   Verdict v = impl_->decide(ob.constraint.pred());
   ob.status = v.status;
   ob.reason = std::move(v.reason);
@@ -733,8 +829,6 @@ void Solver::discharge(Obligation& ob) {
   // (not when Z3 gave up on the check itself: the side question is as hard)
   if (ob.status == Status::Deferred && ob.reason.rfind("the solver could not decide", 0) != 0)
     ob.zero_only = sizes_it_needs_at_zero(ob.constraint.pred());
-  // A refuted constraint is not assumed: it would make every later query vacuous.
-  if (ob.status != Status::Refuted) impl_->add_fact(ob.constraint.pred(), ob.loc, ob.tag + " (checked here)");
 }
 
 std::optional<bool> Solver::query(const Pred& c) {

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,6 +64,7 @@ struct SolverStats {
   uint64_t rlimit_units = 0;         // Z3's deterministic resource count spent in check()
   double max_check_seconds = 0;
   uint64_t cache_hits = 0;           // queries answered by an earlier identical one
+  uint64_t proofs_skipped = 0;       // obligations only checked not to be refuted (set_proof_filter)
   Z3Profile profile;
   // Time inside check() and Z3 checks per file, as attributed by
   // Solver::attribute_to (the file of the statement the analysis executes).
@@ -73,9 +75,9 @@ struct SolverStats {
   std::unordered_map<const SourceFile*, FileTime> by_file;
 };
 
-// A proof's core, to be computed: the facts the proof had (distinct
-// conditions with their references and fact numbers), the goal it proved and
-// the resource limit it had.
+// A proof's core, to be computed (or a decision, Obligation::skipped_facts):
+// the facts the proof had (distinct conditions with their references and
+// fact numbers), the goal it proved and the resource limit it had.
 struct PendingCore {
   const TermNode* goal = nullptr;  // c, proven: the core is that of facts ∧ ¬c
   std::vector<const TermNode*> conditions;
@@ -143,6 +145,16 @@ class Solver final : public Discharger {
   // question: a result shape's condition, never an obligation's verdict).
   std::optional<bool> settle(const Pred& c) override;
 
+  // Which obligations need a proof: for the others (`wanted` false: an
+  // earlier analysis of the same site already defers the same check, so
+  // whether this one is proven changes nothing printed) discharge checks
+  // only that it is not refuted; the proof, most often a nonlinear query
+  // that ends unknown after the whole resource limit, is skipped.
+  void set_proof_filter(std::function<bool(const Obligation&)> wanted);
+  // Decides an obligation whose proof was skipped, under the facts it had
+  // then (Obligation::skipped_facts), as discharge would have.
+  void resolve_skipped(Obligation& ob);
+
   // The unsat core of a proof (an obligation's pending_core): a check of its
   // own, so asked only for the obligations printed. Where Z3 finds none,
   // every fact the proof had.
@@ -158,6 +170,8 @@ class Solver final : public Discharger {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  // decide() into the obligation's fields (status, reason, example, core, zero_only)
+  void decide_into(Obligation& ob);
 };
 
 }  // namespace gshape::gradual
