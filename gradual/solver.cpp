@@ -136,7 +136,6 @@ struct Solver::Impl {
   std::unordered_map<std::string, CachedVerdict> verdicts;
   std::unordered_map<std::string, bool> side_answers;  // proves(): resource limit and query → proven
   std::function<bool(const Obligation&)> proof_wanted;
-  std::unordered_map<std::string, bool> refutable;  // refutation_only(): query → Z3 found facts ∧ c unsat
 
   z3::expr indicator(std::size_t fact) {
     std::string name = "fact!" + std::to_string(fact);
@@ -234,6 +233,9 @@ struct Solver::Impl {
     z3::check_result result;
     std::string reason_unknown;
   };
+  // refutation_only(): query and limit → whether facts ∧ c was satisfiable
+  // (a witness counts as sat), for the decision that may follow
+  std::unordered_map<std::string, CheckResult> refutable;
 
   // One check of the facts numbered `assumed` ∧ `extra` (whose symbols are
   // `symbols`), in a solver of its own holding only them. Z3's incremental
@@ -432,7 +434,7 @@ struct Solver::Impl {
       return with_core(hit->second.verdict, hit->second.core, hit->second.proof_core, c, distinct);
     }
     std::vector<std::size_t> core_facts;
-    Verdict v = decide_uncached(c, connected, core_facts);
+    Verdict v = decide_uncached(c, connected, core_facts, query.key);
     CachedVerdict cached{v, {}};
     for (std::size_t f : core_facts)
       for (std::size_t i = 0; i < distinct.size(); ++i)
@@ -462,10 +464,8 @@ struct Solver::Impl {
     if (verdicts.count(query.key)) return nullptr;
     query.key += 'L' + std::to_string(options.rlimit);  // Z3's answer depends on it
     auto known = refutable.find(query.key);
-    bool unsat = false;
-    if (known != refutable.end()) {
-      unsat = known->second;
-    } else {
+    if (known == refutable.end()) {
+      CheckResult positive{z3::sat, {}};
       std::vector<const TermNode*> conditions{c.node()};
       for (std::size_t f : connected) conditions.push_back(facts[f].condition);
       if (!(options.witnesses && find_witness(conditions))) {
@@ -474,12 +474,11 @@ struct Solver::Impl {
         for (std::size_t f : connected) all_symbols.insert(all_symbols.end(), facts[f].symbols.begin(), facts[f].symbols.end());
         sort_by_id(all_symbols);
         all_symbols.erase(std::unique(all_symbols.begin(), all_symbols.end()), all_symbols.end());
-        unsat = check_with(translate(c.node()), all_symbols, connected, [](z3::solver&, z3::check_result) {}).result ==
-                z3::unsat;
+        positive = check_with(translate(c.node()), all_symbols, connected, [](z3::solver&, z3::check_result) {});
       }
-      refutable.emplace(std::move(query.key), unsat);
+      known = refutable.emplace(std::move(query.key), std::move(positive)).first;
     }
-    if (unsat) return nullptr;
+    if (known->second.result == z3::unsat) return nullptr;
     auto out = std::make_shared<PendingCore>();
     out->goal = c.node();
     for (std::size_t f : distinct) {
@@ -558,7 +557,8 @@ struct Solver::Impl {
     return v;
   }
 
-  Verdict decide_uncached(const Pred& c, const std::vector<std::size_t>& connected, std::vector<std::size_t>& core_facts) {
+  Verdict decide_uncached(const Pred& c, const std::vector<std::size_t>& connected, std::vector<std::size_t>& core_facts,
+                          const std::string& key) {
     Verdict v;
     std::vector<Dim> symbols = symbols_of(c.node());
     // Concrete witnesses first: one for facts ∧ ¬c (so c is not proven, and
@@ -603,13 +603,18 @@ struct Solver::Impl {
     // facts ∧ c unsatisfiable → refuted. Not when a witness satisfies facts ∧ c
     // (looked for here when none was looked for above): Z3 would spend a
     // check to learn it, and on a nonlinear query its whole limit.
-    if (options.witnesses && !not_proven) {
+    // (refutation_only may have asked it already: a skipped proof decided now)
+    auto known = refutable.find(key + 'L' + std::to_string(options.rlimit));
+    bool asked = known != refutable.end() && known->second.result != z3::unsat;
+    if (options.witnesses && !not_proven && !asked) {
       conditions[0] = c.node();
       satisfiable = find_witness(conditions).has_value();
     }
     std::vector<std::size_t> refuting_core;
     CheckResult positive{z3::sat, {}};
-    if (!satisfiable) {
+    if (asked) {
+      positive = known->second;
+    } else if (!satisfiable) {
       positive = check_with(goal, all_symbols, connected, [&](z3::solver&, z3::check_result r) {
         if (r == z3::unsat) refuting_core = core_of(goal, all_symbols, connected);
       });
@@ -794,17 +799,20 @@ void Solver::resolve_skipped(Obligation& ob) {
   --s.stats.proofs_skipped;
   --s.stats.obligations;
   // the facts it had, in a scope of their own, and the limit it had
+  // (its Z3 time counts for its file, as if decided where it was)
   struct Restore {
     Solver& solver;
     uint64_t& rlimit;
     uint64_t saved;
+    const SourceFile* file;
     ~Restore() {
       solver.pop_scope();
       rlimit = saved;
+      solver.attribute_to(file);
     }
   };
   push_scope();
-  Restore restore{*this, s.options.rlimit, std::exchange(s.options.rlimit, facts->rlimit)};
+  Restore restore{*this, s.options.rlimit, std::exchange(s.options.rlimit, facts->rlimit), attribute_to(ob.loc.file)};
   for (std::size_t k = 0; k < facts->conditions.size(); ++k)
     s.add_fact(Pred(facts->conditions[k]), facts->refs[k].loc, facts->refs[k].description);
   decide_into(ob);
