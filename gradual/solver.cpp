@@ -136,6 +136,20 @@ struct Solver::Impl {
   std::unordered_map<std::string, CachedVerdict> verdicts;
   std::unordered_map<std::string, bool> side_answers;  // proves(): resource limit and query → proven
   std::function<bool(const Obligation&)> proof_wanted;
+  // The values of the latest witnesses, symbol by symbol: a witness of
+  // facts ∧ c satisfies the facts once c is assumed, so the search for the
+  // next query's witness of facts ∧ c' may start there (witness_of).
+  std::unordered_map<const TermNode*, int64_t> last_values;
+  // Whether `conditions` (facts ∧ c, c first) have a witness: the plain search, then
+  // one from the latest witnesses' values, which finds what the facts make
+  // hard to reach from 1 (a chain of nonlinear equalities).
+  bool has_witness(const std::vector<const TermNode*>& conditions) {
+    std::optional<Assignment> w = find_witness(conditions);
+    if (!w && !last_values.empty()) w = find_witness(conditions, 400, &last_values);
+    if (w)
+      for (const auto& [node, value] : *w) last_values[node] = value;
+    return w.has_value();
+  }
 
   z3::expr indicator(std::size_t fact) {
     std::string name = "fact!" + std::to_string(fact);
@@ -468,7 +482,7 @@ struct Solver::Impl {
       CheckResult positive{z3::sat, {}};
       std::vector<const TermNode*> conditions{c.node()};
       for (std::size_t f : connected) conditions.push_back(facts[f].condition);
-      if (!(options.witnesses && find_witness(conditions))) {
+      if (!(options.witnesses && has_witness(conditions))) {
         std::vector<const TermNode*> all_symbols;
         for (const Dim& d : symbols_of(c.node())) all_symbols.push_back(d.node());
         for (std::size_t f : connected) all_symbols.insert(all_symbols.end(), facts[f].symbols.begin(), facts[f].symbols.end());
@@ -571,10 +585,11 @@ struct Solver::Impl {
       conditions.push_back((!c).node());
       for (std::size_t f : connected) conditions.push_back(facts[f].condition);
       if (auto failing = find_witness(conditions)) {
+        for (const auto& [node, value] : *failing) last_values[node] = value;
         not_proven = true;
         v.example = example_of(*failing, symbols);
         conditions[0] = c.node();
-        if (find_witness(conditions)) {
+        if (has_witness(conditions)) {
           v.status = Status::Deferred;
           v.reason = unknown_reason(symbols);
           v.by_witness = true;
@@ -608,7 +623,7 @@ struct Solver::Impl {
     bool asked = known != refutable.end() && known->second.result != z3::unsat;
     if (options.witnesses && !not_proven && !asked) {
       conditions[0] = c.node();
-      satisfiable = find_witness(conditions).has_value();
+      satisfiable = has_witness(conditions);
     }
     std::vector<std::size_t> refuting_core;
     CheckResult positive{z3::sat, {}};

@@ -395,7 +395,8 @@ class CompiledParts {
 
 }  // namespace
 
-std::optional<Assignment> find_witness(const std::vector<const TermNode*>& conditions, unsigned budget) {
+std::optional<Assignment> find_witness(const std::vector<const TermNode*>& conditions, unsigned budget,
+                                       const std::unordered_map<const TermNode*, int64_t>* seed) {
   // The conditions' top-level conjuncts are scored one by one, so a move
   // that satisfies one conjunct of `a == -1 and b == -1` counts as progress.
   std::vector<const TermNode*> parts;
@@ -511,6 +512,9 @@ std::optional<Assignment> find_witness(const std::vector<const TermNode*>& condi
     for (std::size_t i = 0; i < symbols.size(); ++i)
       values[i].second = start == 0 ? 1 : start == 1 ? static_cast<int64_t>(i) + 2
                                                      : pool[rng.next() % pool.size()];
+    if (start == 0 && seed)
+      for (std::size_t i = 0; i < symbols.size(); ++i)
+        if (auto it = seed->find(symbols[i].node()); it != seed->end()) values[i].second = it->second;
     for (std::size_t i = 0; i < symbols.size(); ++i)
       if (symbols[i].nonneg() && values[i].second < 0) values[i].second = -values[i].second;
     std::size_t violated = recount();
