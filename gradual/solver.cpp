@@ -584,7 +584,9 @@ struct Solver::Impl {
     if (options.witnesses) {
       conditions.push_back((!c).node());
       for (std::size_t f : connected) conditions.push_back(facts[f].condition);
-      if (auto failing = find_witness(conditions)) {
+      std::optional<Assignment> failing = find_witness(conditions);
+      if (!failing && !last_values.empty()) failing = find_witness(conditions, 400, &last_values);
+      if (failing) {
         for (const auto& [node, value] : *failing) last_values[node] = value;
         not_proven = true;
         v.example = example_of(*failing, symbols);
