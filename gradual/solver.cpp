@@ -426,7 +426,9 @@ struct Solver::Impl {
     return out;
   }
 
-  Verdict decide(const Pred& c) {
+  // `proof_core`: a proof's facts are kept for core_of (an obligation's;
+  // the interpreter's own questions print no core).
+  Verdict decide(const Pred& c, bool proof_core = true) {
     if (auto k = c.constant_value()) {
       Verdict v;
       v.status = *k ? Status::Proven : Status::Refuted;
@@ -445,7 +447,7 @@ struct Solver::Impl {
     auto hit = verdicts.find(query.key);
     if (hit != verdicts.end()) {
       ++stats.cache_hits;
-      return with_core(hit->second.verdict, hit->second.core, hit->second.proof_core, c, distinct);
+      return with_core(hit->second.verdict, hit->second.core, proof_core ? hit->second.proof_core : nullptr, c, distinct);
     }
     std::vector<std::size_t> core_facts;
     Verdict v = decide_uncached(c, connected, core_facts, query.key);
@@ -456,7 +458,7 @@ struct Solver::Impl {
           cached.core.push_back(i);
           break;
         }
-    Verdict out = with_core(v, cached.core, cached.proof_core, c, distinct);
+    Verdict out = with_core(v, cached.core, proof_core ? cached.proof_core : nullptr, c, distinct);
     verdicts.emplace(std::move(query.key), std::move(cached));
     return out;
   }
@@ -552,7 +554,7 @@ struct Solver::Impl {
                     const Pred& c, const std::vector<std::size_t>& distinct) {
     v.core.clear();
     for (std::size_t i : core) v.core.push_back(facts[distinct[i]].ref);
-    if (v.status == Status::Proven && !v.without_z3 && !distinct.empty()) {
+    if (v.status == Status::Proven && !v.without_z3 && !distinct.empty() && shared) {
       auto pending = std::make_shared<PendingCore>();
       pending->goal = c.node();
       for (std::size_t f : distinct) {
@@ -857,7 +859,7 @@ void Solver::decide_into(Obligation& ob) {
 }
 
 std::optional<bool> Solver::query(const Pred& c) {
-  Verdict v = impl_->decide(c);
+  Verdict v = impl_->decide(c, false);
   if (v.status == Status::Proven) return true;
   if (v.status == Status::Refuted) return false;
   return std::nullopt;
