@@ -39,4 +39,8 @@ std::string unit_stats_line(const gradual::AnalysisResult& result);
 // Z3 spent most time on, slowest first, one a line (--verbose, stderr).
 std::vector<std::string> solver_time_lines(const gradual::AnalysisResult& result, std::size_t files = 10);
 
+// "Z3 checks by outcome ...", then one line per outcome (unsat, sat, unknown,
+// unsat cores): checks, time, resource units and how they spread (--verbose).
+std::vector<std::string> solver_profile_lines(const gradual::AnalysisResult& result);
+
 }  // namespace gshape::cli

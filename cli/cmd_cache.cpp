@@ -73,6 +73,25 @@ std::vector<std::string> solver_time_lines(const gradual::AnalysisResult& result
   return out;
 }
 
+std::vector<std::string> solver_profile_lines(const gradual::AnalysisResult& result) {
+  const gradual::Z3Profile& p = result.stats.z3_profile;
+  auto line = [](const char* label, const gradual::CheckProfile& c) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  %s: %llu checks, %.3f s, %llu units (at most %llu in one);", label,
+                  static_cast<unsigned long long>(c.checks), c.seconds, static_cast<unsigned long long>(c.units),
+                  static_cast<unsigned long long>(c.max_units));
+    std::string out = buf;
+    static const char* const bounds[] = {"< 100", "< 1k", "< 10k", "< 100k", "more"};
+    for (std::size_t i = 0; i < c.by_units.size(); ++i)
+      out += std::string(i ? "," : "") + " " + bounds[i] + ": " + std::to_string(c.by_units[i]);
+    return out;
+  };
+  if (p.sat.checks + p.unsat.checks + p.unknown.checks == 0) return {};
+  return {"Z3 checks by outcome and resource units spent (an unknown one spent its whole limit):",
+          line("unsat", p.unsat), line("sat", p.sat), line("unknown", p.unknown),
+          line("unsat cores (a second solver)", p.cores)};
+}
+
 namespace {
 
 bool is_hex16(const std::string& name) {

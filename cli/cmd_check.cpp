@@ -90,6 +90,7 @@ int run_check(const ParsedArgs& args) {
     std::cerr << unit_stats_line(result) << "\n";
     std::cerr << parse_stats_line(project) << "\n";
     for (const std::string& line : solver_time_lines(result)) std::cerr << line << "\n";
+    for (const std::string& line : solver_profile_lines(result)) std::cerr << line << "\n";
   }
   return exit_code;
 }

@@ -156,7 +156,7 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
     });
   }
 
-  const std::vector<Obligation>& raw = in.raw_obligations();
+  std::vector<Obligation>& raw = in.raw_obligations();
   const std::vector<interp::RawInfo>& info = in.raw_info();
   const std::vector<interp::Context>& contexts = in.contexts();
   std::vector<RawObligation> merged_input;
@@ -180,11 +180,30 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
         r.context_loc = c.loader_loc;
       }
     }
-    if (raw[i].decided_without_z3) ++result.stats.decided_without_z3;
-    if (raw[i].decided_by_witness) ++result.stats.decided_by_witness;
     merged_input.push_back(r);
   }
+  // proofs skipped where an earlier analysis of the site deferred the same
+  // check: decided now, under the facts they had, wherever the merge could
+  // read them (deciding one may make another matter)
+  for (std::vector<std::size_t> needed; !(needed = skipped_proofs_that_matter(merged_input)).empty();)
+    for (std::size_t i : needed) in.resolve_skipped(i);
+  for (const Obligation& ob : raw) {
+    if (ob.decided_without_z3) ++result.stats.decided_without_z3;
+    if (ob.decided_by_witness) ++result.stats.decided_by_witness;
+  }
   result.obligations = merge_obligations(merged_input);
+  // (never expected: a skipped proof merged as the one printed; then every one is decided)
+  if (std::any_of(result.obligations.begin(), result.obligations.end(),
+                  [](const AnalysedObligation& a) { return a.ob.proof_skipped; })) {
+    for (std::size_t i = 0; i < raw.size(); ++i) in.resolve_skipped(i);
+    result.obligations = merge_obligations(merged_input);
+  }
+  // the cores of the proofs printed, one Z3 check each (docs/gradual.md)
+  for (AnalysedObligation& a : result.obligations)
+    if (a.ob.pending_core) {
+      if (a.ob.status == Status::Proven) a.ob.core = in.core_of(*a.ob.pending_core);
+      a.ob.pending_core.reset();
+    }
   if (options.symbolic_args) {
     result.argument_symbols = in.argument_symbols();
     result.raw_preconditions = preconditions_of(raw, result.argument_symbols, options.symbolic_command);
@@ -228,6 +247,7 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
   st.z3_seconds = solver.z3_seconds;
   st.z3_unknown = solver.z3_unknown;
   st.solver_cache_hits = solver.cache_hits;
+  st.z3_profile = solver.profile;
   for (const auto& [file, time] : solver.by_file) {
     AnalysisStats::FileSolverTime& t = st.z3_by_file[file ? file->path() : std::string()];
     t.seconds += time.seconds;
@@ -415,6 +435,7 @@ AnalysisResult merge_units(std::vector<AnalysisResult>& parts) {
     st.z3_unknown += is.z3_unknown;
     st.z3_seconds += is.z3_seconds;
     st.solver_cache_hits += is.solver_cache_hits;
+    st.z3_profile.merge(is.z3_profile);
     st.functions_analysed += is.functions_analysed;
     st.memo_hits += is.memo_hits;
     st.budget_exhausted += is.budget_exhausted;

@@ -19,6 +19,7 @@
 #include "frontend/diagnostics.h"
 #include "frontend/project.h"
 #include "gradual/obligation.h"
+#include "gradual/solver.h"
 
 namespace gshape::gradual {
 
@@ -172,6 +173,9 @@ struct AnalysisStats {
     uint64_t checks = 0;
   };
   std::map<std::string, FileSolverTime> z3_by_file;
+  // Z3's checks by outcome and resource units spent, in the units analysed
+  // in this run (`check --verbose`; not in the JSON nor in the cache).
+  Z3Profile z3_profile;
 };
 
 struct AnalysisResult {

@@ -115,6 +115,73 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
 
 }  // namespace
 
+namespace {
+using GroupKey = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t, std::string>;
+
+GroupKey group_key(const RawObligation& r) {
+  const SourceLoc& l = r.ob->loc;
+  return {l.file ? l.file->path() : std::string(), l.line, l.column, l.begin, l.end, r.ob->tag};
+}
+
+// Whether the analyses of a site agree on the constraint texts they emitted
+// (then the members are merged per text).
+bool uniform(const std::vector<const RawObligation*>& members) {
+  std::map<int, std::set<std::string>> by_evaluation;
+  for (const RawObligation* r : members) by_evaluation[r->evaluation].insert(r->ob->constraint_sexpr());
+  for (const auto& [e, texts] : by_evaluation)
+    if (texts != by_evaluation.begin()->second) return false;
+  return true;
+}
+}  // namespace
+
+std::vector<std::size_t> skipped_proofs_that_matter(const std::vector<RawObligation>& raw) {
+  std::map<GroupKey, std::vector<std::size_t>> groups;
+  bool any = false;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    groups[group_key(raw[i])].push_back(i);
+    any = any || raw[i].ob->proof_skipped;
+  }
+  std::vector<std::size_t> out;
+  if (!any) return out;
+  for (const auto& [key, indices] : groups) {
+    bool skipped = false;
+    for (std::size_t i : indices) skipped = skipped || raw[i].ob->proof_skipped;
+    if (!skipped) continue;
+    std::vector<const RawObligation*> members;
+    for (std::size_t i : indices) members.push_back(&raw[i]);
+    if (!uniform(members)) {
+      for (std::size_t i : indices)
+        if (raw[i].ob->proof_skipped) out.push_back(i);
+      continue;
+    }
+    std::map<std::string, std::vector<std::size_t>> by_text;
+    for (std::size_t i : indices) by_text[raw[i].ob->constraint_sexpr()].push_back(i);
+    for (const auto& [text, group] : by_text) {
+      // what merge_members reads of deferred members, settled by the decided ones?
+      bool refuted = false, first_settled = false, zero_settled = false, uncalled_settled = false;
+      bool seen_deferred = false;
+      for (std::size_t i : group) {
+        const RawObligation& r = raw[i];
+        if (r.ob->status == Status::Refuted) refuted = true;
+        if (r.ob->status != Status::Deferred) continue;
+        if (!seen_deferred) first_settled = !r.ob->proof_skipped;
+        seen_deferred = true;
+        if (r.ob->proof_skipped) continue;
+        zero_settled = zero_settled || r.ob->zero_only.empty();
+        uncalled_settled = uncalled_settled || !r.uncalled;
+      }
+      if (refuted) continue;  // a refuted member is the one merged
+      for (std::size_t i : group) {
+        const RawObligation& r = raw[i];
+        if (!r.ob->proof_skipped) continue;
+        if (!first_settled || !zero_settled || (!uncalled_settled && !r.uncalled)) out.push_back(i);
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw) {
   // group by site and tag, in a stable order
   using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t, std::string>;

@@ -42,4 +42,10 @@ struct RawObligation {
 
 std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw);
 
+// The raw obligations whose proof was skipped (Obligation::proof_skipped) and
+// whose decision the merge could read: the first deferred member of a
+// group, or one whose zero-only or uncalled-only standing no other member
+// settles, or any member of a group whose analyses disagree. Indices in `raw`.
+std::vector<std::size_t> skipped_proofs_that_matter(const std::vector<RawObligation>& raw);
+
 }  // namespace gshape::gradual

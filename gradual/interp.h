@@ -100,6 +100,8 @@ struct RawInfo {
   // that handler's location and how it reads ("except RuntimeError").
   SourceLoc handled_by;
   std::string handled_what;
+  // The obligation's merge group (site and tag; Interpreter::proof_wanted).
+  uint64_t proof_key = 0;
 };
 
 // A function activation (or a module's / class body's top-level code).
@@ -176,6 +178,10 @@ class Interpreter {
   }
   AnalysisStats& stats() { return stats_; }
   SolverStats solver_stats() const;
+  // The unsat core of a proof the analysis prints (Solver::core_of).
+  std::vector<FactRef> core_of(const PendingCore& pending);
+  // Decides raw obligation `i`, whose proof was skipped (Solver::resolve_skipped).
+  void resolve_skipped(std::size_t i);
 
   // ---- used by the interp_*.cpp parts
   // statements
@@ -500,6 +506,15 @@ class Interpreter {
   std::unique_ptr<Solver> solver_;
   uint64_t solver_rlimit_ = 0;  // the solver's current per-query resource limit
   std::vector<Obligation> raw_;
+  // Whether an obligation being discharged needs its proof (the solver's
+  // proof filter): not when an earlier analysis of its site deferred the
+  // same check outright (raw obligations by merge group, in indexed_deferred),
+  // since the site's merged outcome and the one printed are then that
+  // earlier one's. Only for the rules of apply_rule_at (proofs_optional_).
+  bool proof_wanted(const Obligation& ob);
+  void index_deferred(std::size_t first);
+  std::unordered_map<uint64_t, std::vector<std::size_t>> deferred_by_key_;
+  bool proofs_optional_ = false;
   std::vector<RawInfo> raw_info_;
   std::vector<Context> contexts_;
   int context_ = 0;

@@ -747,7 +747,15 @@ const Interpreter::Handler* Interpreter::handler_for(const std::string& tag) con
 Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const Node* site) {
   adapt_solver_limit();
   std::size_t first = raw_.size();
-  RuleResult result = apply_rule(rule, call, *solver_, raw_);
+  struct Optional {
+    bool& flag;
+    explicit Optional(bool& f) : flag(f) { flag = true; }
+    ~Optional() { flag = false; }
+  };
+  RuleResult result = [&] {
+    Optional optional(proofs_optional_);
+    return apply_rule(rule, call, *solver_, raw_);
+  }();
   if (OpenSite* open = open_site(site)) {
     open->rules.push_back(rule.name);
     if (!result.modelled) open->unmodelled = true;
@@ -781,6 +789,7 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
     }
     result.refuted = false;
   }
+  index_deferred(first);
   attach_notes(call, first, site);
   if (result.refuted && !receiver_is_guess_) attach_help(rule, call, first);
   if (!receiver_is_guess_ && recording_) {

@@ -11,6 +11,8 @@ Interpreter::Interpreter(const Project& project, const AnalysisOptions& options)
     : project_(project), options_(options), registry_(RuleRegistry::builtin()), solver_(std::make_unique<Solver>(SolverOptions{options.solver_rlimit, options.witnesses})),
       solver_rlimit_(options.solver_rlimit) {
   contexts_.push_back(Context{});  // 0: normal execution
+  // --args=symbolic reads every context's deferred obligations (preconditions)
+  if (!options.symbolic_args) solver_->set_proof_filter([this](const Obligation& ob) { return proof_wanted(ob); });
   for (const ProjectModule& pm : project_.modules) {
     auto m = std::make_unique<ModuleState>();
     m->project_module = &pm;
@@ -257,6 +259,59 @@ void Interpreter::analyse_uncalled() {
 }
 
 SolverStats Interpreter::solver_stats() const { return solver_->stats(); }
+
+std::vector<FactRef> Interpreter::core_of(const PendingCore& pending) { return solver_->core_of(pending); }
+
+void Interpreter::resolve_skipped(std::size_t i) {
+  if (i < raw_.size()) solver_->resolve_skipped(raw_[i]);
+}
+
+namespace {
+uint64_t proof_key_of(const Obligation& ob) {
+  uint64_t h = std::hash<const void*>()(ob.loc.file);
+  for (uint64_t x : {uint64_t{ob.loc.line}, uint64_t{ob.loc.column}, uint64_t{ob.loc.begin}, uint64_t{ob.loc.end}})
+    h = h * 1000003u ^ x;
+  return h * 1000003u ^ std::hash<std::string>()(ob.tag);
+}
+}  // namespace
+
+bool Interpreter::proof_wanted(const Obligation& ob) {
+  if (!proofs_optional_) return true;
+  uint64_t key = proof_key_of(ob);
+  auto it = deferred_by_key_.find(key);
+  if (it == deferred_by_key_.end()) return true;
+  std::vector<std::size_t>& earlier = it->second;
+  // entries past a rolled-back checkpoint are gone
+  while (!earlier.empty() && earlier.back() >= raw_.size()) earlier.pop_back();
+  std::string text;
+  for (std::size_t i : earlier) {
+    const Obligation& d = raw_[i];
+    const RawInfo& info = raw_info_[i];
+    if (info.proof_key != key || d.status != Status::Deferred || d.proof_skipped || !d.zero_only.empty()) continue;
+    // a site deferred only in uncalled functions is reported so: a call's
+    // analysis must still say whether it is deferred there
+    if (info.uncalled && !in_uncalled_pass_) continue;
+    if (d.tag != ob.tag || d.loc.file != ob.loc.file || d.loc.begin != ob.loc.begin || d.loc.end != ob.loc.end ||
+        d.loc.line != ob.loc.line || d.loc.column != ob.loc.column)
+      continue;
+    if (text.empty()) text = ob.constraint_sexpr();
+    if (d.constraint_sexpr() == text) return false;
+  }
+  return true;
+}
+
+void Interpreter::index_deferred(std::size_t first) {
+  for (std::size_t i = first; i < raw_.size(); ++i) {
+    uint64_t key = proof_key_of(raw_[i]);
+    raw_info_[i].proof_key = key;
+    const Obligation& ob = raw_[i];
+    if (ob.status == Status::Deferred && !ob.proof_skipped && ob.zero_only.empty()) {
+      std::vector<std::size_t>& v = deferred_by_key_[key];
+      while (!v.empty() && v.back() >= i) v.pop_back();  // rolled back
+      v.push_back(i);
+    }
+  }
+}
 
 void Interpreter::tick() {
   ++steps_;

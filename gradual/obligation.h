@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,6 +72,11 @@ struct FactRef {
   std::string description;  // "assert x.shape[1] == 80", "linear_c1 checked"
 };
 
+// A proof's unsat core before it is computed (solver.h): what the proof
+// used, kept so that the core is asked of Z3 only for the obligations the
+// analysis prints.
+struct PendingCore;
+
 struct SlotInfo {
   int slot = -1;
   std::string description;  // "input", "weight", "tensors[1]"
@@ -96,6 +102,14 @@ struct Obligation {
   std::string origin;
   std::vector<std::pair<std::string, int64_t>> example;  // deferred: failing values
   std::vector<FactRef> core;    // facts that decided it (unsat core)
+  // Proven by Z3: its core, until the analysis asks for it (Solver::core_of)
+  // where this obligation is the one printed for its site.
+  std::shared_ptr<const PendingCore> pending_core;
+  // Only its refutation was checked (Solver::set_proof_filter): deferred
+  // until the analysis decides it under these facts, where the output
+  // depends on it (Solver::resolve_skipped).
+  bool proof_skipped = false;
+  std::shared_ptr<const PendingCore> skipped_facts;
   bool decided_without_z3 = false;
   bool decided_by_witness = false;  // deferred by concrete witnesses (witness.h), no Z3 check
   // Deferred, but it holds only when one of these sizes is 0 (`Linear(d, 4*d)`

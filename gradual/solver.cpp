@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <queue>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -34,24 +36,35 @@ struct FactRecord {
 class CanonicalQuery {
  public:
   std::string key;
-  void add_root(const TermNode* n) { key += 'R' + std::to_string(number(n)) + ';'; }
+  void add_root(const TermNode* n) {
+    key += 'R';
+    put(number(n));
+  }
 
  private:
   std::unordered_map<const TermNode*, std::size_t> numbers_;
+  // bytes, not text: a query's key is built for every decision, most of
+  // them answered by the cache
+  void put(uint64_t x) {
+    for (; x >= 0x80; x >>= 7) key += static_cast<char>(0x80 | (x & 0x7f));
+    key += static_cast<char>(x);
+  }
   std::size_t number(const TermNode* n) {
     auto it = numbers_.find(n);
     if (it != numbers_.end()) return it->second;
     std::vector<std::size_t> args;
+    args.reserve(n->args.size());
     for (const TermNode* a : n->args) args.push_back(number(a));
-    key += std::to_string(static_cast<int>(n->op));
+    put(static_cast<uint64_t>(n->op));
     if (n->op == TermOp::Symbol) {
-      key += n->nonneg ? "+" : "-";
+      key += n->nonneg ? '+' : '-';
       key += Dim(n).symbol_name();
+      key += '\0';
     } else {
-      key += ' ' + std::to_string(n->value);
+      put(static_cast<uint64_t>(n->value));
     }
-    for (std::size_t a : args) key += ',' + std::to_string(a);
-    key += ';';
+    put(args.size());
+    for (std::size_t a : args) put(a);
     std::size_t k = numbers_.size();
     numbers_.emplace(n, k);
     return k;
@@ -63,6 +76,7 @@ class CanonicalQuery {
 struct CachedVerdict {
   Verdict verdict;
   std::vector<std::size_t> core;
+  std::shared_ptr<PendingCore::Shared> proof_core = std::make_shared<PendingCore::Shared>();  // once computed
 };
 
 // Creation order, not addresses: what Z3 is given (and so its verdict near
@@ -71,6 +85,39 @@ void sort_by_id(std::vector<const TermNode*>& nodes) {
   std::sort(nodes.begin(), nodes.end(), [](const TermNode* a, const TermNode* b) { return a->id < b->id; });
 }
 }  // namespace
+
+void CheckProfile::add(double secs, uint64_t spent) {
+  ++checks;
+  seconds += secs;
+  units += spent;
+  max_units = std::max(max_units, spent);
+  std::size_t bucket = 0;
+  for (uint64_t bound = 100; bucket + 1 < by_units.size() && spent >= bound; bound *= 10) ++bucket;
+  ++by_units[bucket];
+}
+
+void CheckProfile::merge(const CheckProfile& other) {
+  checks += other.checks;
+  seconds += other.seconds;
+  units += other.units;
+  max_units = std::max(max_units, other.max_units);
+  for (std::size_t i = 0; i < by_units.size(); ++i) by_units[i] += other.by_units[i];
+}
+
+void Z3Profile::merge(const Z3Profile& other) {
+  sat.merge(other.sat);
+  unsat.merge(other.unsat);
+  unknown.merge(other.unknown);
+  cores.merge(other.cores);
+}
+
+// Evaluations of a condition for the witness search that starts from the
+// latest witnesses' values (the first search, from 1, has 400): it runs
+// only when that one found nothing, mostly for queries Z3 proves at once,
+// so a larger budget pays only up to here (vit-pytorch: 400 → 1,200 spares
+// 27 checks that end unknown at no cost on pytorch-cifar's easy proofs;
+// 3,000 costs those 8%).
+constexpr unsigned kSeededBudget = 1'200;
 
 struct Solver::Impl {
   explicit Impl(SolverOptions opts) : options(opts) {}
@@ -91,9 +138,26 @@ struct Solver::Impl {
   std::unordered_map<const TermNode*, z3::expr> cache;
   std::unordered_map<const TermNode*, std::size_t> symbol_numbers;  // Z3 names of size symbols
   std::vector<FactRecord> facts;  // index == the number in the indicator name; depths ascend
-  std::unordered_map<std::string, std::size_t> fact_by_indicator;
   std::unordered_map<const TermNode*, int> assumed;  // condition → how many facts assert it now
+  std::unordered_map<const TermNode*, std::vector<std::size_t>> facts_of_symbol;  // the facts naming it, by number
+  std::vector<std::size_t> symbol_free_facts;  // facts without symbols, by number
   std::unordered_map<std::string, CachedVerdict> verdicts;
+  std::unordered_map<std::string, bool> side_answers;  // proves(): resource limit and query → proven
+  std::function<bool(const Obligation&)> proof_wanted;
+  // The values of the latest witnesses, symbol by symbol: a witness of
+  // facts ∧ c satisfies the facts once c is assumed, so the search for the
+  // next query's witness of facts ∧ c' may start there (witness_of).
+  std::unordered_map<const TermNode*, int64_t> last_values;
+  // Whether `conditions` (facts ∧ c, c first) have a witness: the plain search, then
+  // one from the latest witnesses' values, which finds what the facts make
+  // hard to reach from 1 (a chain of nonlinear equalities).
+  bool has_witness(const std::vector<const TermNode*>& conditions) {
+    std::optional<Assignment> w = find_witness(conditions);
+    if (!w && !last_values.empty()) w = find_witness(conditions, kSeededBudget, &last_values);
+    if (w)
+      for (const auto& [node, value] : *w) last_values[node] = value;
+    return w.has_value();
+  }
 
   z3::expr indicator(std::size_t fact) {
     std::string name = "fact!" + std::to_string(fact);
@@ -191,6 +255,9 @@ struct Solver::Impl {
     z3::check_result result;
     std::string reason_unknown;
   };
+  // refutation_only(): query and limit → whether facts ∧ c was satisfiable
+  // (a witness counts as sat), for the decision that may follow
+  std::unordered_map<std::string, CheckResult> refutable;
 
   // One check of the facts numbered `assumed` ∧ `extra` (whose symbols are
   // `symbols`), in a solver of its own holding only them. Z3's incremental
@@ -221,7 +288,9 @@ struct Solver::Impl {
       auto start = std::chrono::steady_clock::now();
       r.result = solver.check();
       double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      count_units(solver);
+      uint64_t spent = count_units(solver);
+      (r.result == z3::sat ? stats.profile.sat : r.result == z3::unsat ? stats.profile.unsat : stats.profile.unknown)
+          .add(secs, spent);
       ++stats.z3_checks;
       stats.z3_seconds += secs;
       SolverStats::FileTime& file = stats.by_file[attributed];
@@ -245,10 +314,13 @@ struct Solver::Impl {
       if (Dim(s).nonneg()) solver.add(translate(s) >= 0);
   }
 
-  void count_units(z3::solver& solver) {
+  // The units the check just made spent (and counts them).
+  uint64_t count_units(z3::solver& solver) {
     uint64_t units = rlimit_count(solver);  // the context's counter
-    stats.rlimit_units += units - last_rlimit;
+    uint64_t spent = units - last_rlimit;
+    stats.rlimit_units += spent;
     last_rlimit = units;
+    return spent;
   }
 
   // The facts among `assumed` that an unsat check of `extra` needs (an
@@ -257,35 +329,50 @@ struct Solver::Impl {
   // verdict, so where Z3 cannot find one, every fact is named.
   std::vector<std::size_t> core_of(const z3::expr& extra, const std::vector<const TermNode*>& symbols,
                                    const std::vector<std::size_t>& assumed) {
-    if (assumed.empty()) return {};
+    std::vector<const TermNode*> conditions;
+    for (std::size_t i : assumed) conditions.push_back(facts[i].condition);
+    std::vector<std::size_t> out;
+    for (std::size_t k : core_positions(extra, symbols, conditions, assumed)) out.push_back(assumed[k]);
+    return out;
+  }
+
+  // The same for `conditions`, the facts numbered `numbers` (their
+  // indicators' names), by position in them.
+  std::vector<std::size_t> core_positions(const z3::expr& extra, const std::vector<const TermNode*>& symbols,
+                                          const std::vector<const TermNode*>& conditions,
+                                          const std::vector<std::size_t>& numbers) {
+    std::vector<std::size_t> all(conditions.size());
+    for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
+    if (conditions.empty()) return {};
     try {
       z3::solver solver(ctx(), z3::solver::simple());
       apply_limits(solver);
       add_axioms(solver, symbols);
       z3::expr_vector indicators(ctx());
-      for (std::size_t i : assumed) {
-        z3::expr ind = indicator(i);
-        solver.add(z3::implies(ind, translate(facts[i].condition)));
+      std::unordered_map<std::string, std::size_t> position;
+      for (std::size_t k = 0; k < conditions.size(); ++k) {
+        z3::expr ind = indicator(numbers[k]);
+        position.emplace(ind.to_string(), k);
+        solver.add(z3::implies(ind, translate(conditions[k])));
         indicators.push_back(ind);
       }
       solver.add(extra);
+      auto start = std::chrono::steady_clock::now();
       z3::check_result r = solver.check(indicators);
-      count_units(solver);
-      if (r == z3::unsat) return core(solver);
+      stats.profile.cores.add(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(),
+                              count_units(solver));
+      if (r == z3::unsat) {
+        std::vector<std::size_t> out;
+        z3::expr_vector c = solver.unsat_core();
+        for (unsigned i = 0; i < c.size(); ++i) {
+          auto it = position.find(c[i].to_string());
+          if (it != position.end()) out.push_back(it->second);
+        }
+        return out;
+      }
     } catch (const z3::exception&) {
     }
-    return assumed;
-  }
-
-  // The facts of an unsat check's core, by number.
-  std::vector<std::size_t> core(z3::solver& solver) {
-    std::vector<std::size_t> out;
-    z3::expr_vector c = solver.unsat_core();
-    for (unsigned i = 0; i < c.size(); ++i) {
-      auto it = fact_by_indicator.find(c[i].to_string());
-      if (it != fact_by_indicator.end() && it->second < facts.size()) out.push_back(it->second);
-    }
-    return out;
+    return all;
   }
 
   std::vector<std::pair<std::string, int64_t>> model_of(z3::solver& solver, const std::vector<Dim>& symbols) {
@@ -306,28 +393,50 @@ struct Solver::Impl {
   // unless they are contradictory on their own (a dead path, where
   // leaving them out only loses a vacuous proof).
   std::vector<std::size_t> connected_facts(const TermNode* goal) {
+    // In the order of passes over the facts by number, each taking the
+    // facts that share a symbol reached so far (the order Z3 gets them in),
+    // but each pass visits only the facts a newly reached symbol names.
     std::unordered_set<const TermNode*> reached;
-    for (const Dim& s : symbols_of(goal)) reached.insert(s.node());
-    std::vector<bool> taken(facts.size(), false);
+    std::vector<char> taken(facts.size(), 0), queued(facts.size(), 0);
+    std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> pass;  // this pass, ahead of the scan
+    std::vector<std::size_t> next;                                                   // behind it: the next pass
+    std::size_t scan = 0;
+    auto reach = [&](const TermNode* symbol) {
+      if (!reached.insert(symbol).second) return;
+      auto it = facts_of_symbol.find(symbol);
+      if (it == facts_of_symbol.end()) return;
+      for (std::size_t f : it->second) {
+        if (taken[f] || queued[f]) continue;
+        queued[f] = 1;
+        if (f >= scan) pass.push(f);
+        else next.push_back(f);
+      }
+    };
+    for (std::size_t f : symbol_free_facts) {
+      queued[f] = 1;
+      pass.push(f);
+    }
+    for (const Dim& s : symbols_of(goal)) reach(s.node());
     std::vector<std::size_t> out;
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (std::size_t i = 0; i < facts.size(); ++i) {
-        if (taken[i]) continue;
-        const FactRecord& f = facts[i];
-        bool shares = f.symbols.empty() ||
-                      std::any_of(f.symbols.begin(), f.symbols.end(), [&](const TermNode* s) { return reached.count(s); });
-        if (!shares) continue;
-        taken[i] = true;
-        grew = true;
-        out.push_back(i);
-        reached.insert(f.symbols.begin(), f.symbols.end());
+    while (!pass.empty()) {
+      std::size_t f = pass.top();
+      pass.pop();
+      taken[f] = 1;
+      out.push_back(f);
+      scan = f + 1;
+      for (const TermNode* s : facts[f].symbols) reach(s);
+      if (pass.empty() && !next.empty()) {
+        scan = 0;
+        for (std::size_t g : next) pass.push(g);
+        next.clear();
       }
     }
     return out;
   }
 
-  Verdict decide(const Pred& c) {
+  // `proof_core`: a proof's facts are kept for core_of (an obligation's;
+  // the interpreter's own questions print no core).
+  Verdict decide(const Pred& c, bool proof_core = true) {
     if (auto k = c.constant_value()) {
       Verdict v;
       v.status = *k ? Status::Proven : Status::Refuted;
@@ -346,10 +455,10 @@ struct Solver::Impl {
     auto hit = verdicts.find(query.key);
     if (hit != verdicts.end()) {
       ++stats.cache_hits;
-      return with_core(hit->second.verdict, hit->second.core, distinct);
+      return with_core(hit->second.verdict, hit->second.core, proof_core ? hit->second.proof_core : nullptr, c, distinct);
     }
     std::vector<std::size_t> core_facts;
-    Verdict v = decide_uncached(c, connected, core_facts);
+    Verdict v = decide_uncached(c, connected, core_facts, query.key);
     CachedVerdict cached{v, {}};
     for (std::size_t f : core_facts)
       for (std::size_t i = 0; i < distinct.size(); ++i)
@@ -357,8 +466,51 @@ struct Solver::Impl {
           cached.core.push_back(i);
           break;
         }
-    Verdict out = with_core(v, cached.core, distinct);
+    Verdict out = with_core(v, cached.core, proof_core ? cached.proof_core : nullptr, c, distinct);
     verdicts.emplace(std::move(query.key), std::move(cached));
+    return out;
+  }
+
+  // The facts `c` is decided under, when facts ∧ c is satisfiable (so `c`
+  // is not refuted): a witness, or Z3, says so. Nothing when `c` needs the
+  // whole decision: a constant, a query decided before (the cache answers),
+  // or facts ∧ c unsatisfiable (refuted, or proven on a dead path).
+  std::shared_ptr<const PendingCore> refutation_only(const Pred& c) {
+    if (c.constant_value()) return nullptr;
+    std::vector<std::size_t> connected = connected_facts(c.node());
+    std::vector<std::size_t> distinct;
+    std::unordered_set<const TermNode*> seen;
+    for (std::size_t f : connected)
+      if (seen.insert(facts[f].condition).second) distinct.push_back(f);
+    CanonicalQuery query;
+    query.add_root(c.node());
+    for (std::size_t f : distinct) query.add_root(facts[f].condition);
+    if (verdicts.count(query.key)) return nullptr;
+    query.key += 'L' + std::to_string(options.rlimit);  // Z3's answer depends on it
+    auto known = refutable.find(query.key);
+    if (known == refutable.end()) {
+      CheckResult positive{z3::sat, {}};
+      std::vector<const TermNode*> conditions{c.node()};
+      for (std::size_t f : connected) conditions.push_back(facts[f].condition);
+      if (!(options.witnesses && has_witness(conditions))) {
+        std::vector<const TermNode*> all_symbols;
+        for (const Dim& d : symbols_of(c.node())) all_symbols.push_back(d.node());
+        for (std::size_t f : connected) all_symbols.insert(all_symbols.end(), facts[f].symbols.begin(), facts[f].symbols.end());
+        sort_by_id(all_symbols);
+        all_symbols.erase(std::unique(all_symbols.begin(), all_symbols.end()), all_symbols.end());
+        positive = check_with(translate(c.node()), all_symbols, connected, [](z3::solver&, z3::check_result) {});
+      }
+      known = refutable.emplace(std::move(query.key), std::move(positive)).first;
+    }
+    if (known->second.result == z3::unsat) return nullptr;
+    auto out = std::make_shared<PendingCore>();
+    out->goal = c.node();
+    for (std::size_t f : distinct) {
+      out->conditions.push_back(facts[f].condition);
+      out->refs.push_back(facts[f].ref);
+      out->numbers.push_back(f);
+    }
+    out->rlimit = options.rlimit;
     return out;
   }
 
@@ -368,7 +520,28 @@ struct Solver::Impl {
   // the common answer (Solver::sizes_it_needs_at_zero).
   bool proves(const Pred& c) {
     if (auto k = c.constant_value()) return *k;
+    // one of the facts itself (`s >= 0` of a hyperparameter a rule checked)
+    if (assumed.count(c.node())) return true;
     std::vector<std::size_t> connected = connected_facts(c.node());
+    // asked again in each context a function is analysed in, of fresh
+    // symbols: answered once per query up to renaming (and per limit)
+    CanonicalQuery query;
+    query.key = std::to_string(options.rlimit) + ';';
+    query.add_root(c.node());
+    std::unordered_set<const TermNode*> seen;
+    for (std::size_t f : connected)
+      if (seen.insert(facts[f].condition).second) query.add_root(facts[f].condition);
+    auto hit = side_answers.find(query.key);
+    if (hit != side_answers.end()) {
+      ++stats.cache_hits;
+      return hit->second;
+    }
+    bool answer = proves_uncached(c, connected);
+    side_answers.emplace(std::move(query.key), answer);
+    return answer;
+  }
+
+  bool proves_uncached(const Pred& c, const std::vector<std::size_t>& connected) {
     std::vector<const TermNode*> conditions{(!c).node()};
     for (std::size_t f : connected) conditions.push_back(facts[f].condition);
     if (options.witnesses && find_witness(conditions)) return false;
@@ -381,28 +554,54 @@ struct Solver::Impl {
     return r.result == z3::unsat;
   }
 
-  // `v` with its core: the facts at those positions of `distinct`.
-  Verdict with_core(Verdict v, const std::vector<std::size_t>& core, const std::vector<std::size_t>& distinct) {
+  // `v` with its core: a refutation's, the facts at those positions of
+  // `distinct`; a proof's, those facts kept for Solver::core_of (most proofs
+  // are never printed: their functions are analysed in several contexts,
+  // or they answer the interpreter's own questions).
+  Verdict with_core(Verdict v, const std::vector<std::size_t>& core, const std::shared_ptr<PendingCore::Shared>& shared,
+                    const Pred& c, const std::vector<std::size_t>& distinct) {
     v.core.clear();
     for (std::size_t i : core) v.core.push_back(facts[distinct[i]].ref);
+    if (v.status == Status::Proven && !v.without_z3 && !distinct.empty() && shared) {
+      auto pending = std::make_shared<PendingCore>();
+      pending->goal = c.node();
+      for (std::size_t f : distinct) {
+        pending->conditions.push_back(facts[f].condition);
+        pending->refs.push_back(facts[f].ref);
+        pending->numbers.push_back(f);
+        pending->symbols.insert(pending->symbols.end(), facts[f].symbols.begin(), facts[f].symbols.end());
+      }
+      for (const Dim& d : symbols_of(c.node())) pending->symbols.push_back(d.node());
+      sort_by_id(pending->symbols);
+      pending->symbols.erase(std::unique(pending->symbols.begin(), pending->symbols.end()), pending->symbols.end());
+      pending->rlimit = options.rlimit;
+      pending->shared = shared;
+      v.pending_core = std::move(pending);
+    }
     return v;
   }
 
-  Verdict decide_uncached(const Pred& c, const std::vector<std::size_t>& connected, std::vector<std::size_t>& core_facts) {
+  Verdict decide_uncached(const Pred& c, const std::vector<std::size_t>& connected, std::vector<std::size_t>& core_facts,
+                          const std::string& key) {
     Verdict v;
     std::vector<Dim> symbols = symbols_of(c.node());
     // Concrete witnesses first: one for facts ∧ ¬c (so c is not proven, and
     // it is the failing example) and one for facts ∧ c (so it is not
     // refuted) make it deferred without asking Z3.
     bool not_proven = false;
+    bool satisfiable = false;  // a witness of facts ∧ c: not refuted
+    std::vector<const TermNode*> conditions;
     if (options.witnesses) {
-      std::vector<const TermNode*> conditions{(!c).node()};
+      conditions.push_back((!c).node());
       for (std::size_t f : connected) conditions.push_back(facts[f].condition);
-      if (auto failing = find_witness(conditions)) {
+      std::optional<Assignment> failing = find_witness(conditions);
+      if (!failing && !last_values.empty()) failing = find_witness(conditions, kSeededBudget, &last_values);
+      if (failing) {
+        for (const auto& [node, value] : *failing) last_values[node] = value;
         not_proven = true;
         v.example = example_of(*failing, symbols);
         conditions[0] = c.node();
-        if (find_witness(conditions)) {
+        if (has_witness(conditions)) {
           v.status = Status::Deferred;
           v.reason = unknown_reason(symbols);
           v.by_witness = true;
@@ -421,7 +620,6 @@ struct Solver::Impl {
     CheckResult negated{z3::sat, {}};
     if (!not_proven) {
       negated = check_with(!goal, all_symbols, connected, [&](z3::solver& solver, z3::check_result r) {
-        if (r == z3::unsat) core_facts = core_of(!goal, all_symbols, connected);
         if (r == z3::sat) v.example = model_of(solver, symbols);
       });
     }
@@ -429,11 +627,25 @@ struct Solver::Impl {
       v.status = Status::Proven;
       return v;
     }
-    // facts ∧ c unsatisfiable → refuted
+    // facts ∧ c unsatisfiable → refuted. Not when a witness satisfies facts ∧ c
+    // (looked for here when none was looked for above): Z3 would spend a
+    // check to learn it, and on a nonlinear query its whole limit.
+    // (refutation_only may have asked it already: a skipped proof decided now)
+    auto known = refutable.find(key + 'L' + std::to_string(options.rlimit));
+    bool asked = known != refutable.end() && known->second.result != z3::unsat;
+    if (options.witnesses && !not_proven && !asked) {
+      conditions[0] = c.node();
+      satisfiable = has_witness(conditions);
+    }
     std::vector<std::size_t> refuting_core;
-    CheckResult positive = check_with(goal, all_symbols, connected, [&](z3::solver&, z3::check_result r) {
-      if (r == z3::unsat) refuting_core = core_of(goal, all_symbols, connected);
-    });
+    CheckResult positive{z3::sat, {}};
+    if (asked) {
+      positive = known->second;
+    } else if (!satisfiable) {
+      positive = check_with(goal, all_symbols, connected, [&](z3::solver&, z3::check_result r) {
+        if (r == z3::unsat) refuting_core = core_of(goal, all_symbols, connected);
+      });
+    }
     if (positive.result == z3::unsat) {
       v.status = Status::Refuted;
       core_facts = std::move(refuting_core);
@@ -472,9 +684,10 @@ struct Solver::Impl {
 
   void add_fact(const Pred& fact, const SourceLoc& loc, std::string description) {
     if (fact.is_true()) return;
-    fact_by_indicator["fact!" + std::to_string(facts.size())] = facts.size();
     std::vector<const TermNode*> symbols;
     for (const Dim& s : symbols_of(fact.node())) symbols.push_back(s.node());
+    for (const TermNode* s : symbols) facts_of_symbol[s].push_back(facts.size());
+    if (symbols.empty()) symbol_free_facts.push_back(facts.size());
     facts.push_back({{loc, std::move(description)}, depth, fact.node(), std::move(symbols)});
     ++assumed[fact.node()];
   }
@@ -490,9 +703,14 @@ void Solver::pop_scope() {
   if (s.depth == 0) return;
   --s.depth;
   while (!s.facts.empty() && s.facts.back().depth > s.depth) {
-    s.fact_by_indicator.erase("fact!" + std::to_string(s.facts.size() - 1));
     auto a = s.assumed.find(s.facts.back().condition);
     if (a != s.assumed.end() && --a->second == 0) s.assumed.erase(a);
+    for (const TermNode* symbol : s.facts.back().symbols) {
+      auto it = s.facts_of_symbol.find(symbol);
+      it->second.pop_back();
+      if (it->second.empty()) s.facts_of_symbol.erase(it);
+    }
+    if (!s.symbol_free_facts.empty() && s.symbol_free_facts.back() == s.facts.size() - 1) s.symbol_free_facts.pop_back();
     s.facts.pop_back();
   }
 }
@@ -576,12 +794,64 @@ std::vector<std::string> Solver::sizes_it_needs_at_zero(const Pred& c) {
   return names;
 }
 
+void Solver::set_proof_filter(std::function<bool(const Obligation&)> wanted) { impl_->proof_wanted = std::move(wanted); }
+
 void Solver::discharge(Obligation& ob) {
+  Impl& s = *impl_;
+  if (s.proof_wanted && !s.proof_wanted(ob)) {
+    if (auto facts = s.refutation_only(ob.constraint.pred())) {
+      // not refuted; proven or not is left open
+      ob.status = Status::Deferred;
+      ob.proof_skipped = true;
+      ob.skipped_facts = std::move(facts);
+      ++s.stats.obligations;
+      ++s.stats.proofs_skipped;
+      s.add_fact(ob.constraint.pred(), ob.loc, ob.tag + " (checked here)");
+      return;
+    }
+  }
+  decide_into(ob);
+  // A refuted constraint is not assumed: it would make every later query vacuous.
+  if (ob.status != Status::Refuted) s.add_fact(ob.constraint.pred(), ob.loc, ob.tag + " (checked here)");
+}
+
+void Solver::resolve_skipped(Obligation& ob) {
+  if (!ob.proof_skipped || !ob.skipped_facts) {
+    ob.proof_skipped = false;
+    return;
+  }
+  Impl& s = *impl_;
+  std::shared_ptr<const PendingCore> facts = std::move(ob.skipped_facts);
+  ob.proof_skipped = false;
+  --s.stats.proofs_skipped;
+  --s.stats.obligations;
+  // the facts it had, in a scope of their own, and the limit it had
+  // (its Z3 time counts for its file, as if decided where it was)
+  struct Restore {
+    Solver& solver;
+    uint64_t& rlimit;
+    uint64_t saved;
+    const SourceFile* file;
+    ~Restore() {
+      solver.pop_scope();
+      rlimit = saved;
+      solver.attribute_to(file);
+    }
+  };
+  push_scope();
+  Restore restore{*this, s.options.rlimit, std::exchange(s.options.rlimit, facts->rlimit), attribute_to(ob.loc.file)};
+  for (std::size_t k = 0; k < facts->conditions.size(); ++k)
+    s.add_fact(Pred(facts->conditions[k]), facts->refs[k].loc, facts->refs[k].description);
+  decide_into(ob);
+}
+
+void Solver::decide_into(Obligation& ob) {
   Verdict v = impl_->decide(ob.constraint.pred());
   ob.status = v.status;
   ob.reason = std::move(v.reason);
   ob.example = std::move(v.example);
   ob.core = std::move(v.core);
+  ob.pending_core = std::move(v.pending_core);
   ob.decided_without_z3 = v.without_z3;
   SolverStats& st = impl_->stats;
   ++st.obligations;
@@ -594,12 +864,10 @@ void Solver::discharge(Obligation& ob) {
   // (not when Z3 gave up on the check itself: the side question is as hard)
   if (ob.status == Status::Deferred && ob.reason.rfind("the solver could not decide", 0) != 0)
     ob.zero_only = sizes_it_needs_at_zero(ob.constraint.pred());
-  // A refuted constraint is not assumed: it would make every later query vacuous.
-  if (ob.status != Status::Refuted) impl_->add_fact(ob.constraint.pred(), ob.loc, ob.tag + " (checked here)");
 }
 
 std::optional<bool> Solver::query(const Pred& c) {
-  Verdict v = impl_->decide(c);
+  Verdict v = impl_->decide(c, false);
   if (v.status == Status::Proven) return true;
   if (v.status == Status::Refuted) return false;
   return std::nullopt;
@@ -615,6 +883,26 @@ std::optional<bool> Solver::settle(const Pred& c) {
   if (impl_->proves(c)) return true;
   if (impl_->proves(!c)) return false;
   return std::nullopt;
+}
+
+std::vector<FactRef> Solver::core_of(const PendingCore& pending) {
+  Impl& s = *impl_;
+  // the limit the proof had, not this moment's
+  struct Restore {
+    uint64_t& rlimit;
+    uint64_t saved;
+    ~Restore() { rlimit = saved; }
+  } restore{s.options.rlimit, std::exchange(s.options.rlimit, pending.rlimit)};
+  // one core per query up to renaming, as the verdict: the positions carry over
+  PendingCore::Shared computed;
+  PendingCore::Shared& core = pending.shared ? *pending.shared : computed;
+  if (!core.known) {
+    core.positions = s.core_positions(!s.translate(pending.goal), pending.symbols, pending.conditions, pending.numbers);
+    core.known = true;
+  }
+  std::vector<FactRef> out;
+  for (std::size_t k : core.positions) out.push_back(pending.refs[k]);
+  return out;
 }
 
 const SourceFile* Solver::attribute_to(const SourceFile* file) { return std::exchange(impl_->attributed, file); }

@@ -11,7 +11,9 @@
 // z3++.h is included only by solver.cpp.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +35,24 @@ struct SolverOptions {
   bool witnesses = true;      // try concrete witnesses before Z3 (witness.h)
 };
 
+// Z3 checks of one outcome: how many, their time and resource units, and
+// how the units spread (`check --verbose`): a check that ends unknown has
+// spent its whole limit, the others show what a decision needs.
+struct CheckProfile {
+  uint64_t checks = 0;
+  double seconds = 0;
+  uint64_t units = 0;
+  uint64_t max_units = 0;
+  std::array<uint64_t, 5> by_units{};  // checks that spent < 100, < 1,000, < 10,000, < 100,000, more units
+  void add(double secs, uint64_t spent);
+  void merge(const CheckProfile& other);
+};
+struct Z3Profile {
+  CheckProfile sat, unsat, unknown;
+  CheckProfile cores;  // the second solver's checks for unsat cores (not in z3_checks nor z3_seconds)
+  void merge(const Z3Profile& other);
+};
+
 struct SolverStats {
   uint64_t obligations = 0;          // discharged through discharge()
   uint64_t proven = 0, refuted = 0, deferred = 0;
@@ -44,6 +64,8 @@ struct SolverStats {
   uint64_t rlimit_units = 0;         // Z3's deterministic resource count spent in check()
   double max_check_seconds = 0;
   uint64_t cache_hits = 0;           // queries answered by an earlier identical one
+  uint64_t proofs_skipped = 0;       // obligations only checked not to be refuted (set_proof_filter)
+  Z3Profile profile;
   // Time inside check() and Z3 checks per file, as attributed by
   // Solver::attribute_to (the file of the statement the analysis executes).
   struct FileTime {
@@ -53,12 +75,32 @@ struct SolverStats {
   std::unordered_map<const SourceFile*, FileTime> by_file;
 };
 
+// A proof's core, to be computed (or a decision, Obligation::skipped_facts):
+// the facts the proof had (distinct conditions with their references and
+// fact numbers), the goal it proved and the resource limit it had.
+struct PendingCore {
+  const TermNode* goal = nullptr;  // c, proven: the core is that of facts ∧ ¬c
+  std::vector<const TermNode*> conditions;
+  std::vector<FactRef> refs;
+  std::vector<std::size_t> numbers;  // the facts' numbers then (Z3's names of their indicators)
+  std::vector<const TermNode*> symbols;
+  uint64_t rlimit = 0;
+  // Shared by the proofs of one query up to renaming (the verdict cache's
+  // entry): the core, as positions in `conditions`, once one of them asked.
+  struct Shared {
+    bool known = false;
+    std::vector<std::size_t> positions;
+  };
+  std::shared_ptr<Shared> shared;
+};
+
 // The outcome of deciding one condition under the current facts.
 struct Verdict {
   Status status = Status::Deferred;
   std::string reason;                                    // deferred: why
   std::vector<std::pair<std::string, int64_t>> example;  // deferred: a failing assignment
-  std::vector<FactRef> core;                             // proven/refuted: facts used
+  std::vector<FactRef> core;                             // refuted: facts used
+  std::shared_ptr<const PendingCore> pending_core;       // proven by Z3: the facts used, to be computed
   bool without_z3 = false;
   bool by_witness = false;  // deferred because witnesses for c and for ¬c were found
 };
@@ -103,6 +145,21 @@ class Solver final : public Discharger {
   // question: a result shape's condition, never an obligation's verdict).
   std::optional<bool> settle(const Pred& c) override;
 
+  // Which obligations need a proof: for the others (`wanted` false: an
+  // earlier analysis of the same site already defers the same check, so
+  // whether this one is proven changes nothing printed) discharge checks
+  // only that it is not refuted; the proof, most often a nonlinear query
+  // that ends unknown after the whole resource limit, is skipped.
+  void set_proof_filter(std::function<bool(const Obligation&)> wanted);
+  // Decides an obligation whose proof was skipped, under the facts it had
+  // then (Obligation::skipped_facts), as discharge would have.
+  void resolve_skipped(Obligation& ob);
+
+  // The unsat core of a proof (an obligation's pending_core): a check of its
+  // own, so asked only for the obligations printed. Where Z3 finds none,
+  // every fact the proof had.
+  std::vector<FactRef> core_of(const PendingCore& pending);
+
   // The file Z3 time is counted for from now on (SolverStats::by_file);
   // returns the previous one.
   const SourceFile* attribute_to(const SourceFile* file);
@@ -113,6 +170,8 @@ class Solver final : public Discharger {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  // decide() into the obligation's fields (status, reason, example, core, zero_only)
+  void decide_into(Obligation& ob);
 };
 
 }  // namespace gshape::gradual

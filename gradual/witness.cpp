@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace gshape::gradual {
 namespace {
@@ -36,13 +35,6 @@ void conjuncts(const TermNode* c, std::vector<const TermNode*>& out) {
   } else {
     out.push_back(c);
   }
-}
-
-void collect_constants(const TermNode* n, std::unordered_set<const TermNode*>& seen, std::vector<int64_t>& out) {
-  if (!seen.insert(n).second) return;
-  if (n->op == TermOp::Const) out.push_back(n->value);
-  if (n->op == TermOp::Add && n->value != 0) out.push_back(-n->value);  // `x + 3 == 0` wants -3
-  for (const TermNode* a : n->args) collect_constants(a, seen, out);
 }
 
 // xorshift64*: deterministic, so the same query shows the same example.
@@ -211,41 +203,232 @@ std::optional<int64_t> evaluate_node(const TermNode* n, const Assignment& values
   return std::nullopt;
 }
 
+// The parts of one search compiled once: every node of their terms
+// numbered children first, so evaluating a part is one pass over an array
+// (no memo lookups, no allocation, symbols by index). Each node's value is
+// the one evaluate() gives: the operators are functions of their operands'
+// values, and an operand evaluate() skips (the branch not taken, the rest
+// of a decided `and`) is computed here but not read.
+class CompiledParts {
+ public:
+  explicit CompiledParts(const std::vector<const TermNode*>& parts) {
+    std::unordered_map<const TermNode*, uint32_t> index;
+    roots_.reserve(parts.size());
+    for (const TermNode* p : parts) roots_.push_back(number(p, index));
+    // a part's nodes in increasing number are in evaluation order
+    std::vector<uint32_t> stamp(nodes_.size(), 0);
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      std::vector<uint32_t> mine;
+      collect(roots_[p], static_cast<uint32_t>(p + 1), stamp, mine);
+      std::sort(mine.begin(), mine.end());
+      part_nodes_.push_back(std::move(mine));
+    }
+    value_.resize(nodes_.size());
+    defined_.resize(nodes_.size());
+  }
+
+  std::optional<int64_t> evaluate(std::size_t part, const Assignment& values) {
+    for (uint32_t k : part_nodes_[part]) defined_[k] = compute(k, values, value_[k]);
+    return value(roots_[part]);
+  }
+
+  // The value operand `i` of the part's root had in the part's last evaluation.
+  std::optional<int64_t> operand_value(std::size_t part, std::size_t i) const {
+    return value(args_[arg_begin_[roots_[part]] + i]);
+  }
+
+  // The symbols of a part, as symbols_of gives them (by creation).
+  std::vector<const TermNode*> symbols(std::size_t part) const {
+    std::vector<const TermNode*> out;
+    for (uint32_t k : part_nodes_[part])
+      if (nodes_[k]->op == TermOp::Symbol) out.push_back(nodes_[k]);
+    std::sort(out.begin(), out.end(), [](const TermNode* a, const TermNode* b) { return a->id < b->id; });
+    return out;
+  }
+
+  // Symbol nodes are read from these positions of the assignment.
+  void bind(const std::vector<Dim>& symbols) {
+    std::unordered_map<const TermNode*, int32_t> position;
+    for (std::size_t i = 0; i < symbols.size(); ++i) position.emplace(symbols[i].node(), static_cast<int32_t>(i));
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+      auto it = nodes_[k]->op == TermOp::Symbol ? position.find(nodes_[k]) : position.end();
+      slot_[k] = it == position.end() ? -1 : it->second;
+    }
+  }
+
+  // The constants of a part's terms (every part's with SIZE_MAX), as
+  // collect_constants finds them, in no particular order.
+  void constants(std::size_t part, std::vector<int64_t>& out) const {
+    auto add = [&](uint32_t k) {
+      const TermNode* n = nodes_[k];
+      if (n->op == TermOp::Const) out.push_back(n->value);
+      if (n->op == TermOp::Add && n->value != 0) out.push_back(-n->value);
+    };
+    if (part == SIZE_MAX) {
+      for (uint32_t k = 0; k < nodes_.size(); ++k) add(k);
+    } else {
+      for (uint32_t k : part_nodes_[part]) add(k);
+    }
+  }
+
+ private:
+  std::vector<const TermNode*> nodes_;
+  std::vector<uint32_t> arg_begin_;  // per node: its operands in args_ [arg_begin_[k], arg_begin_[k + 1])
+  std::vector<uint32_t> args_;
+  std::vector<int32_t> slot_;        // per node: its symbol's index in the assignment, or -1
+  std::vector<uint32_t> roots_;
+  std::vector<std::vector<uint32_t>> part_nodes_;
+  std::vector<int64_t> value_;
+  std::vector<char> defined_;
+
+  uint32_t number(const TermNode* n, std::unordered_map<const TermNode*, uint32_t>& index) {
+    if (auto it = index.find(n); it != index.end()) return it->second;
+    std::vector<uint32_t> operands;
+    operands.reserve(n->args.size());
+    for (const TermNode* a : n->args) operands.push_back(number(a, index));
+    uint32_t k = static_cast<uint32_t>(nodes_.size());
+    nodes_.push_back(n);
+    if (arg_begin_.empty()) arg_begin_.push_back(0);
+    args_.insert(args_.end(), operands.begin(), operands.end());
+    arg_begin_.push_back(static_cast<uint32_t>(args_.size()));
+    slot_.push_back(-1);
+    index.emplace(n, k);
+    return k;
+  }
+
+  std::optional<int64_t> value(uint32_t k) const {
+    if (!defined_[k]) return std::nullopt;
+    return value_[k];
+  }
+
+  void collect(uint32_t k, uint32_t mark, std::vector<uint32_t>& stamp, std::vector<uint32_t>& out) {
+    if (stamp[k] == mark) return;
+    stamp[k] = mark;
+    out.push_back(k);
+    for (uint32_t i = arg_begin_[k]; i < arg_begin_[k + 1]; ++i) collect(args_[i], mark, stamp, out);
+  }
+
+  // The value of node k from its operands' (already computed); false when undefined.
+  bool compute(uint32_t k, const Assignment& values, int64_t& out) {
+    const TermNode* n = nodes_[k];
+    const uint32_t* a = args_.data() + arg_begin_[k];
+    std::size_t count = arg_begin_[k + 1] - arg_begin_[k];
+    auto def = [&](std::size_t i) { return defined_[a[i]] != 0; };
+    auto val = [&](std::size_t i) { return value_[a[i]]; };
+    switch (n->op) {
+      case TermOp::Const:
+      case TermOp::BoolConst: out = n->value; return true;
+      case TermOp::Symbol: {
+        int32_t slot = slot_[k];
+        if (slot < 0 || static_cast<std::size_t>(slot) >= values.size() || values[static_cast<std::size_t>(slot)].first != n) {
+          const int64_t* v = lookup(values, n);
+          if (!v) return false;
+          out = *v;
+          return true;
+        }
+        out = values[static_cast<std::size_t>(slot)].second;
+        return true;
+      }
+      case TermOp::Add:
+      case TermOp::Mul: {
+        int64_t r = n->value;
+        for (std::size_t i = 0; i < count; ++i) {
+          if (!def(i)) return false;
+          if (n->op == TermOp::Add ? __builtin_add_overflow(r, val(i), &r) : __builtin_mul_overflow(r, val(i), &r))
+            return false;
+        }
+        out = r;
+        return true;
+      }
+      case TermOp::FloorDiv:
+      case TermOp::Mod: {
+        if (!def(0) || !def(1)) return false;
+        auto r = n->op == TermOp::FloorDiv ? floor_div(val(0), val(1)) : floor_mod(val(0), val(1));
+        if (!r) return false;
+        out = *r;
+        return true;
+      }
+      case TermOp::Min:
+      case TermOp::Max:
+        if (!def(0) || !def(1)) return false;
+        out = n->op == TermOp::Min ? std::min(val(0), val(1)) : std::max(val(0), val(1));
+        return true;
+      case TermOp::Ite: {
+        if (!def(0)) return false;
+        std::size_t taken = val(0) ? 1 : 2;
+        if (!def(taken)) return false;
+        out = val(taken);
+        return true;
+      }
+      case TermOp::Eq:
+      case TermOp::Lt:
+      case TermOp::Le: {
+        if (!def(0) || !def(1)) return false;
+        bool r = n->op == TermOp::Eq ? val(0) == val(1) : n->op == TermOp::Lt ? val(0) < val(1) : val(0) <= val(1);
+        out = r ? 1 : 0;
+        return true;
+      }
+      case TermOp::Not:
+        if (!def(0)) return false;
+        out = val(0) ? 0 : 1;
+        return true;
+      case TermOp::And:
+      case TermOp::Or: {
+        bool is_and = n->op == TermOp::And;
+        bool undefined = false;
+        for (std::size_t i = 0; i < count; ++i) {
+          if (!def(i)) {
+            undefined = true;
+          } else if ((val(i) != 0) != is_and) {
+            out = is_and ? 0 : 1;
+            return true;
+          }
+        }
+        if (undefined) return false;
+        out = is_and ? 1 : 0;
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
 }  // namespace
 
-std::optional<Assignment> find_witness(const std::vector<const TermNode*>& conditions, unsigned budget) {
+std::optional<Assignment> find_witness(const std::vector<const TermNode*>& conditions, unsigned budget,
+                                       const std::unordered_map<const TermNode*, int64_t>* seed) {
   // The conditions' top-level conjuncts are scored one by one, so a move
   // that satisfies one conjunct of `a == -1 and b == -1` counts as progress.
   std::vector<const TermNode*> parts;
   for (const TermNode* c : conditions) conjuncts(c, parts);
 
+  CompiledParts compiled(parts);
   std::vector<Dim> symbols;
   std::vector<std::vector<std::size_t>> parts_of;  // symbol index → parts reading it
   std::vector<std::vector<std::size_t>> symbols_in;  // part → symbol indices
   {
-    std::vector<const TermNode*> nodes;
+    std::unordered_map<const TermNode*, std::size_t> index;
     for (std::size_t p = 0; p < parts.size(); ++p) {
       symbols_in.emplace_back();
-      for (const Dim& s : symbols_of(parts[p])) {
-        auto it = std::find(nodes.begin(), nodes.end(), s.node());
-        std::size_t i = static_cast<std::size_t>(it - nodes.begin());
-        if (it == nodes.end()) {
-          nodes.push_back(s.node());
-          symbols.push_back(s);
+      for (const TermNode* s : compiled.symbols(p)) {
+        auto [it, fresh] = index.emplace(s, symbols.size());
+        if (fresh) {
+          symbols.emplace_back(s);
           parts_of.emplace_back();
         }
-        parts_of[i].push_back(p);
-        symbols_in[p].push_back(i);
+        parts_of[it->second].push_back(p);
+        symbols_in[p].push_back(it->second);
       }
     }
   }
+  compiled.bind(symbols);
   Assignment values;
   for (const Dim& s : symbols) values.emplace_back(s.node(), 1);
 
   unsigned evaluations = 0;
   auto part_holds = [&](std::size_t p) {
     ++evaluations;
-    auto v = evaluate(parts[p], values);
+    auto v = compiled.evaluate(p, values);
     return v && *v != 0;
   };
   std::vector<char> holds(parts.size(), 0);
@@ -261,14 +444,14 @@ std::optional<Assignment> find_witness(const std::vector<const TermNode*>& condi
 
   // `s == term` conjuncts give s a candidate value: the term's, under the
   // other symbols' current values
-  std::vector<std::vector<const TermNode*>> defining(symbols.size());
-  for (const TermNode* p : parts) {
-    if (p->op != TermOp::Eq) continue;
-    for (int side = 0; side < 2; ++side) {
-      const TermNode* s = p->args[side];
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> defining(symbols.size());  // (part, operand)
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    if (parts[p]->op != TermOp::Eq) continue;
+    for (std::size_t side = 0; side < 2; ++side) {
+      const TermNode* s = parts[p]->args[side];
       if (s->op != TermOp::Symbol) continue;
       for (std::size_t i = 0; i < symbols.size(); ++i)
-        if (symbols[i].node() == s) defining[i].push_back(p->args[1 - side]);
+        if (symbols[i].node() == s) defining[i].emplace_back(p, 1 - side);
     }
   }
 
@@ -276,9 +459,8 @@ std::optional<Assignment> find_witness(const std::vector<const TermNode*>& condi
   // neighbours (bounds such as `k <= 5` are decided at 5 and 6)
   std::vector<int64_t> pool{0, 1, 2, 3, 4, 5, 6, 8, 12, 16, -1, -2};
   {
-    std::unordered_set<const TermNode*> seen;
     std::vector<int64_t> constants;
-    for (const TermNode* c : parts) collect_constants(c, seen, constants);
+    compiled.constants(SIZE_MAX, constants);
     for (int64_t k : constants)
       for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{1}})
         if (k > INT64_MIN + 1 && k < INT64_MAX - 1) pool.push_back(k + d);
@@ -295,9 +477,8 @@ std::optional<Assignment> find_witness(const std::vector<const TermNode*>& condi
     const std::vector<std::size_t>& syms = symbols_in[target];
     if (syms.size() < 2 || syms.size() > 3) return false;
     std::vector<int64_t> local{0, 1, 2};
-    std::unordered_set<const TermNode*> seen;
     std::vector<int64_t> constants;
-    collect_constants(parts[target], seen, constants);
+    compiled.constants(target, constants);
     for (int64_t k : constants)
       for (int64_t d : {int64_t{-1}, int64_t{0}, int64_t{1}})
         if (k > INT64_MIN + 1 && k < INT64_MAX - 1) local.push_back(k + d);
@@ -331,6 +512,9 @@ std::optional<Assignment> find_witness(const std::vector<const TermNode*>& condi
     for (std::size_t i = 0; i < symbols.size(); ++i)
       values[i].second = start == 0 ? 1 : start == 1 ? static_cast<int64_t>(i) + 2
                                                      : pool[rng.next() % pool.size()];
+    if (start == 0 && seed)
+      for (std::size_t i = 0; i < symbols.size(); ++i)
+        if (auto it = seed->find(symbols[i].node()); it != seed->end()) values[i].second = it->second;
     for (std::size_t i = 0; i < symbols.size(); ++i)
       if (symbols[i].nonneg() && values[i].second < 0) values[i].second = -values[i].second;
     std::size_t violated = recount();
@@ -347,8 +531,11 @@ std::optional<Assignment> find_witness(const std::vector<const TermNode*>& condi
       for (std::size_t i : symbols_in[target]) {
         int64_t old = values[i].second;
         std::vector<int64_t> candidates = pool;
-        for (const TermNode* t : defining[i])
-          if (auto v = evaluate(t, values)) candidates.push_back(*v);
+        for (const auto& [part, operand] : defining[i]) {
+          // the other side's value under the current values (evaluating the part computes it)
+          compiled.evaluate(part, values);
+          if (auto v = compiled.operand_value(part, operand)) candidates.push_back(*v);
+        }
         for (int64_t v : candidates) {
           if (v == old || (symbols[i].nonneg() && v < 0)) continue;
           values[i].second = v;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -32,8 +33,10 @@ std::optional<int64_t> evaluate(const TermNode* term, const Assignment& values);
 // Values for every symbol of `conditions` under which all of them are true,
 // by a min-conflicts local search over candidate values, stopping after
 // about `budget` evaluations of a condition (deterministic: the same
-// conditions give the same witness). Size symbols (`nonneg`) only get
-// values >= 0.
-std::optional<Assignment> find_witness(const std::vector<const TermNode*>& conditions, unsigned budget = 400);
+// conditions and seed give the same witness). Size symbols (`nonneg`) only
+// get values >= 0. The search starts from `seed`'s values where it has
+// one (an earlier witness of most of the same facts), else from 1.
+std::optional<Assignment> find_witness(const std::vector<const TermNode*>& conditions, unsigned budget = 400,
+                                       const std::unordered_map<const TermNode*, int64_t>* seed = nullptr);
 
 }  // namespace gshape::gradual

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Benchmark of `gshape check` (the shape analysis): obligations per second
-# and the share decided without Z3, on samples/ and on a generated project
+# Benchmark of `gshape check` (the shape analysis): obligations per second,
+# the share decided without Z3 and Z3's resource units by outcome (what
+# decisions take against what checks that end unknown burn), on samples/
+# and on a generated project
 # of at least 20,000 lines, and the wall time of `gshape check samples/`;
 # then the re-check after editing one file with the analysis cache, on the
 # generated project (one import chain: one analysis unit) and on a second
@@ -177,6 +179,24 @@ EOF
 report() {
   # exit status 1 only means shape errors were found (samples/ has buggy programs)
   { "$GSHAPE" check --no-cache --format=json "${@:4}" "$2" 2>/dev/null || true; } | "$PY" "$WORK/report.py" "$1" "$3"
+  z3_units "$2" "${@:4}"
+}
+# Z3's deterministic resource units by outcome, from check --verbose: what
+# the decisions took against what the checks that end unknown burnt (each
+# its whole limit), and the second solver's unsat cores
+z3_units() {
+  { "$GSHAPE" check --no-cache --verbose "${@:2}" "$1" 2>&1 >/dev/null || true; } | awk '
+    /^  (unsat|sat|unknown|unsat cores[^:]*):/ {
+      label = $1; sub(/:$/, "", label); if ($1 == "unsat" && $2 == "cores") label = "cores"
+      for (i = 1; i <= NF; i++) { if ($i == "checks,") checks[label] = $(i - 1); if ($i == "units") units[label] = $(i - 1) }
+    }
+    END {
+      total = units["unsat"] + units["sat"] + units["unknown"] + units["cores"]
+      if (total == 0) { print "  Z3 resource units: none (no Z3 check)"; exit }
+      printf "  Z3 resource units: %.2fM in all; unknown %.2fM (%.0f%%, %d checks), unsat %.2fM (%d), sat %.2fM (%d), unsat cores %.2fM (%d)\n",
+        total / 1e6, units["unknown"] / 1e6, 100 * units["unknown"] / total, checks["unknown"], units["unsat"] / 1e6,
+        checks["unsat"], units["sat"] / 1e6, checks["sat"], units["cores"] / 1e6, checks["cores"]
+    }'
 }
 
 echo "gshape check benchmark ($RUNS runs per wall time, median), $(nproc) cores"
