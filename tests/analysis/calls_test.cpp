@@ -615,7 +615,9 @@ TEST(Calls, TwoCallsThatHitTheMemoDoNotShareTheSizesTheCallMade) {
       "e = a + a  # same\n";
   Analysed a(src);
   for (const auto* ob : a.at(line_of(src, "# sum"))) {
-    if (ob->ob.tag == "broadcast_c1") EXPECT_EQ(ob->outcome, Outcome::Deferred) << a.dump();
+    if (ob->ob.tag == "broadcast_c1") {
+      EXPECT_EQ(ob->outcome, Outcome::Deferred) << a.dump();
+    }
   }
   EXPECT_EQ(a.outcome(line_of(src, "# same"), "broadcast_c1"), Outcome::Proven) << a.dump();
 }
