@@ -293,6 +293,13 @@ const gradual::Rule* module_forward_rule(PyObject* module) {
     PyObject* mro = type->tp_mro;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(mro); ++i) {
       PyObject* cls = PyTuple_GET_ITEM(mro, i);
+      // a lazy module (nn.LazyConv2d ...) has no sizes before its first call
+      // (in_channels is 0 until then); once called it becomes its
+      // materialised class (nn.Conv2d), which is checked
+      if (std::string_view(reinterpret_cast<PyTypeObject*>(cls)->tp_name) == "LazyModuleMixin") {
+        rule = nullptr;
+        break;
+      }
       auto known = g_module_classes.find(cls);
       if (known != g_module_classes.end()) {
         rule = known->second;

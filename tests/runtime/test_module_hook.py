@@ -39,6 +39,18 @@ class ModuleHookTests(unittest.TestCase):
         self.assertIn("raised in net[2] = nn.Linear(80, 10) (line %d), a layer of the nn.Sequential called at this line"
                       % (error.line - 2), str(error))
 
+    def test_a_lazy_layer_is_checked_once_it_has_its_sizes(self):
+        # nn.LazyConv2d has in_channels 0 before its first call: the check
+        # waits until it has become an nn.Conv2d (an outside user's report)
+        net = nn.Sequential(nn.LazyConv2d(8, 3), nn.ReLU())
+        self.assertEqual(tuple(net(torch.randn(2, 3, 12, 12)).shape), (2, 8, 10, 10))
+        self.assertIsInstance(net[0], nn.Conv2d)
+        with self.assertRaises(ShapeCheckError) as caught:
+            net(torch.randn(2, 5, 12, 12))
+        self.assertEqual(caught.exception.tag, "conv2d_c2")
+        lazy = nn.LazyLinear(4)
+        self.assertEqual(tuple(nn.Sequential(lazy)(torch.randn(2, 6)).shape), (2, 4))
+
     def test_a_failing_layer_of_a_sequential_ends_the_traceback_at_its_line(self):
         net = nn.Sequential(
             nn.Linear(784, 120),
