@@ -343,7 +343,7 @@ void Interpreter::exec(const Stmt* s) {
       const auto* r = cast<Return>(s);
       Value v = r->value ? eval(r->value) : Value::none();
       if (r->value && frame().annotations && frame().annotations->returns)
-        check_annotated_value(frame().annotations->return_rule(), v, r->value, s);
+        v = check_annotated_value(frame().annotations->return_rule(), v, r->value, s);
       frame().returns.push_back(v);
       frame().live = false;
       return;

@@ -647,5 +647,27 @@ TEST(Calls, AHandlerCatchesWhatPyTorchRaisesForTheConstraint) {
   EXPECT_EQ(a.outcome(line_of(src, "# view"), "view_c5"), Outcome::Error) << a.dump();
 }
 
+TEST(Calls, AReturnAnnotationGivesCallersTheShape) {
+  // an outside user's program: data read from JSON, its shape stated on the
+  // loader's return; the caller's forgotten flatten is certain
+  const std::string src =
+      "from __future__ import annotations\n"
+      "import json, sys\n"
+      "import torch\n"
+      "from torch import Tensor\n"
+      "from jaxtyping import Float\n"
+      "def load_batch(path) -> Float[Tensor, \"b 28 28\"]:\n"
+      "    with open(path) as f:\n"
+      "        return torch.tensor(json.load(f))\n"
+      "imgs = load_batch(sys.argv[1])\n"
+      "fc = torch.nn.Linear(784, 10)\n"
+      "ok = fc(imgs.view(imgs.size(0), -1))  # flat\n"
+      "bad = fc(imgs)  # forgot\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "imgs = "), "imgs"), "[b, 28, 28]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# flat"), "linear_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# forgot"), "linear_c1"), Outcome::Error) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
