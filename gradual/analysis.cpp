@@ -172,6 +172,7 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
       r.notes = &info[i].notes;
       r.handled_by = info[i].handled_by;
       r.handled_what = info[i].handled_what;
+      r.in_handler = info[i].in_handler;
       const interp::Context& c = contexts[static_cast<std::size_t>(info[i].context)];
       if (c.kind == interp::Context::Kind::LastBatch) {
         r.last_batch = true;

@@ -30,7 +30,7 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
     without_z3 = without_z3 && r->ob->decided_without_z3;
     if (r->ob->status == Status::Refuted) {
       refuted_only_uncalled = refuted_only_uncalled && r->uncalled;
-      if (r->handled_by.valid()) {
+      if (r->handled_by.valid() || r->in_handler.valid()) {
         if (!handled_refuted) handled_refuted = r;
       } else if (r->last_batch) {
         if (!batch_refuted) batch_refuted = r;
@@ -87,7 +87,15 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
     out.notes.push_back({rep->uncalled_root_loc, "this fails when `" + rep->uncalled_root +
                                                      "` runs, which nothing in the project calls"});
   }
-  if (out.outcome == Outcome::Warning && rep->handled_by.valid()) {
+  if (out.outcome == Outcome::Warning && rep->in_handler.valid() && !rep->handled_by.valid()) {
+    // an except clause's body runs only after its try body raised: when
+    // every requirement there holds, it never runs for a shape error
+    out.ob.status = Status::Deferred;
+    out.ob.reason = "fails, but only in an except clause, which runs when its try body raised";
+    out.notes.insert(out.notes.begin(),
+                     {rep->in_handler, "this fails whenever it runs, but it runs only when the try body above "
+                                       "raised: checked at run time, not counted as an error"});
+  } else if (out.outcome == Outcome::Warning && rep->handled_by.valid()) {
     // the runtime check stays: its ShapeCheckError is a RuntimeError, so the
     // program's handler catches it as it would catch PyTorch's error
     out.ob.status = Status::Deferred;

@@ -38,6 +38,9 @@ struct RawObligation {
   // loc): refuted there, it is a warning (the program handles the failure).
   SourceLoc handled_by;
   std::string handled_what;  // "except RuntimeError", "a bare except"
+  // Emitted in an except clause's body (that clause): it runs only when the
+  // try body raised, so refuted there it is a warning.
+  SourceLoc in_handler;
 };
 
 std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw);

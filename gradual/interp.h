@@ -100,6 +100,9 @@ struct RawInfo {
   // that handler's location and how it reads ("except RuntimeError").
   SourceLoc handled_by;
   std::string handled_what;
+  // Emitted in the body of an `except` clause itself (that clause's
+  // location): it runs only when the try body raised.
+  SourceLoc in_handler;
   // The obligation's merge group (site and tag; Interpreter::proof_wanted).
   uint64_t proof_key = 0;
 };
@@ -128,6 +131,11 @@ struct Frame {
   // values at entry (what a `return` or annotated assignment binds names from).
   const FunctionAnnotations* annotations = nullptr;
   std::vector<Value> entry_values;
+  // A function's parameters not rebound yet (name -> index), and those whose
+  // list or tensor the body changed in place: the caller's argument changes
+  // too (interp_mutation.cpp).
+  std::map<std::string, std::size_t> parameter_slots;
+  std::set<std::size_t> changed_parameters;
 };
 
 // An evaluated call argument.
@@ -425,6 +433,20 @@ class Interpreter {
   // follow: it may call them with anything, so they are analysed again with
   // unknown arguments.
   void note_escapes(const std::vector<ArgValue>& args);
+  // ---- in-place changes of lists and tensors (interp_mutation.cpp)
+  // `target` (may be null) held `before` and now holds `after`; every other
+  // name that may hold the same object loses what it knew.
+  void assign_in_place(const ir::Expr* target, const Value& before, const Value& after, const SourceLoc& loc);
+  // What a list or tensor is after a change the analysis did not see.
+  Value after_unseen_change(const Value& v);
+  void note_parameter_changed(const std::string& name);
+  // Lists handed to code the analysis does not follow (a callee not known,
+  // library code other than torch, builtins ...) may come back changed.
+  void forget_lists_passed(const std::vector<ArgValue>& args, const std::string& library_path = {});
+  // The caller's side of a call whose callee changed parameters in place.
+  void apply_parameter_changes(FunctionObject& fn, const std::set<std::size_t>& changed,
+                               const std::vector<const ir::Expr*>& arg_exprs, const std::vector<Value>& values,
+                               const std::vector<bool>& filled);
   void note_escape(const Value& v, int depth = 0);
   void mark_incomplete(const ir::FunctionDef* def) {
     if (def && recording_) incomplete_defs_.insert(def);
@@ -553,6 +575,7 @@ class Interpreter {
     // the sizes it stands for may differ from the first call's (two loads
     // unpacked by one helper, `batch, n, d = img.shape`).
     std::size_t first_symbol = 0, end_symbol = 0;
+    std::set<std::size_t> changed_parameters;  // Frame::changed_parameters of the call
   };
   Value with_fresh_symbols(const Value& v, std::size_t first, std::size_t end,
                            std::unordered_map<const TermNode*, Dim>& renamed, int depth = 0);
@@ -597,6 +620,8 @@ class Interpreter {
   // failure of constraint `tag` raises; null when none does.
   const Handler* handler_for(const std::string& tag) const;
   std::vector<Handler> handlers_;
+  // The except clauses whose bodies are being analysed, with their frame depth.
+  std::vector<std::pair<SourceLoc, std::size_t>> handler_bodies_;
   // reduction calls that dropped one axis: (file, begin) → (the axis, the call)
   std::map<std::pair<const SourceFile*, uint32_t>, std::pair<int64_t, SourceLoc>> reductions_;
   // expressions holding the [N, N] result of an element-wise op of [N, 1] and

@@ -118,9 +118,12 @@ Value Interpreter::eval_call(const Call* c) {
     std::vector<ArgValue> args = eval_args(c->args);
     if (const auto* bb = object_as<BoundBuiltin>(callee)) {
       Value out = call_method(*bb, Receiver{bb->receiver, a->value}, args, c, a->value);
-      if (bb->receiver.is_tensor() && reshapes_in_place(a->attr) && (isa<Name>(a->value) || isa<Attribute>(a->value))) {
-        // `x.unsqueeze_(0)` returns x with its new shape: x is that now
-        assign(a->value, out.is_tensor() ? out : Value::tensor(Shape::unknown(), false), c->loc);
+      if (bb->receiver.is_tensor() && reshapes_in_place(a->attr)) {
+        // `x.unsqueeze_(0)` returns x with its new shape: x is that now, and
+        // another name for the same tensor (`y = x`) no longer knows its shape
+        bool named = isa<Name>(a->value) || isa<Attribute>(a->value);
+        assign_in_place(named ? a->value : nullptr, bb->receiver,
+                        out.is_tensor() ? out : Value::tensor(Shape::unknown(), false), c->loc);
       }
       return out;
     }
@@ -139,6 +142,7 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
     note_unresolved(site, text.empty() ? std::string(why) : "`" + text + "` " + why,
                     callee.is_unknown() ? callee.cause() : nullptr);
     note_escapes(args);
+    forget_lists_passed(args);
     return Value::unknown();
   };
   if (!callee.is_object() || !callee.as_object()) return unresolved("is not known");
@@ -213,6 +217,7 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
   }
   if (const auto* lib = object_as<LibraryName>(callee)) {
     if (!harmless_library_call(lib->path)) note_escapes(args);
+    forget_lists_passed(args, lib->path);
     return call_library(lib->path, args, site);
   }
   if (const auto* bb = object_as<BoundBuiltin>(callee)) return call_method(*bb, Receiver{bb->receiver, nullptr}, args, site, nullptr);
@@ -293,6 +298,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   // context: it is analysed again with unknown arguments (analyse_uncalled).
   if (call_depth_ >= options_.max_call_depth) {
     mark_incomplete(fn->def);
+    forget_lists_passed(args);
     return Value::unknown();
   }
   int component = fn->def ? call_graph_.component(fn->def) : -1;
@@ -303,9 +309,14 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   std::vector<SourceLoc> origins(params.size());
   std::vector<bool> filled(params.size(), false);
   std::vector<std::pair<Value, SourceLoc>> positional;
+  std::vector<const Expr*> positional_exprs;  // the caller's expression of each, if any
   std::vector<std::pair<std::string, std::pair<Value, SourceLoc>>> keywords;
+  std::vector<const Expr*> keyword_exprs;
   bool unknown_rest = false;  // a *args or **kwargs the analysis cannot list
-  if (self) positional.push_back({*self, {}});
+  if (self) {
+    positional.push_back({*self, {}});
+    positional_exprs.push_back(nullptr);
+  }
   for (const ArgValue& a : args) {
     // where the argument's value came from: a variable's assignment, or the expression
     SourceLoc loc = a.expr ? a.expr->loc : SourceLoc{};
@@ -313,15 +324,24 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
       if (Binding* b = find_binding(n->id); b && b->origin.valid()) loc = b->origin;
     }
     switch (a.type) {
-      case Argument::Type::Positional: positional.push_back({a.value, loc}); break;
-      case Argument::Type::Keyword: keywords.push_back({a.name, {a.value, loc}}); break;
+      case Argument::Type::Positional:
+        positional.push_back({a.value, loc});
+        positional_exprs.push_back(a.expr);
+        break;
+      case Argument::Type::Keyword:
+        keywords.push_back({a.name, {a.value, loc}});
+        keyword_exprs.push_back(a.expr);
+        break;
       case Argument::Type::Star: {
         auto items = known_items(a.value, 4096);
         if (!items) {
           unknown_rest = true;
           break;
         }
-        for (const Value& item : *items) positional.push_back({item, {}});
+        for (const Value& item : *items) {
+          positional.push_back({item, {}});
+          positional_exprs.push_back(nullptr);
+        }
         break;
       }
       case Argument::Type::DoubleStar: {
@@ -330,12 +350,16 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
           unknown_rest = true;
           break;
         }
-        for (const auto& [k, v] : d->entries)
-          if (k.rfind("s:", 0) == 0) keywords.push_back({k.substr(2), {v, {}}});
+        for (const auto& [k, v] : d->entries) {
+          if (k.rfind("s:", 0) != 0) continue;
+          keywords.push_back({k.substr(2), {v, {}}});
+          keyword_exprs.push_back(nullptr);
+        }
         break;
       }
     }
   }
+  std::vector<const Expr*> arg_exprs(params.size(), nullptr);
   std::size_t next = 0;
   int varargs = -1, varkw = -1;
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -352,18 +376,21 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
                next < positional.size()) {
       values[i] = positional[next].first;
       origins[i] = positional[next].second;
+      arg_exprs[i] = positional_exprs[next];
       filled[i] = true;
       ++next;
     }
   }
   auto kwdict = std::make_shared<DictObject>();
-  for (const auto& [name, val] : keywords) {
+  for (std::size_t k = 0; k < keywords.size(); ++k) {
+    const auto& [name, val] = keywords[k];
     bool matched = false;
     for (std::size_t i = 0; i < params.size(); ++i) {
       const Parameter& p = params[i];
       if (p.name == name && (p.type == Parameter::Type::Regular || p.type == Parameter::Type::KeywordOnly)) {
         values[i] = val.first;
         origins[i] = val.second;
+        arg_exprs[i] = keyword_exprs[k];
         filled[i] = true;
         matched = true;
       }
@@ -403,6 +430,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
     }
     if (repeated || depth >= kMaxRecursionDepth) {
       mark_incomplete(fn->def);
+      forget_lists_passed(args);
       return Value::unknown();
     }
   }
@@ -422,6 +450,8 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
     std::unordered_map<const TermNode*, Dim> renamed;
     Value again = with_fresh_symbols(hit->second.result, hit->second.first_symbol, hit->second.end_symbol, renamed);
     if (sampled) call_samples_[fn->def].push_back({values, again});
+    std::set<std::size_t> changed = hit->second.changed_parameters;
+    apply_parameter_changes(*fn, changed, arg_exprs, values, filled);
     return again;
   }
   const std::size_t first_symbol = symbol_count();
@@ -435,8 +465,10 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   f->start_steps = steps_;
   f->budget = options_.function_budget;
   SourceLoc def_loc = fn->def ? fn->def->name_loc : fn->lambda->loc;
-  for (std::size_t i = 0; i < params.size(); ++i)
+  for (std::size_t i = 0; i < params.size(); ++i) {
     f->locals[params[i].name] = Binding{values[i], origins[i].valid() ? origins[i] : params[i].loc, {}};
+    f->parameter_slots[params[i].name] = i;
+  }
   if (annotations) {
     f->annotations = annotations;
     for (const AnnotatedParam& p : annotations->params) f->entry_values.push_back(values[p.index]);
@@ -461,6 +493,8 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
     }
   };
   Value result;
+  std::set<std::size_t> changed;  // parameters the call changed in place
+  bool followed = true;           // false: the call's changes are not all known
   {
     ActiveCall active(*this, fn->def, component, key);
     bool saved_guess = receiver_is_guess_;
@@ -472,6 +506,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
       } else {
         exec_body(fn->def->body);
         Frame& done = frame();
+        changed = done.changed_parameters;
         std::vector<Value> outs = done.returns;
         if (done.live) outs.push_back(Value::none());
         if (done.is_generator || outs.empty()) {
@@ -484,6 +519,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
     } catch (const BudgetExceeded&) {
       ++stats_.budget_exhausted;
       mark_incomplete(fn->def);
+      followed = false;
       result = Value::unknown();
       if (warned_once_.insert(fn->qualname).second) {
         internal_.push_back({Severity::Note, fn->def ? fn->def->name_loc : def_loc, {},
@@ -494,6 +530,7 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
       // an internal failure stays inside this call: its result is unknown
       ++stats_.module_failures;
       mark_incomplete(fn->def);
+      followed = false;
       result = Value::unknown();
       internal_.push_back({Severity::Note, def_loc, {},
                            "shape analysis of '" + fn->qualname + "' stopped: " + e.what(), {}, {}});
@@ -502,7 +539,9 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   }
   if (sampled) call_samples_[fn->def].push_back({values, result});
   // the entry keeps the callee and its arguments alive (MemoEntry)
-  memo_[key] = MemoEntry{result, fn, std::move(values), std::move(facts_at_call), recording_, first_symbol, symbol_count()};
+  if (!followed) forget_lists_passed(args);
+  apply_parameter_changes(*fn, changed, arg_exprs, values, filled);
+  memo_[key] = MemoEntry{result, fn, std::move(values), std::move(facts_at_call), recording_, first_symbol, symbol_count(), changed};
   memo_log_.push_back(key);
   (void)site;
   return result;
@@ -778,6 +817,8 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
       raw_info_[i].handled_by = handler->loc;
       raw_info_[i].handled_what = handler->what;
     }
+    if (!handler_bodies_.empty() && handler_bodies_.back().second == frames_.size())
+      raw_info_[i].in_handler = handler_bodies_.back().first;
   }
   if (receiver_is_guess_) {
     // the receiver was only guessed to be a tensor: nothing about it is certain

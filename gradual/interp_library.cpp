@@ -881,7 +881,8 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
     return Value::unknown();
   }
   if (starts_with(name, "list.")) {
-    if (!receiver_target) return m == "copy" ? self : Value::unknown();
+    // a copy is another list: changing it changes neither the original nor its aliases
+    if (m == "copy") return self.items() ? Value::list(*self.items()) : after_unseen_change(self);
     std::optional<Value> updated;
     if (m == "append" && a.positional.size() == 1) {
       if (self.items()) {
@@ -903,8 +904,8 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
     } else if (m == "insert" || m == "pop" || m == "remove" || m == "clear" || m == "sort" || m == "reverse") {
       updated = Value::unknown_length(SequenceKind::List, any_element(self, "item"));
     }
-    if (updated) assign(receiver_target, *updated, site->loc);
-    if (m == "copy") return self;
+    // the name holding the list gets the new list, other holders of it lose what they knew
+    if (updated) assign_in_place(receiver_target, self, *updated, site->loc);
     if (m == "pop") return any_element(self, "item");
     return Value::none();
   }

@@ -69,6 +69,7 @@ bool is_dataclass_decorator(const Expr* d) {
 void Interpreter::bind_name(const std::string& name, const Value& v, const SourceLoc& origin) {
   Frame& f = frame();
   Vars& target = f.global_names.count(name) ? f.module->globals : *f.vars;
+  if (&target == f.vars) f.parameter_slots.erase(name);  // rebound: no longer the caller's object
   Binding& b = target[name];
   b.value = v;
   b.origin = origin;
@@ -258,7 +259,12 @@ void Interpreter::exec(const Stmt* s) {
       Value current = eval(a->target);
       Value rhs = eval(a->value);
       Value result = binary(a->op, current, rhs, s, a->target, a->value, true);
-      assign(a->target, result, s->loc);
+      // `xs += [...]` extends the list itself, for every name holding it
+      if (current.is_sequence() && current.sequence_kind() == SequenceKind::List) {
+        assign_in_place(a->target, current, result, s->loc);
+      } else {
+        assign(a->target, result, s->loc);
+      }
       return;
     }
     case Kind::AnnAssign: {
@@ -323,6 +329,11 @@ void Interpreter::exec(const Stmt* s) {
         frame().live = true;
         if (h.type) eval(h.type);
         if (!h.name.empty()) bind_name(h.name, Value::unknown(), h.loc);
+        handler_bodies_.push_back({h.loc, frames_.size()});
+        struct Pop {
+          std::vector<std::pair<SourceLoc, std::size_t>>& bodies;
+          ~Pop() { bodies.pop_back(); }
+        } pop{handler_bodies_};
         exec_body(h.body);
         if (frame().live) ends.push_back(*frame().vars);
       }
@@ -379,6 +390,14 @@ void Interpreter::exec(const Stmt* s) {
     case Kind::Delete:
       for (const Expr* t : cast<Delete>(s)->targets) {
         if (const auto* n = dyn_cast<Name>(t)) frame().vars->erase(n->id);
+        if (const auto* sub = dyn_cast<Subscript>(t)) {
+          // `del xs[i]` shortens the list
+          Value obj = eval(sub->value);
+          if (obj.is_sequence() && obj.sequence_kind() == SequenceKind::List) {
+            bool named = isa<Name>(sub->value) || isa<Attribute>(sub->value);
+            assign_in_place(named ? sub->value : nullptr, obj, after_unseen_change(obj), s->loc);
+          }
+        }
       }
       return;
     default: return;  // pass, nonlocal, opaque statements
@@ -603,8 +622,8 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
       forget_attribute_hints(obj);
       if (obj.is_tensor() && (a->attr == "data" || a->attr == "shape")) {
         // `x.data = y` replaces x's storage, shape included
-        if (isa<Name>(a->value) || isa<Attribute>(a->value))
-          assign(a->value, v.is_tensor() ? v : Value::tensor(Shape::unknown(), false), origin);
+        bool named = isa<Name>(a->value) || isa<Attribute>(a->value);
+        assign_in_place(named ? a->value : nullptr, obj, v.is_tensor() ? v : Value::tensor(Shape::unknown(), false), origin);
         return;
       }
       set_attribute(obj, a->attr, v, origin);
@@ -633,7 +652,7 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
       } else if (obj.is_sequence() && obj.sequence_kind() == SequenceKind::List &&
                  (isa<Name>(sub->value) || isa<Attribute>(sub->value))) {
         // a list is a value here: the name (or attribute) holding it is rebound
-        assign(sub->value, list_with_item_set(obj, key, v), origin);
+        assign_in_place(sub->value, obj, list_with_item_set(obj, key, v), origin);
       }
       return;
     }

@@ -669,5 +669,22 @@ TEST(Calls, AReturnAnnotationGivesCallersTheShape) {
   EXPECT_EQ(a.outcome(line_of(src, "# forgot"), "linear_c1"), Outcome::Error) << a.dump();
 }
 
+TEST(Calls, AFailureInAnExceptClauseIsAWarning) {
+  // an outside user's correct program: the fallback runs only when a @ b
+  // raised, which it does not for these shapes; a failure after the try stays an error
+  const std::string src =
+      "import torch\n"
+      "def safe_mm(a, b):\n"
+      "    try:\n"
+      "        return a @ b\n"
+      "    except RuntimeError:\n"
+      "        return a @ b.T  # fallback\n"
+      "c = safe_mm(torch.randn(3, 4), torch.randn(4, 2))\n"
+      "d = torch.randn(3, 4) @ torch.randn(2, 4)  # after\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# fallback"), "matmul_c2"), Outcome::Warning) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# after"), "matmul_c2"), Outcome::Error) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

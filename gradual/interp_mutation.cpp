@@ -1,0 +1,114 @@
+// In-place changes of values the interpreter holds by value. A list is a
+// value here and a tensor's shape is part of its value, but in Python both
+// are objects: `grow(shapes)` appending to its parameter, `y = x;
+// y.unsqueeze_(0)`, a mutable default argument, or a list handed to code the
+// analysis does not follow change what every other holder of the object
+// sees. The holder the analysis can name gets the new value; the others it
+// cannot tell apart from copies lose what they knew (a list of unknown
+// length, a tensor of unknown shape), so that nothing after them is proven
+// from a stale value: it is checked at run time instead.
+#include "gradual/interp.h"
+
+namespace gshape::gradual::interp {
+
+using namespace gshape::ir;
+
+namespace {
+
+bool is_list(const Value& v) { return v.is_sequence() && v.sequence_kind() == SequenceKind::List; }
+
+// `a` and `b` may be one Python object: a list sharing its item storage (a
+// copy of the name, `b = a`), or a tensor of the same shape (tensors carry no
+// identity here: equal shapes may be one tensor).
+bool may_alias(const Value& a, const Value& b) {
+  if (is_list(a) && is_list(b)) {
+    if (a.items() && a.items() == b.items()) return true;
+    return a.element() && a.element() == b.element();
+  }
+  if (a.is_tensor() && b.is_tensor()) return a.shape().rank_known() && a.shape() == b.shape();
+  return false;
+}
+
+// Library code whose functions never change a list handed to them.
+bool leaves_lists_alone(const std::string& path) {
+  static const char* const prefixes[] = {"torch.", "builtins.", "math.", "numpy.", "os.", "functools.",
+                                         "itertools.", "operator.", "copy.", "einops.", "json.", "time."};
+  for (const char* p : prefixes)
+    if (path.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+Value Interpreter::after_unseen_change(const Value& v) {
+  if (is_list(v)) return Value::unknown_length(SequenceKind::List, any_element(v, "item"));
+  if (v.is_tensor()) return Value::tensor(Shape::unknown(), false);
+  return v;
+}
+
+void Interpreter::assign_in_place(const Expr* target, const Value& before, const Value& after, const SourceLoc& loc) {
+  Frame& f = frame();
+  const auto* name = target ? dyn_cast<Name>(target) : nullptr;
+  // the vars that hold the target's own binding skip it: it gets `after`
+  bool target_global = name && (f.global_names.count(name->id) || !f.vars->count(name->id));
+  auto forget_aliases = [&](Vars& vars, bool holds_target) {
+    for (auto& [other, binding] : vars) {
+      if (holds_target && name && other == name->id) continue;
+      if (!may_alias(binding.value, before)) continue;
+      binding.value = after_unseen_change(binding.value);
+      note_parameter_changed(other);
+    }
+  };
+  bool at_top = f.vars == &f.module->globals;
+  forget_aliases(*f.vars, at_top || !target_global);
+  if (!at_top) forget_aliases(f.module->globals, target_global);
+  if (!target) return;
+  if (name) {
+    note_parameter_changed(name->id);
+    // a function changing a list of the module's (`shapes.append(5)` with
+    // no local `shapes`) changes the module's list
+    if (target_global && !at_top) {
+      auto g = f.module->globals.find(name->id);
+      if (g != f.module->globals.end()) {
+        g->second.value = after;
+        return;
+      }
+    }
+  }
+  assign(target, after, loc);
+}
+
+void Interpreter::note_parameter_changed(const std::string& name) {
+  Frame& f = frame();
+  auto it = f.parameter_slots.find(name);
+  if (it != f.parameter_slots.end()) f.changed_parameters.insert(it->second);
+}
+
+void Interpreter::forget_lists_passed(const std::vector<ArgValue>& args, const std::string& library_path) {
+  if (!library_path.empty() && leaves_lists_alone(library_path)) return;
+  for (const ArgValue& a : args) {
+    if (!is_list(a.value)) continue;
+    bool assignable = a.expr && (isa<Name>(a.expr) || isa<Attribute>(a.expr));
+    assign_in_place(assignable ? a.expr : nullptr, a.value, after_unseen_change(a.value), a.expr ? a.expr->loc : SourceLoc{});
+  }
+}
+
+void Interpreter::apply_parameter_changes(FunctionObject& fn, const std::set<std::size_t>& changed,
+                                          const std::vector<const Expr*>& arg_exprs, const std::vector<Value>& values,
+                                          const std::vector<bool>& filled) {
+  for (std::size_t i : changed) {
+    if (i >= values.size()) continue;
+    const Value& passed = values[i];
+    if (!is_list(passed) && !passed.is_tensor()) continue;
+    if (!filled[i]) {
+      // a mutable default changed by one call is what the next call gets
+      if (i < fn.defaults.size() && is_list(fn.defaults[i])) fn.defaults[i] = after_unseen_change(fn.defaults[i]);
+      continue;
+    }
+    const Expr* e = arg_exprs[i];
+    bool assignable = e && (isa<Name>(e) || isa<Attribute>(e));
+    assign_in_place(assignable ? e : nullptr, passed, after_unseen_change(passed), e ? e->loc : SourceLoc{});
+  }
+}
+
+}  // namespace gshape::gradual::interp

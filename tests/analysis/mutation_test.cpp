@@ -1,0 +1,131 @@
+// In-place changes of lists and tensors the interpreter holds by value
+// (gradual/interp_mutation.cpp): a callee appending to its parameter, a
+// mutable default, another name for the same object, a list handed to code
+// the analysis does not follow. Each was a false "proven" (an outside
+// user's reports): what follows such a change is deferred or decided on
+// the changed value, never proven on the stale one.
+#include <gtest/gtest.h>
+
+#include "analysis_fixture.h"
+
+namespace gshape::testing {
+namespace {
+
+using gradual::Outcome;
+
+TEST(Mutation, ACalleeAppendingToItsParameterChangesTheCallersList) {
+  const std::string src =
+      "import torch\n"
+      "shapes = [3, 4]\n"
+      "def grow(s):\n"
+      "    s.append(5)\n"
+      "grow(shapes)\n"
+      "x = torch.randn(*shapes)\n"
+      "y = torch.nn.Linear(4, 2)(x)  # lin\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# lin"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Mutation, TheChangeComesThroughACalleesCalleeAndAMemoisedCall) {
+  const std::string src =
+      "import torch\n"
+      "def grow(s):\n"
+      "    s.append(5)\n"
+      "def outer(s):\n"
+      "    grow(s)\n"
+      "p = [3, 4]\n"
+      "outer(p)\n"
+      "u = torch.nn.Linear(4, 2)(torch.randn(*p))  # first\n"
+      "q = [3, 4]\n"
+      "outer(q)\n"
+      "v = torch.nn.Linear(4, 2)(torch.randn(*q))  # again\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# first"), "linear_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# again"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Mutation, AMutableDefaultKeepsWhatTheFirstCallAppended) {
+  const std::string src =
+      "import torch\n"
+      "def f(x, acc=[]):\n"
+      "    acc.append(x)\n"
+      "    return torch.cat(acc, 1)\n"
+      "f(torch.randn(2, 2))\n"
+      "y = torch.nn.Linear(2, 1)(f(torch.randn(2, 2)))  # second\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# second"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Mutation, AnotherNameForTheListOrTensorLosesWhatItKnew) {
+  const std::string src =
+      "import torch\n"
+      "a = [3, 4]\n"
+      "b = a\n"
+      "b.append(5)\n"
+      "u = torch.nn.Linear(4, 2)(torch.randn(*a))  # list\n"
+      "c = [3, 4]\n"
+      "d = c\n"
+      "d += [5]\n"
+      "v = torch.nn.Linear(4, 2)(torch.randn(*c))  # augmented\n"
+      "x = torch.randn(3, 4)\n"
+      "y = x\n"
+      "y.unsqueeze_(0)\n"
+      "w = torch.cat([x, torch.randn(3, 4)])  # tensor\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# list"), "linear_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# augmented"), "linear_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# tensor"), "cat_c4"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Mutation, AFunctionChangingAModuleListChangesIt) {
+  const std::string src =
+      "import torch\n"
+      "shapes = [3, 4]\n"
+      "def grow():\n"
+      "    shapes.append(5)\n"
+      "grow()\n"
+      "y = torch.nn.Linear(4, 2)(torch.randn(*shapes))  # lin\n"
+      "t = [3, 4]\n"
+      "del t[0]\n"
+      "z = torch.nn.Linear(4, 2)(torch.randn(*t))  # deleted\n";
+  Analysed a(src);
+  // the module's list is [3, 4, 5] now: certainly wrong
+  EXPECT_EQ(a.outcome(line_of(src, "# lin"), "linear_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# deleted"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Mutation, AListHandedToUnknownCodeIsNoLongerKnown) {
+  const std::string src =
+      "import torch\n"
+      "import somewhere_unknown\n"
+      "b = [3, 4]\n"
+      "somewhere_unknown.fill(b)\n"
+      "w = torch.nn.Linear(4, 2)(torch.randn(*b))  # unknown\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# unknown"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Mutation, ACopyOrARebindingKeepsTheCallersListKnown) {
+  const std::string src =
+      "import torch\n"
+      "def keep(s):\n"
+      "    s = list(s)\n"
+      "    s.append(5)\n"
+      "    return s\n"
+      "a = [3, 4]\n"
+      "keep(a)\n"
+      "u = torch.nn.Linear(4, 2)(torch.randn(*a))  # rebound\n"
+      "c = [3, 4]\n"
+      "d = c.copy()\n"
+      "d.append(5)\n"
+      "v = torch.nn.Linear(4, 2)(torch.randn(*c))  # copied\n"
+      "e = torch.cat([torch.randn(2, 4), torch.randn(2, 4)])\n"
+      "f = torch.nn.Linear(4, 2)(torch.randn(*c))  # torch\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# rebound"), "linear_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# copied"), "linear_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# torch"), "linear_c1"), Outcome::Proven) << a.dump();
+}
+
+}  // namespace
+}  // namespace gshape::testing
