@@ -743,6 +743,37 @@ PyObject* error_class(PyObject* /*module*/, PyObject* tag) {
   return cls;
 }
 
+// use_error_classes({builtin name: class}) -> None: the classes failures
+// raise from now on (gshape_runtime makes them picklable, so that a
+// DataLoader worker can send its failure to the main process).
+PyObject* use_error_classes(PyObject* /*module*/, PyObject* mapping) {
+  if (!PyDict_Check(mapping)) {
+    PyErr_SetString(PyExc_TypeError, "use_error_classes takes a dict {builtin exception name: class}");
+    return nullptr;
+  }
+  PyObject *key = nullptr, *value = nullptr;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(mapping, &pos, &key, &value)) {
+    const char* name = PyUnicode_AsUTF8(key);
+    if (name == nullptr) return nullptr;
+    int sub = PyType_Check(value) ? PyObject_IsSubclass(value, g_shape_check_error) : 0;
+    if (sub < 0) return nullptr;
+    if (sub == 0) {
+      PyErr_Format(PyExc_TypeError, "use_error_classes: the class for %s is not a ShapeCheckError", name);
+      return nullptr;
+    }
+    Py_INCREF(value);
+    auto it = g_error_classes.find(std::string_view(name));
+    if (it != g_error_classes.end()) {
+      Py_DECREF(it->second);
+      it->second = value;
+    } else {
+      g_error_classes.emplace(name, value);
+    }
+  }
+  Py_RETURN_NONE;
+}
+
 PyObject* rule_names(PyObject* /*module*/, PyObject* /*unused*/) {
   PyObject* list = PyList_New(0);
   if (list == nullptr) return nullptr;
@@ -802,6 +833,9 @@ PyMethodDef module_methods[] = {
     {"set_layer_locator", as_cfunction(set_layer_locator), METH_FASTCALL,
      "set_layer_locator(locate, traceback_at): how a failing check of the module hook names a layer of an\n"
      "nn.Sequential and ends its traceback at the layer's line (gshape_runtime sets them)."},
+    {"use_error_classes", as_cfunction(use_error_classes), METH_O,
+     "use_error_classes({name: class}): the ShapeCheckError subclass raised where PyTorch raises the builtin\n"
+     "exception `name` (gshape_runtime sets picklable ones)."},
     {"set_library_dirs", as_cfunction(set_library_dirs), METH_O,
      "set_library_dirs(dirs): frames in files under these are not the user's."},
     {nullptr, nullptr, 0, nullptr},

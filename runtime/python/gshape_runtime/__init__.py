@@ -26,6 +26,37 @@ from ._native import CheckTable, ShapeCheckError, checks_enabled, _all_stats
 
 __all__ = ["CheckTable", "ShapeCheckError", "checks_enabled", "stats", "write_stats"]
 
+
+class _ShapeCheckErrorType(type):
+    """The type of the classes a failed check raises: ShapeCheckError and the
+    builtin class PyTorch raises for that constraint (IndexError, ...). Each
+    is named ShapeCheckError, as a traceback should read, so pickle cannot
+    find one by name; this type pickles it by the builtin class it extends,
+    so that a DataLoader worker (or any child process) can send its failure
+    to the main process."""
+
+
+def _error_class(builtin_name):
+    return _ERROR_CLASSES[builtin_name]
+
+
+def _make_error_classes():
+    import builtins
+    import copyreg
+
+    classes = {}
+    for name in ("RuntimeError", "IndexError", "ValueError", "TypeError", "AssertionError",
+                 "NotImplementedError", "ZeroDivisionError"):
+        cls = _ShapeCheckErrorType("ShapeCheckError", (ShapeCheckError, getattr(builtins, name)),
+                                   {"__module__": __name__, "_builtin_name": name})
+        classes[name] = cls
+    copyreg.pickle(_ShapeCheckErrorType, lambda cls: (_error_class, (cls._builtin_name,)))
+    return classes
+
+
+_ERROR_CLASSES = _make_error_classes()
+_native.use_error_classes(_ERROR_CLASSES)
+
 STATS_FORMAT = "gshape-runtime-stats"
 STATS_VERSION = 2
 

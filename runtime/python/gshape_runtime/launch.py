@@ -96,9 +96,44 @@ def _without_launcher_frames(tb):
     return tb
 
 
-def _run(root, tree, script, args):
+# Where a child process started with multiprocessing's "spawn" (the default
+# on macOS and Windows, common with CUDA) finds the instrumented tree: it is
+# a fresh interpreter that would import the original files.
+_SPAWN_ENV = "GSHAPE_LAUNCH_TREE"
+
+
+def _instrument_spawned_children(root, tree, original):
+    """A spawned child (a DataLoader worker, a multiprocessing.Process) starts
+    from preparation data the parent sends: it runs the parent's main file as
+    __mp_main__ and imports modules by name. The data names
+    gshape_runtime.spawn_main as the main module instead, which installs the
+    finder in the child and runs the main file's instrumented copy, so the
+    child's code is checked as the parent's is."""
+    os.environ[_SPAWN_ENV] = os.pathsep.join([root, tree, original])
+    try:
+        from multiprocessing import spawn
+    except ImportError:
+        return
+    prepare = spawn.get_preparation_data
+
+    def get_preparation_data(name):
+        data = prepare(name)
+        if data.get("init_main_from_path") and os.path.abspath(data["init_main_from_path"]) == original:
+            del data["init_main_from_path"]
+            data["init_main_from_name"] = "gshape_runtime.spawn_main"
+        return data
+
+    spawn.get_preparation_data = get_preparation_data
+
+
+def _install(root, tree):
     finder = _InstrumentedFinder(root, tree)
     sys.meta_path.insert(0, finder)
+    return finder
+
+
+def _run(root, tree, script, args):
+    finder = _install(root, tree)
     sys.argv = [script] + list(args)
     sys.path[0] = os.path.dirname(os.path.realpath(script))
     original = os.path.abspath(script)
@@ -111,6 +146,7 @@ def _run(root, tree, script, args):
     main.__loader__ = importlib.machinery.SourceFileLoader("__main__", original)
     main.__builtins__ = __builtins__
     sys.modules["__main__"] = main
+    _instrument_spawned_children(root, tree, original)
     code = compile(source, original, "exec", dont_inherit=True)
     exec(code, main.__dict__)
 
