@@ -13,6 +13,7 @@
 #include "cli/review.h"
 #include "cli/review_html.h"
 #include "cli/review_render.h"
+#include "cli/review_triage.h"
 #include "codegen/atomic_file.h"
 
 namespace gshape::cli {
@@ -165,10 +166,14 @@ int run_report(const ParsedArgs& args) {
     print_review_text(std::cout, review, {args.has("summary"), output->color, filter});
     if (html) std::cerr << "wrote " << args.get("html") << "\n";
     if (!args.has("summary")) {
+      // only what the listing printed: a cut term of a hidden (trivial,
+      // proven, filtered) obligation is not on the screen
       std::size_t cut = 0;
-      for (const ReviewEntry& e : review.entries)
-        for (const std::string* text : {&e.constraint, &e.static_constraint, &e.message, &e.reason})
-          if (gradual::has_cut_term(*text)) ++cut;
+      Triage listed = triage_review(review, filter);
+      for (const auto* section : {&listed.refuted, &listed.deferred, &listed.proven})
+        for (const ReviewEntry* e : *section)
+          for (const std::string* text : {&e->constraint, &e->message, &e->reason})
+            if (gradual::has_cut_term(*text)) ++cut;
       if (cut > 0) std::cerr << cut_terms_line(cut) << "\n";
     }
   }

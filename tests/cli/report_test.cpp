@@ -140,6 +140,22 @@ TEST(Report, TriviaIsHiddenUnlessVerbose) {
   EXPECT_EQ(sign, 3) << "hyper.py has three sign requirements";
 }
 
+TEST(Report, TheCutTermsNoteCountsOnlyWhatWasListed) {
+  // a chain of broadcasts of unrelated sizes: its terms pass the cap of 300
+  // characters; hidden by --status, they must not be announced (an outside
+  // user saw the note with no cut term on the screen)
+  TempDir dir;
+  std::string src = "from einops import rearrange\ndef f(m, n):\n    out = rearrange(m, 'b -> b')\n";
+  for (int i = 0; i < 24; ++i) src += "    m = n\n    out = out + rearrange(m, 'b -> b')\n";
+  dir.write("chain.py", src + "    return out\n");
+  ProcessResult listed = gshape({"report", "--color=never", dir.str()});
+  EXPECT_TRUE(contains(listed.out, "\u2026")) << listed.out;
+  EXPECT_TRUE(contains(listed.err, "printed texts hold terms cut at 300 characters")) << listed.err;
+  ProcessResult hidden = gshape({"report", "--color=never", "--status=proven", dir.str()});
+  EXPECT_FALSE(contains(hidden.out, "\u2026")) << hidden.out;
+  EXPECT_FALSE(contains(hidden.err, "terms cut")) << hidden.err;
+}
+
 TEST(Report, FiltersByStatusTagAndFile) {
   Project p;
   ProcessResult refuted = gshape({"report", "--color=never", "--status=refuted", p.src});
