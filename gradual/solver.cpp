@@ -375,13 +375,14 @@ struct Solver::Impl {
     return all;
   }
 
-  std::vector<std::pair<std::string, int64_t>> model_of(z3::solver& solver, const std::vector<Dim>& symbols) {
+  std::vector<std::pair<std::string, int64_t>> model_of(z3::solver& solver, const std::vector<Dim>& symbols,
+                                                        const std::vector<std::string>& names) {
     std::vector<std::pair<std::string, int64_t>> out;
     z3::model m = solver.get_model();
-    for (const Dim& s : symbols) {
+    for (std::size_t i = 0; i < symbols.size(); ++i) {
       int64_t v = 0;
-      z3::expr value = m.eval(translate(s.node()), true);
-      if (value.is_numeral_i64(v)) out.emplace_back(s.symbol_name(), v);
+      z3::expr value = m.eval(translate(symbols[i].node()), true);
+      if (value.is_numeral_i64(v)) out.emplace_back(names[i], v);
     }
     return out;
   }
@@ -585,6 +586,7 @@ struct Solver::Impl {
                           const std::string& key) {
     Verdict v;
     std::vector<Dim> symbols = symbols_of(c.node());
+    std::vector<std::string> names = names_in(c, symbols);
     // Concrete witnesses first: one for facts ∧ ¬c (so c is not proven, and
     // it is the failing example) and one for facts ∧ c (so it is not
     // refuted) make it deferred without asking Z3.
@@ -599,11 +601,11 @@ struct Solver::Impl {
       if (failing) {
         for (const auto& [node, value] : *failing) last_values[node] = value;
         not_proven = true;
-        v.example = example_of(*failing, symbols);
+        v.example = example_of(*failing, symbols, names);
         conditions[0] = c.node();
         if (has_witness(conditions)) {
           v.status = Status::Deferred;
-          v.reason = unknown_reason(symbols);
+          v.reason = unknown_reason(names);
           v.by_witness = true;
           return v;
         }
@@ -620,7 +622,7 @@ struct Solver::Impl {
     CheckResult negated{z3::sat, {}};
     if (!not_proven) {
       negated = check_with(!goal, all_symbols, connected, [&](z3::solver& solver, z3::check_result r) {
-        if (r == z3::sat) v.example = model_of(solver, symbols);
+        if (r == z3::sat) v.example = model_of(solver, symbols, names);
       });
     }
     if (negated.result == z3::unsat) {
@@ -657,26 +659,46 @@ struct Solver::Impl {
       const std::string& why = negated.result == z3::unknown ? negated.reason_unknown : positive.reason_unknown;
       v.reason = "the solver could not decide it (" + (why.empty() ? std::string("unknown") : why) + ")";
     } else {
-      v.reason = unknown_reason(symbols);
+      v.reason = unknown_reason(names);
     }
     return v;
   }
 
-  static std::vector<std::pair<std::string, int64_t>> example_of(const Assignment& witness,
-                                                                 const std::vector<Dim>& symbols) {
-    std::vector<std::pair<std::string, int64_t>> out;
-    for (const Dim& s : symbols)
-      for (const auto& [node, value] : witness)
-        if (node == s.node()) out.emplace_back(s.symbol_name(), value);
+  // The symbols' names as the constraint prints them: two sizes of one name
+  // are `batch` and `batch#2` there, and so in the reason and the example
+  // ("batch, batch are unknown" named neither apart).
+  static std::vector<std::string> names_in(const Pred& c, const std::vector<Dim>& symbols) {
+    std::vector<std::string> out;
+    out.reserve(symbols.size());
+    bool repeated = false;
+    std::unordered_set<std::string> seen;
+    for (const Dim& s : symbols) repeated = !seen.insert(s.symbol_name()).second || repeated;
+    if (!repeated) {
+      for (const Dim& s : symbols) out.push_back(s.symbol_name());
+      return out;
+    }
+    SymbolNamingScope scope;
+    (void)c.str();  // names in the order the constraint prints them
+    for (const Dim& s : symbols) out.push_back(s.str());
     return out;
   }
 
-  static std::string unknown_reason(const std::vector<Dim>& symbols) {
+  static std::vector<std::pair<std::string, int64_t>> example_of(const Assignment& witness,
+                                                                 const std::vector<Dim>& symbols,
+                                                                 const std::vector<std::string>& names) {
+    std::vector<std::pair<std::string, int64_t>> out;
+    for (std::size_t i = 0; i < symbols.size(); ++i)
+      for (const auto& [node, value] : witness)
+        if (node == symbols[i].node()) out.emplace_back(names[i], value);
+    return out;
+  }
+
+  static std::string unknown_reason(const std::vector<std::string>& symbols) {
     if (symbols.empty()) return "the facts do not decide it";
     std::string names;
     for (std::size_t i = 0; i < symbols.size() && i < 4; ++i) {
       if (i) names += ", ";
-      names += symbols[i].symbol_name();
+      names += symbols[i];
     }
     if (symbols.size() > 4) names += ", ...";
     return names + (symbols.size() == 1 ? " is unknown" : " are unknown");

@@ -2,6 +2,8 @@
 // sizes are named after what the program wrote, view's -1 case and slices'
 // max(0, ...) go once the checks settle them, distinct sizes of one name
 // print apart, and a runaway term is cut.
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include "tests/analysis/analysis_fixture.h"
@@ -90,6 +92,30 @@ TEST(Printing, TwoSizesOfOneNamePrintApart) {
       "    s = a + rearrange(m, 'b -> b')  # s\n";
   Analysed a(src);
   EXPECT_EQ(a.shape(line_of(src, "# s"), "s"), "[(m.size(0) if m.size(0)#2 == 1 else m.size(0)#2)]") << a.dump();
+}
+
+TEST(Printing, TheReasonAndExampleNameTwoSizesOfOneNameApart) {
+  // one helper unpacks the shapes of two loaded tensors: the broadcast's
+  // reason said "batch, batch are unknown" (an outside user's report)
+  const std::string src =
+      "import sys, torch\n"
+      "def tokens(img):\n"
+      "    batch, n, d = img.shape\n"
+      "    return img.reshape(batch, n, d)\n"
+      "a = tokens(torch.load(sys.argv[1]))\n"
+      "b = tokens(torch.load(sys.argv[2]))\n"
+      "c = a + b  # sum\n";
+  Analysed a(src);
+  bool seen = false;
+  for (const auto* ob : a.at(line_of(src, "# sum"), "broadcast_c1")) {
+    if (ob->ob.reason.find("batch") == std::string::npos) continue;
+    seen = true;
+    EXPECT_NE(ob->ob.reason.find("batch, batch#2 are unknown"), std::string::npos) << ob->ob.reason;
+    std::set<std::string> names;
+    for (const auto& [name, value] : ob->ob.example) names.insert(name);
+    EXPECT_EQ(names, (std::set<std::string>{"batch", "batch#2"}));
+  }
+  EXPECT_TRUE(seen) << a.dump();
 }
 
 TEST(Printing, OneVariableOfUnknownRankHasOneSizePerAxis) {
