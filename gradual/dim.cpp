@@ -452,6 +452,13 @@ Dim Dim::ite(const Pred& cond, const Dim& then_dim, const Dim& else_dim) {
     // under x == y both are equal, so ite(x == y, x, y) is y and ite(x == y, y, x) is x
     Dim x(p->args[0]), y(p->args[1]);
     if ((then_dim == x && else_dim == y) || (then_dim == y && else_dim == x)) return else_dim;
+    // ite(s == k, e, s) is s when e is k at s = k: `min(16, T) if T == 1 else T` is T
+    for (int side = 0; side < 2; ++side) {
+      Dim s(p->args[side]), k(p->args[1 - side]);
+      if (!s.is_symbol() || !k.is_constant() || else_dim != s) continue;
+      Dim at = rename_symbols(then_dim, [&](const Dim& sym) { return sym == s ? std::optional<Dim>(k) : std::nullopt; });
+      if (at == k) return s;
+    }
   }
   bool nonneg = then_dim.nonneg() && else_dim.nonneg();
   return Dim(intern(TermOp::Ite, 0, {cond.node(), then_dim.node(), else_dim.node()}, nonneg));

@@ -154,6 +154,12 @@ TEST(Dim, IteSimplifies) {
   EXPECT_EQ(Dim::ite(eq(b, c), b, b), b);
   EXPECT_EQ(Dim::ite(eq(b, 1), 1, b), b);   // broadcasting B with 1 gives B
   EXPECT_EQ(Dim::ite(eq(b, c), b, c), c);
+  // the branch is the symbol's own value at that point: `min(16, T) if T == 1 else T` is T
+  Dim t = Dim::symbol("T");
+  EXPECT_EQ(Dim::ite(eq(t, 1), min(Dim(16), t), t), t);
+  EXPECT_EQ(Dim::ite(eq(t, 2), t * t - 2, t), t);
+  EXPECT_NE(Dim::ite(eq(t, 1), min(Dim(16), t) + 1, t), t);  // 2 at T = 1: not T
+  EXPECT_NE(Dim::ite(eq(t, 1), c, t), t);
 }
 
 TEST(Dim, BooleanAlgebra) {
