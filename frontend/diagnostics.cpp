@@ -54,6 +54,15 @@ void DiagnosticSink::sort() {
     const std::string& pb = diagnostic_path(b);
     if (pa != pb) return pa < pb;
     if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
+    // on one line, in the order Python evaluates them: an expression inside
+    // another first (`x + self.attn(self.ln1(x))`: the ln1 call's failure,
+    // the cause, before the sum's); expressions are nested or disjoint, so
+    // by where they end, then the later start
+    if (a.loc.valid() && b.loc.valid()) {
+      auto end = [](const SourceLoc& l) { return std::max(l.begin + 1, l.end); };  // a point is one character
+      if (end(a.loc) != end(b.loc)) return end(a.loc) < end(b.loc);
+      return a.loc.begin > b.loc.begin;
+    }
     return a.loc.column < b.loc.column;
   });
 }

@@ -149,5 +149,20 @@ TEST(DiagnosticSink, CountsAndSortsByPathLineColumn) {
   EXPECT_FALSE(DiagnosticSink{}.has_errors());
 }
 
+TEST(DiagnosticSink, OnOneLineAnExpressionInsideAnotherComesFirst) {
+  // `y = x + f(g(x))`: Python evaluates g(x) before f(...) before the sum,
+  // so the first failure, the cause, is listed first
+  SourceFile a("a.py", "y = x + f(g(x))\n");
+  DiagnosticSink sink;
+  sink.error(at(a, 1, 5, 4, 15), "sum");
+  sink.error(at(a, 1, 9, 8, 15), "f");
+  sink.error(at(a, 1, 11, 10, 14), "g");
+  sink.error(at(a, 1, 1, 0, 1), "y");
+  sink.sort();
+  std::vector<std::string> order;
+  for (const Diagnostic& d : sink.all()) order.push_back(d.message);
+  EXPECT_EQ(order, (std::vector<std::string>{"y", "g", "f", "sum"}));
+}
+
 }  // namespace
 }  // namespace gshape
