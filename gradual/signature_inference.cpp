@@ -164,6 +164,21 @@ InferredSignature infer_signature(const FunctionDef& def, const std::vector<Sign
       }
     }
   }
+  // The leading axis of a module's forward (rank 2 or more) is its batch:
+  // the size the calls the analysis saw happen to use (`m(torch.randn(3, 4))`)
+  // is not one the module requires, so it gets a name, shared by the
+  // parameters and the result whose leading sizes agree (an outside user's
+  // report: "3 4" -> "3 2" made every other batch size an error).
+  std::map<std::vector<const void*>, std::string> batch_name;
+  auto batch_group = [&](const Position& pos) {
+    std::vector<const void*> key = key_of(pos, 0);
+    auto it = batch_name.find(key);
+    if (it != batch_name.end()) return it->second;
+    std::string name = "batch";
+    for (int n = 2; used.count(name); ++n) name = "batch" + std::to_string(n);
+    used.insert(name);
+    return batch_name.emplace(std::move(key), name).first->second;
+  };
   for (const Position& pos : positions) {
     std::string dims;
     for (std::size_t axis = 0; axis < pos.shapes.front()->rank(); ++axis) {
@@ -172,9 +187,11 @@ InferredSignature infer_signature(const FunctionDef& def, const std::vector<Sign
       bool constant = first.is_constant();
       for (const Shape* s : pos.shapes) constant = constant && s->dims()[axis] == first;
       int64_t value = constant ? first.constant_value().value_or(-1) : -1;
+      bool batch = def.name == "forward" && axis == 0 && pos.shapes.front()->rank() >= 2;
       if (!dims.empty()) dims += ' ';
       auto named = group_name.find(key_of(pos, axis));
       if (named != group_name.end()) dims += named->second;
+      else if (batch && value >= 0) dims += batch_group(pos);
       else dims += value >= 0 ? std::to_string(value) : name_group(pos, axis);
     }
     if (pos.param >= 0) sig.params[static_cast<std::size_t>(pos.param)] = dims;
