@@ -92,6 +92,118 @@ void add_import_from(const ir::ImportFrom& stmt, const std::string& module_name,
   }
 }
 
+// A path the program computes from its own file, as a path relative to the
+// file's folder ("../src"): `os.path.join(os.path.dirname(__file__), "..",
+// "src")`, `os.path.abspath(...)`, `Path(__file__).resolve().parent / "src"`,
+// `str(...)`. A path is kept as its parts; `__file__` is the file itself
+// (the parts ["", <file>] stand for "the file", a folder below has no "").
+// nullopt: not a path the analysis can compute.
+struct FilePath {
+  bool is_file = false;             // the file itself (no parent taken yet)
+  std::vector<std::string> parts;   // relative to the file's folder
+};
+
+std::optional<FilePath> file_path_of(const ir::Expr* e, int depth = 0) {
+  using namespace ir;
+  if (e == nullptr || depth > 32) return std::nullopt;
+  auto parent = [](FilePath p) -> std::optional<FilePath> {
+    if (p.is_file) {
+      p.is_file = false;  // the file's folder
+      return p;
+    }
+    p.parts.push_back("..");
+    return p;
+  };
+  auto join = [](FilePath p, const std::string& part) -> std::optional<FilePath> {
+    if (p.is_file || part.empty() || part.front() == '/') return std::nullopt;
+    p.parts.push_back(part);
+    return p;
+  };
+  if (const auto* n = dyn_cast<Name>(e)) {
+    if (n->id == "__file__") return FilePath{true, {}};
+    return std::nullopt;
+  }
+  if (const auto* c = dyn_cast<Call>(e)) {
+    std::string callee;
+    if (const auto* f = dyn_cast<Name>(c->func)) callee = f->id;
+    const Expr* receiver = nullptr;
+    if (const auto* a = dyn_cast<Attribute>(c->func)) {
+      receiver = a->value;
+      callee = a->attr;
+      if (const auto* inner = dyn_cast<Attribute>(a->value)) {
+        if (const auto* os = dyn_cast<Name>(inner->value); os && os->id == "os" && inner->attr == "path") {
+          receiver = nullptr;
+          callee = "os.path." + a->attr;
+        }
+      } else if (const auto* mod = dyn_cast<Name>(a->value); mod && mod->id == "pathlib" && a->attr == "Path") {
+        receiver = nullptr;
+        callee = "Path";
+      }
+    }
+    std::vector<const Expr*> args;
+    for (const Argument& arg : c->args) {
+      if (arg.type != Argument::Type::Positional) return std::nullopt;
+      args.push_back(arg.value);
+    }
+    // a method of a Path: resolve(), absolute() keep it
+    if (receiver != nullptr) {
+      if ((callee == "resolve" || callee == "absolute") && args.empty()) return file_path_of(receiver, depth + 1);
+      return std::nullopt;
+    }
+    if ((callee == "os.path.abspath" || callee == "os.path.realpath" || callee == "os.path.normpath" ||
+         callee == "str" || callee == "Path") && args.size() == 1)
+      return file_path_of(args[0], depth + 1);
+    if (callee == "os.path.dirname" && args.size() == 1) {
+      auto p = file_path_of(args[0], depth + 1);
+      return p ? parent(*p) : std::nullopt;
+    }
+    if ((callee == "os.path.join" || callee == "Path") && !args.empty()) {
+      auto p = file_path_of(args[0], depth + 1);
+      for (std::size_t i = 1; p && i < args.size(); ++i) {
+        const auto* k = dyn_cast<Constant>(args[i]);
+        if (!k || k->type != Constant::Type::Str) return std::nullopt;
+        p = join(*p, k->str_value);
+      }
+      return p;
+    }
+    return std::nullopt;
+  }
+  if (const auto* a = dyn_cast<Attribute>(e)) {
+    if (a->attr == "parent") {
+      auto p = file_path_of(a->value, depth + 1);
+      return p ? parent(*p) : std::nullopt;
+    }
+    return std::nullopt;
+  }
+  if (const auto* b = dyn_cast<BinOp>(e); b && b->op == BinOpKind::Div) {
+    const auto* k = dyn_cast<Constant>(b->right);
+    auto p = file_path_of(b->left, depth + 1);
+    if (!p || !k || k->type != Constant::Type::Str) return std::nullopt;
+    return join(*p, k->str_value);
+  }
+  return std::nullopt;
+}
+
+// `sys.path.insert(i, PATH)` / `sys.path.append(PATH)` of a path computed
+// from the file itself: the marker import_graph.h documents.
+void add_sys_path(const ir::Stmt* stmt, std::set<std::string>& out) {
+  using namespace ir;
+  const auto* es = dyn_cast<ExprStmt>(stmt);
+  const auto* call = es ? dyn_cast<Call>(es->value) : nullptr;
+  const auto* method = call ? dyn_cast<Attribute>(call->func) : nullptr;
+  if (!method || (method->attr != "insert" && method->attr != "append")) return;
+  const auto* path = dyn_cast<Attribute>(method->value);
+  const auto* sys = path ? dyn_cast<Name>(path->value) : nullptr;
+  if (!sys || sys->id != "sys" || path->attr != "path") return;
+  std::size_t index = method->attr == "insert" ? 1 : 0;
+  if (call->args.size() != index + 1 || call->args[index].type != Argument::Type::Positional) return;
+  std::optional<FilePath> p = file_path_of(call->args[index].value);
+  if (!p || p->is_file) return;
+  std::string rel = ".";
+  for (const std::string& part : p->parts) rel += "/" + part;
+  out.insert(std::string(kSysPathMarker) + (method->attr == "insert" ? "insert:" : "append:") + rel);
+}
+
 }  // namespace
 
 std::vector<std::string> imported_module_names(const ir::Module& module, const std::string& module_name,
@@ -108,6 +220,8 @@ std::vector<std::string> imported_module_names(const ir::Module& module, const s
         for (const ir::ImportAlias& alias : imp->names) add_with_parents(alias.name, names);
       } else if (const auto* from = ir::dyn_cast<ir::ImportFrom>(stmt)) {
         add_import_from(*from, module_name, is_package_init, names);
+      } else if (stmt->kind == ir::Kind::ExprStmt) {
+        add_sys_path(stmt, names);
       } else {
         push_nested_bodies(stmt, pending);
       }

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "frontend/ir.h"
@@ -19,6 +20,14 @@ struct ProjectModule;
 // relative imports are resolved against the importer's package (for a
 // package's __init__ the package itself). Sorted, without duplicates.
 // Relative imports that climb above the top package are dropped.
+//
+// Also, for each `sys.path.insert(i, PATH)` / `sys.path.append(PATH)` whose
+// PATH the file computes from its own location (`os.path.join(os.path.
+// dirname(__file__), "..", "src")`, `Path(__file__).resolve().parent /
+// "src"`), an entry kSysPathMarker + "insert:" or "append:" + the folder
+// relative to the file's own ("./../src"): where a script finds the
+// project's other modules (load_project). No module has such a name.
+inline constexpr std::string_view kSysPathMarker = "\x01sys.path ";
 std::vector<std::string> imported_module_names(const ir::Module& module, const std::string& module_name,
                                                bool is_package_init);
 

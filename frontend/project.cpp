@@ -533,9 +533,26 @@ Project load_project(const std::vector<std::string>& paths, DiagnosticSink& diag
     for (std::size_t end = loaded.size(); next < end; ++next) {
       if (!loaded[next].module) continue;
       const ProjectModule& m = *loaded[next].module;
-      for (const ScriptRoot& script : scripts) {
+      for (ScriptRoot& script : scripts) {
         if (m.root != script.given) continue;
+        // a module that puts a folder of the project on sys.path
+        // (`sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))`):
+        // the imports after it are found there too
         for (const std::string& name : m.import_names) {
+          if (name.rfind(kSysPathMarker, 0) != 0) continue;
+          std::string_view rest = std::string_view(name).substr(kSysPathMarker.size());
+          bool front = rest.rfind("insert:", 0) == 0;
+          std::error_code ec;
+          fs::path folder = (fs::absolute(m.file->path(), ec).parent_path() /
+                             std::string(rest.substr(rest.find(':') + 1)))
+                                .lexically_normal();
+          if (!folder.has_filename()) folder = folder.parent_path();  // "src/" -> "src"
+          if (std::find(script.search_dirs.begin(), script.search_dirs.end(), folder) != script.search_dirs.end()) continue;
+          if (front) script.search_dirs.insert(script.search_dirs.begin(), folder);
+          else script.search_dirs.push_back(folder);
+        }
+        for (const std::string& name : m.import_names) {
+          if (name.rfind(kSysPathMarker, 0) == 0) continue;
           if (!tried.insert(script.given + '\0' + name).second) continue;
           for (const fs::path& dir : script.search_dirs) {
             auto found = module_file(dir, name);
