@@ -316,7 +316,8 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
           if (auto fn = shared_as<FunctionObject>(*len)) return call_function(fn, {}, v, site);
         }
       }
-      return fresh_int("len");
+      // the length of what only the run knows: a size, with the same cause
+      return v.cause() ? fresh_int("len").with_cause(v.cause()) : fresh_int("len");
     }
     if ((name == "min" || name == "max") && !a.has_star) {
       std::vector<Value> operands;

@@ -102,6 +102,10 @@ bool holds_unknown(const Value& v, int depth = 0) {
   return false;
 }
 
+// ... or may carry the cause of an unknown: also a size the analysis made up
+// for what only the run knows (`len(data)` of data read from a file).
+bool can_carry_cause(const Value& v) { return holds_unknown(v) || (v.is_int() && !v.as_int().is_constant()); }
+
 std::tuple<const SourceFile*, uint32_t, uint32_t> key_of(const SourceLoc& loc) { return {loc.file, loc.begin, loc.end}; }
 
 std::string at_text(const SourceLoc& loc) { return std::to_string(loc.line) + ":" + std::to_string(loc.column); }
@@ -135,14 +139,14 @@ Value Interpreter::run_time_data(const Node* site, const std::string& what, Valu
 }
 
 Value Interpreter::inherit_cause(Value result, const Value& from, const Value* also) {
-  if (result.cause() || !holds_unknown(result)) return result;
+  if (result.cause() || !can_carry_cause(result)) return result;
   if (from.cause()) return attach_cause(std::move(result), from.cause());
   if (also && also->cause()) return attach_cause(std::move(result), also->cause());
   return result;
 }
 
 Value Interpreter::attach_cause(Value v, const std::shared_ptr<const UnknownCause>& cause, int depth) {
-  if (!cause || v.cause() || !holds_unknown(v)) return v;
+  if (!cause || v.cause() || !can_carry_cause(v)) return v;
   // the items of a tuple (LSTMCell's (h, c)) are unpacked one by one: each carries it
   if (v.is_sequence() && v.items() && depth < 3) {
     std::vector<Value> items;
@@ -218,7 +222,9 @@ std::shared_ptr<const UnknownCause> Interpreter::trace_unknown_causes(const Call
   const Value* unslotted_value = nullptr;
   std::function<void(const Operand&)> visit = [&](const Operand& op) {
     for (const Operand& e : op.elements) visit(e);
-    if (!holds_unknown(op.value)) return;
+    // a size made up for run-time data explains itself by what it carries
+    bool sized = !holds_unknown(op.value) && op.value.cause() && can_carry_cause(op.value);
+    if (!holds_unknown(op.value) && !sized) return;
     if (op.slot < 0) {
       if (!unslotted && op.value.cause()) {
         std::string text = op.loc.valid() ? source_text(op.loc, 30) : std::string();

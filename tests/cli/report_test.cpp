@@ -334,6 +334,24 @@ TEST(Report, AnUnknownCarriesItsCauseIntoTheFunctionsItReaches) {
       << (*linear)["reason"].string;
 }
 
+TEST(Report, TheLengthOfRunTimeDataIsRunTimeDataToo) {
+  // nanoGPT's get_batch: torch.randint(len(data) - block_size, ...) of a
+  // memory-mapped file; the deferred check was "len is unknown", no origin
+  TempDir dir;
+  dir.write("m.py",
+            "import numpy as np\n"
+            "import torch\n"
+            "block_size = 8\n"
+            "data = np.memmap('train.bin', dtype=np.uint16, mode='r')\n"
+            "ix = torch.randint(len(data) - block_size, (4,))\n");
+  Json doc = parse_or_fail(gshape({"report", "--format=json", "--verbose", dir / "m.py"}).out);
+  const Json* randint = find_obligation(doc, "m.py", 5, "randint_c1");
+  ASSERT_NE(randint, nullptr);
+  EXPECT_EQ((*randint)["status"].string, "deferred");
+  EXPECT_EQ(randint->str("origin"), "run-time data") << (*randint)["reason"].string;
+  EXPECT_TRUE(contains((*randint)["reason"].string, "reads a file when the program runs")) << (*randint)["reason"].string;
+}
+
 TEST(Report, ACleanProjectExits0) {
   TempDir dir;
   dir.write("train.py", kDeferredScript);
