@@ -4,7 +4,7 @@
 //
 // Depth: the builder recurses once per IR level, so it stops at kMaxDepth
 // levels: the subtree there becomes an Opaque node and the file gets one
-// `nesting too deep` error. The IR it returns is therefore never deeper than
+// `nesting too deep` warning. The IR it returns is therefore never deeper than
 // kMaxDepth, which also bounds every recursive walk over it (ir_dump, analyses).
 //
 // Syntax: tree-sitter-python accepts a few things CPython's tokenizer rejects
@@ -145,7 +145,8 @@ class Builder {
   void build(TSNode root) { build_block(root, module_.body); }
 
   // Errors found while building. A syntax error (one tree-sitter accepts but
-  // CPython rejects) means the module must be dropped; nesting too deep does not.
+  // CPython rejects) means the module must be dropped; nesting too deep (a
+  // warning) does not.
   const std::optional<Diagnostic>& syntax_error() const { return syntax_error_; }
   const std::optional<Diagnostic>& too_deep() const { return too_deep_; }
 
@@ -208,9 +209,12 @@ class Builder {
 
   [[gnu::noinline]] void report_too_deep(TSNode node) {
     if (too_deep_) return;
-    too_deep_ = Diagnostic{Severity::Error, loc(node), {},
+    // A limit of the analysis, not an error in the program (CPython may run
+    // it): a warning, so the exit status does not call the file wrong.
+    too_deep_ = Diagnostic{Severity::Warning, loc(node), {},
                            "nesting too deep (more than " + std::to_string(kMaxDepth) + " levels): the " +
-                               type_words(node) + " here and all code nested in it are not analysed",
+                               type_words(node) +
+                               " here and all code nested in it are not analysed nor checked at run time",
                            {}, {}};
   }
   void report_syntax_error(const SourceLoc& where, const std::string& what) {

@@ -224,6 +224,22 @@ TEST(Check, FiveHundredNestedIfBlocksDoNotCrash) {
   expect_survives(gshape({"check", dir.str()}), "ifs.py");
 }
 
+// Past the builder's 400 levels the code is not analysed: a limit of gshape,
+// not an error in the program (Python runs `x + x + ... + x` with 399 `+`),
+// so a warning that says it, and exit 0.
+TEST(Check, CodeNestedPastTheAnalysisLimitIsAWarningNotAnError) {
+  TempDir dir;
+  std::string chain = "x";
+  for (int i = 0; i < 399; ++i) chain += " + x";
+  dir.write("chain.py", "import torch\nx = torch.zeros(2, 3)\ny = " + chain + "\nprint(y.shape)\n");
+  ProcessResult r = gshape({"check", "--no-cache", "--color=never", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "chain.py:3:5: warning: nesting too deep (more than 400 levels): the identifier here "
+                              "and all code nested in it are not analysed nor checked at run time"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 1 file: 0 errors, 1 warning")) << r.err;
+}
+
 // A generated file over the size limit (2 MB by default) is skipped with a
 // warning naming it and the limit; the rest of the project is still checked.
 TEST(Check, OversizedFileIsSkippedWithAWarningAndTheRestIsChecked) {
