@@ -65,6 +65,34 @@ TEST(Instrument, WritesTheInstrumentedCopyAndSaysWhat) {
   EXPECT_EQ(read_all(out + "/train.py"), instrumented);
 }
 
+// The copy imports gshape_runtime: `instrument` says how to run it (an
+// outside user's copy failed with ModuleNotFoundError and nothing told why),
+// and the line it prints works as printed.
+TEST(Instrument, SaysHowToRunTheCopyWithTheRuntimeOnThePath) {
+  TempDir dir;
+  dir.write("src/train.py", kDeferredScript);
+  std::string out = dir / "out";
+  ProcessResult r = gshape({"instrument", dir / "src/train.py", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string prefix = "to run it: PYTHONPATH=";
+  std::size_t at = r.err.find(prefix);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  std::string line = r.err.substr(at + prefix.size(), r.err.find('\n', at) - at - prefix.size());
+  std::string pythonpath = line.substr(0, line.find(' '));
+  EXPECT_EQ(line.substr(pythonpath.size()), " /usr/bin/python3 " + out + "/train.py") << line;
+#ifdef GSHAPE_TEST_HAS_RUNTIME
+  // -s: a runtime installed in the user's site-packages must not be what makes it work
+  ProcessResult run = run_process("/usr/bin/env", {"PYTHONPATH=" + pythonpath, "/usr/bin/python3", "-s", out + "/train.py"},
+                                  dir / "src");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.out, "out (1, 2)")) << run.out;
+#endif
+  // the JSON form holds it too; a directory's copy names no script
+  Json doc = parse_or_fail(gshape({"instrument", "--format=json", dir / "src", "-o", dir / "out2"}).out);
+  EXPECT_EQ(doc["instrument"]["runtime_path"].string, pythonpath.substr(0, pythonpath.find(':')));
+  EXPECT_TRUE(contains(doc["instrument"]["run_text"].string, "/out2/SCRIPT.py")) << doc["instrument"]["run_text"].string;
+}
+
 TEST(Instrument, StaticErrorsExit1ButTheCopyIsWrittenWithTheirChecks) {
   TempDir dir;
   dir.write("src/model.py", kRefutedModule);
