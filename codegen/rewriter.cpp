@@ -8,6 +8,7 @@
 #include "codegen/expression_index.h"
 #include "codegen/import_placement.h"
 #include "codegen/python_literal.h"
+#include "frontend/source_encoding.h"
 
 namespace gshape::codegen {
 
@@ -194,7 +195,9 @@ std::string runtime_header(const std::string& display_path, const std::string& s
          kRuntimeAlias + ".CheckTable(" + python_str(display_path) + ", " + sites_literal + ")";
 }
 
-InstrumentedSource instrument_source(std::string_view text, const ir::Module& module, const FilePlan& plan) {
+namespace {
+
+InstrumentedSource instrument_utf8(std::string_view text, const ir::Module& module, const FilePlan& plan) {
   InstrumentedSource result;
   result.text = std::string(text);
   auto add_rejected = [&]() {
@@ -400,6 +403,40 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
   obligation_outcomes();
   result.site_outcomes = std::move(site_outcomes);
   add_rejected();
+  return result;
+}
+
+}  // namespace
+
+InstrumentedSource instrument_source(std::string_view text, const ir::Module& module, const FilePlan& plan) {
+  InstrumentedSource result = instrument_utf8(text, module, plan);
+  const SourceEncoding encoding = module.file().encoding();
+  if (encoding == SourceEncoding::Utf8) return result;
+  // A file read from latin-1, cp1252 or ascii is written back in it: the
+  // inserted text is ASCII, so only a broken conversion can fail.
+  if (std::optional<std::string> bytes = encode_source(result.text, encoding)) {
+    result.text = std::move(*bytes);
+    return result;
+  }
+  // then the file is left as it is, and says why
+  std::string problem = std::string("the instrumented text cannot be written in the file's encoding (") +
+                        source_encoding_name(encoding) + ")";
+  result.text = encode_source(text, encoding).value_or(std::string(text));
+  result.changed = false;
+  result.sites = 0;
+  result.problem = problem;
+  for (SiteOutcome& o : result.site_outcomes) {
+    if (!o.instrumented) continue;
+    o.instrumented = false;
+    o.runtime_site = -1;
+    o.problem = problem;
+  }
+  for (CheckOutcome& o : result.outcomes) {
+    if (!o.instrumented) continue;
+    o.instrumented = false;
+    o.runtime_site = -1;
+    o.reason = problem;
+  }
   return result;
 }
 

@@ -45,7 +45,7 @@ struct SiteOutcome {
 };
 
 struct InstrumentedSource {
-  std::string text;
+  std::string text;      // in the file's own encoding (see instrument_source)
   bool changed = false;  // false: `text` is the original, byte for byte
   int sites = 0;         // sites in the check table
   std::vector<SiteOutcome> site_outcomes;  // every site of the plan, in plan order
@@ -53,8 +53,11 @@ struct InstrumentedSource {
   std::string problem;   // why nothing could be instrumented in this file, if so
 };
 
-// `text` is the file's original text and `module` its IR (built from that
-// text); `plan.path` names the file in the check table.
+// `text` is the file's original text (SourceFile::text(), UTF-8) and
+// `module` its IR (built from that text); `plan.path` names the file in the
+// check table. The result's `text` is in the encoding the file was read from
+// (SourceFile::encoding(): a latin-1 file is written back in latin-1, byte
+// for byte the original outside the insertions).
 InstrumentedSource instrument_source(std::string_view text, const ir::Module& module, const FilePlan& plan);
 
 // The runtime header for a table literal: `import gshape_runtime as

@@ -93,6 +93,26 @@ TEST(Instrument, SaysHowToRunTheCopyWithTheRuntimeOnThePath) {
   EXPECT_TRUE(contains(doc["instrument"]["run_text"].string, "/out2/SCRIPT.py")) << doc["instrument"]["run_text"].string;
 }
 
+// A latin-1 file is analysed from its UTF-8 decoding and written back in
+// latin-1: the original bytes with the insertions, never its UTF-8 form
+// (which Python would read as latin-1, changing the strings).
+TEST(Instrument, ALatin1FileIsWrittenBackInLatin1) {
+  TempDir dir;
+  const std::string source =
+      "# -*- coding: latin-1 -*-\nimport sys\nimport torch\ns = 'caf\xe9'\n"
+      "x = torch.zeros(2, int(sys.argv[1])) @ torch.zeros(3, 4)\n";
+  dir.write("src/latin.py", source);
+  dir.write("src/plain.py", "# coding: latin-1\ns = '\xe9'\n");
+  ProcessResult r = gshape({"instrument", dir / "src", "-o", dir / "out"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "instrumented 1 file (")) << r.err;
+  std::string copy = read_all(dir / "out/latin.py");
+  EXPECT_TRUE(contains(copy, "s = 'caf\xe9'\n")) << copy;
+  EXPECT_FALSE(contains(copy, "\xc3\xa9")) << copy;
+  EXPECT_TRUE(contains(copy, "_gshape_checks.check(")) << copy;
+  EXPECT_EQ(read_all(dir / "out/plain.py"), "# coding: latin-1\ns = '\xe9'\n") << "no check: byte for byte";
+}
+
 TEST(Instrument, StaticErrorsExit1ButTheCopyIsWrittenWithTheirChecks) {
   TempDir dir;
   dir.write("src/model.py", kRefutedModule);
