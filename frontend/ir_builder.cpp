@@ -226,6 +226,13 @@ class Builder {
     opaque->what = ts_node_type(node);
     return opaque;
   }
+  // The expression at `node`, past the depth limit.
+  [[gnu::noinline]] ir::Expr* too_deep_expr(TSNode node) {
+    report_too_deep(node);
+    auto* opaque = static_cast<ir::OpaqueExpr*>(opaque_expr(node));
+    opaque->too_deep = true;
+    return opaque;
+  }
   [[gnu::noinline]] ir::Stmt* opaque_stmt(TSNode node) {
     auto* opaque = make<ir::OpaqueStmt>(node);
     opaque->what = ts_node_type(node);
@@ -988,10 +995,7 @@ class Builder {
     if (ts_node_is_null(node)) return nullptr;
     if (!ts_node_is_null(type_call_) && ts_node_eq(node, type_call_)) return build_type_call(node);
     node = unwrap(node);
-    if (depth_ >= kMaxDepth) {
-      report_too_deep(node);
-      return opaque_expr(node);
-    }
+    if (depth_ >= kMaxDepth) return too_deep_expr(node);
     DepthScope scope(depth_);
     switch (sym(node)) {
       case Sym::Identifier: return build_name(node);
@@ -1109,7 +1113,7 @@ class Builder {
     star_bottom_ = bottom;
     {
       DepthScope scope(depth_);  // the Starred is one more level
-      starred->value = depth_ >= kMaxDepth ? opaque_expr(node) : build_expr(node);
+      starred->value = depth_ >= kMaxDepth ? too_deep_expr(node) : build_expr(node);
     }
     star_top_ = saved_top;
     star_bottom_ = saved_bottom;
@@ -1248,8 +1252,7 @@ class Builder {
   // The {…} expressions of an f-string, including those nested in format specs.
   [[gnu::noinline]] void collect_interpolations(TSNode node, std::vector<ir::Expr*>& values) {
     if (depth_ >= kMaxDepth) {
-      report_too_deep(node);
-      values.push_back(opaque_expr(node));
+      values.push_back(too_deep_expr(node));
       return;
     }
     DepthScope scope(depth_);
@@ -1383,8 +1386,7 @@ class Builder {
     }
     std::size_t operators = items.size() / 2;
     if (depth_ + static_cast<int>(operators) >= kMaxDepth) {  // the regrouped chain would nest too deep
-      report_too_deep(node);
-      return opaque_expr(node);
+      return too_deep_expr(node);
     }
     auto combine = [&](ir::Expr* left, TSNode op, ir::Expr* right, TSNode first, TSNode last) {
       auto* binop = module_.make<ir::BinOp>(locations_.span(first, last));
