@@ -19,6 +19,7 @@
 #include "cli/review.h"
 #include "cli/review_html.h"
 #include "codegen/instrument_tree.h"
+#include "codegen/nesting_budget.h"
 #include "codegen/plan.h"
 #include "codegen/run_cache.h"
 #include "frontend/json_writer.h"
@@ -256,6 +257,8 @@ int run_instrument(const ParsedArgs& args) {
   print_check_text(analysed, output->color);
   if (!tree.refused.empty()) return fatal_error(tree.refused);
   for (const std::string& e : tree.errors) std::cerr << "gshape: error: " << e << "\n";
+  // sites the nesting budget left unchecked, per line (codegen/nesting_budget.h)
+  for (const codegen::PythonFileSummary& f : tree.python_files) std::cerr << codegen::nesting_notes(f.path, f.site_outcomes);
   std::cerr << written_line(counts, out_dir) << "\n";
   if (counts.not_instrumentable > 0) {
     std::cerr << plural(counts.not_instrumentable, "check") << " could not be inserted (see 'gshape report --from "

@@ -7,6 +7,7 @@
 
 #include "codegen/expression_index.h"
 #include "codegen/import_placement.h"
+#include "codegen/nesting_budget.h"
 #include "codegen/python_literal.h"
 #include "frontend/source_encoding.h"
 
@@ -235,7 +236,6 @@ InstrumentedSource instrument_utf8(std::string_view text, const ir::Module& modu
     std::string unread;
     if (site.entry_form != gradual::EntryPlacement::Form::None) {  // reads its operands by name
       o.instrumented = true;
-      work[s].runtime_site = next_site++;
       continue;
     }
     for (const OperandPlan& operand : site.operands) {
@@ -259,7 +259,51 @@ InstrumentedSource instrument_utf8(std::string_view text, const ir::Module& modu
       return std::tie(a.rank, a.slot) < std::tie(b.rank, b.slot);
     });
     o.instrumented = true;
-    work[s].runtime_site = next_site++;
+  }
+
+  // The nesting budget (codegen/nesting_budget.h): a site whose wrappers
+  // would put code too deep for CPython is not instrumented; outer sites are
+  // kept first, so a long chain keeps the checks of its outer operations.
+  {
+    struct Placed {
+      WrapperDepth depth;
+      int priority;  // as Wrapper::priority
+      std::size_t sequence;
+    };
+    std::vector<Placed> placed;
+    for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+      if (!site_outcomes[s].instrumented) continue;
+      const SitePlan& site = plan.sites[s];
+      if (site.entry_form == gradual::EntryPlacement::Form::Expression) {
+        // `((_gshape_entry := T.enter(S, ...)), (expr))[-1]`
+        placed.push_back({{site.entry_begin, site.entry_end, 2, 3, s}, -1, placed.size()});
+        continue;
+      }
+      if (site.entry_form != gradual::EntryPlacement::Form::None) continue;  // a statement of its own
+      for (const ResolvedOperand& op : work[s].operands) {
+        uint32_t inner = op.form == WrapForm::Plain || op.form == WrapForm::SecondReference ? 1 : 2;
+        uint32_t own = op.form == WrapForm::Plain ? 1 : 2;
+        placed.push_back({{op.begin, op.end, inner, own, s}, op.form == WrapForm::SecondReference ? 0 : 1, placed.size()});
+      }
+    }
+    std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) {
+      return std::make_tuple(a.depth.begin, -static_cast<int64_t>(a.depth.end), a.priority, a.sequence) <
+             std::make_tuple(b.depth.begin, -static_cast<int64_t>(b.depth.end), b.priority, b.sequence);
+    });
+    std::vector<WrapperDepth> depths;
+    depths.reserve(placed.size());
+    for (const Placed& p : placed) depths.push_back(p.depth);
+    std::vector<DepthVerdict> verdicts = sites_over_budget(text, depths, plan.sites.size(), index.too_deep());
+    for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+      if (verdicts[s].reached == 0 && !verdicts[s].holds_too_deep) continue;
+      site_outcomes[s].instrumented = false;
+      site_outcomes[s].nested_too_deep = true;
+      site_outcomes[s].problem = nesting_problem(verdicts[s]);
+      work[s].operands.clear();
+    }
+  }
+  for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+    if (site_outcomes[s].instrumented) work[s].runtime_site = next_site++;
   }
   // every obligation of a site shares its outcome
   auto obligation_outcomes = [&]() {

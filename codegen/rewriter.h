@@ -42,6 +42,8 @@ struct SiteOutcome {
   std::string why;        // why it is checked (SitePlan::reason)
   std::string problem;    // not instrumented: why; instrumented: operands it cannot read, if any
   std::size_t obligations = 0;
+  // Not instrumented because its check would nest too deep (codegen/nesting_budget.h).
+  bool nested_too_deep = false;
 };
 
 struct InstrumentedSource {

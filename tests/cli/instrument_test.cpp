@@ -113,6 +113,39 @@ TEST(Instrument, ALatin1FileIsWrittenBackInLatin1) {
   EXPECT_EQ(read_all(dir / "out/plain.py"), "# coding: latin-1\ns = '\xe9'\n") << "no check: byte for byte";
 }
 
+// Checks nested past the budget are left out, and `instrument` names the
+// line; the copy compiles and runs (it did not: 202 nested calls).
+TEST(Instrument, ChecksNestedTooDeepAreLeftOutAndTheLineIsNamed) {
+  TempDir dir;
+  std::string chain = "a";
+  for (int i = 0; i < 201; ++i) chain += " + b";
+  dir.write("src/chain.py",
+            "import sys, torch\na = torch.randn(*[int(v) for v in sys.argv[1:]] or [2, 3])\nb = torch.randn(3)\n"
+            "y = " + chain + "\nprint(tuple(y.shape))\n");
+  std::string out = dir / "out";
+  ProcessResult r = gshape({"instrument", dir / "src", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, dir / "src/chain.py" + ":4: note: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "operations on this line are not checked at run time: nested too deep for their checks "
+                              "(gshape keeps instrumented code within 100 nested brackets; CPython stops at 200)\n"))
+      << r.err;
+  Json report = parse_or_fail(read_all(out + "/gshape-report.json"));
+  int deep = 0;
+  for (const Json& site : report["files"].array[0]["sites"].array) {
+    deep += site["problem"].string.rfind("nested too deep to check at run time", 0) == 0;
+  }
+  EXPECT_GT(deep, 90);
+#ifdef GSHAPE_TEST_HAS_RUNTIME
+  const std::string prefix = "to run it: PYTHONPATH=";
+  std::size_t at = r.err.find(prefix);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  std::string pythonpath = r.err.substr(at + prefix.size(), r.err.find(' ', at + prefix.size()) - at - prefix.size());
+  ProcessResult run = run_process("/usr/bin/env", {"PYTHONPATH=" + pythonpath, "/usr/bin/python3", "-s", out + "/chain.py"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "(2, 3)\n");
+#endif
+}
+
 TEST(Instrument, StaticErrorsExit1ButTheCopyIsWrittenWithTheirChecks) {
   TempDir dir;
   dir.write("src/model.py", kRefutedModule);

@@ -335,6 +335,42 @@ TEST_F(RunScript, AFileInAnEncodingGshapeCannotDecodeRunsWithoutAPromise) {
   EXPECT_TRUE(contains(r.err, "RuntimeError: mat1 and mat2 shapes cannot be multiplied")) << r.err;
 }
 
+// `a + b + ... + b` with 201 `+` on values of unknown shape: every `+` gets
+// a check, and checking them all would nest the copy past CPython's 200
+// brackets (an outside user's run ended in `SyntaxError: too many nested
+// parentheses`). The outer ones are checked, the rest run unchecked, and a
+// note before the run names the line.
+TEST_F(RunScript, ALongChainRunsWithItsOuterChecksAndANoteForTheRest) {
+  std::string chain = "a";
+  for (int i = 0; i < 201; ++i) chain += " + b";
+  std::string script = dir_.write("src/chain.py",
+                                  "import sys, torch\n"
+                                  "shape = [int(v) for v in sys.argv[1:]] or [2, 3]\n"
+                                  "a = torch.randn(*shape)\n"
+                                  "b = torch.randn(shape[-1])\n"
+                                  "y = " + chain + "\n"
+                                  "print(tuple(y.shape))\n");
+  // without `--`: analysed for any command line, so `a`'s shape is unknown
+  auto run_any = [&](const std::vector<std::string>& script_args) {
+    std::vector<std::string> args = {"run", "--color=never", "--cache-dir", cache_.str(), script};
+    if (!script_args.empty()) args.push_back("--");
+    args.insert(args.end(), script_args.begin(), script_args.end());
+    return run_process(GSHAPE_BINARY, args, {}, 180);
+  };
+  ProcessResult r = run_any({});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "(2, 3)\n");
+  EXPECT_FALSE(contains(r.err, "SyntaxError")) << r.err;
+  EXPECT_TRUE(contains(r.err, script + ":5: note: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, " operations on this line are not checked at run time: nested too deep for their checks"))
+      << r.err;
+  // the note is shown on every run, the cache kept
+  ProcessResult again = run_any({});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, "(2, 3)\n");
+  EXPECT_TRUE(contains(again.err, script + ":5: note: ")) << again.err;
+}
+
 TEST_F(RunScript, AMissingPythonIsAnErrorOfGshape) {
   std::string script = dir_.write("src/train.py", kDeferredScript);
   ProcessResult r = run_process(GSHAPE_BINARY,
