@@ -1,6 +1,7 @@
 #include "codegen/nesting_budget.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "codegen/rewriter.h"
@@ -9,7 +10,7 @@ namespace gshape::codegen {
 
 namespace {
 
-bool is_name_byte(char c) {
+constexpr bool is_name_byte(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          (static_cast<unsigned char>(c) & 0x80) != 0;
 }
@@ -34,6 +35,17 @@ bool string_prefix(std::string_view name, bool& raw, bool& fstring) {
   return !(bytes && fstring);
 }
 
+// Bytes the scanner must look at in code (anything else is skipped in a
+// run), and in a string.
+constexpr std::array<bool, 256> byte_table(std::string_view bytes, bool names) {
+  std::array<bool, 256> table{};
+  for (char c : bytes) table[static_cast<unsigned char>(c)] = true;
+  for (int c = 0; c < 256 && names; ++c) table[c] = table[c] || is_name_byte(static_cast<char>(c));
+  return table;
+}
+constexpr std::array<bool, 256> kCodeByte = byte_table("#'\"()[]{}:", true);
+constexpr std::array<bool, 256> kStringByte = byte_table("\\'\"{}\n\r", false);
+
 // The scanner's context: code (the file, or an f-string field), a string
 // literal, or an f-string field's format spec.
 struct Frame {
@@ -54,8 +66,16 @@ BracketDepths::BracketDepths(std::string_view text) : depth_(text.size(), 0) {
   std::vector<Frame> stack{Frame{}};
   int depth = 0;
   std::size_t i = 0;
-  auto mark = [&](std::size_t from, std::size_t to) {  // bytes [from, to) at the current level
-    for (std::size_t k = from; k < to && k < n; ++k) depth_[k] = static_cast<uint8_t>(std::clamp(depth, 0, 255));
+  // depth_ is written where the level changes: bytes before `at` at the
+  // current level, from `at` on at `level`
+  std::size_t filled = 0;
+  auto level_from = [&](std::size_t at, int level) {
+    at = std::min(at, n);
+    if (at > filled) std::fill(depth_.begin() + static_cast<std::ptrdiff_t>(filled), depth_.begin() + static_cast<std::ptrdiff_t>(at),
+                               static_cast<uint8_t>(std::clamp(depth, 0, 255)));
+    filled = std::max(filled, at);
+    depth = level;
+    max_ = std::max<uint32_t>(max_, static_cast<uint32_t>(std::clamp(depth, 0, 255)));
   };
   auto open_string = [&](std::size_t at, bool raw, bool fstring) {  // `at`: the first quote
     Frame f;
@@ -65,13 +85,11 @@ BracketDepths::BracketDepths(std::string_view text) : depth_(text.size(), 0) {
     f.raw = raw;
     f.fstring = fstring;
     std::size_t width = f.triple ? 3 : 1;
-    mark(at, at + width);
     stack.push_back(f);
     return at + width;
   };
   auto open_field = [&](std::size_t at) {  // `at`: the field's `{`
-    ++depth;
-    mark(at, at + 1);
+    level_from(at, depth + 1);
     Frame f;
     f.kind = Frame::Kind::Code;
     f.base = depth;
@@ -87,20 +105,17 @@ BracketDepths::BracketDepths(std::string_view text) : depth_(text.size(), 0) {
         if (top.fstring && !top.raw && i + 2 < n && text[i + 1] == 'N' && text[i + 2] == '{') {
           std::size_t close = text.find('}', i + 3);
           std::size_t end = close == std::string_view::npos ? n : close + 1;
-          mark(i, end);
           i = end;
           continue;
         }
         // a backslash keeps the next character in the string, but a brace
         // after it still opens or closes a field
         std::size_t width = i + 1 < n && !(top.fstring && (text[i + 1] == '{' || text[i + 1] == '}')) ? 2 : 1;
-        mark(i, i + width);
         i += width;
         continue;
       }
       if (c == top.quote && (!top.triple || (i + 2 < n && text[i + 1] == c && text[i + 2] == c))) {
         std::size_t width = top.triple ? 3 : 1;
-        mark(i, i + width);
         i += width;
         stack.pop_back();
         continue;
@@ -111,7 +126,6 @@ BracketDepths::BracketDepths(std::string_view text) : depth_(text.size(), 0) {
       }
       if (top.fstring && (c == '{' || c == '}')) {
         if (i + 1 < n && text[i + 1] == c) {  // `{{`, `}}`: a literal brace
-          mark(i, i + 2);
           i += 2;
           continue;
         }
@@ -120,8 +134,8 @@ BracketDepths::BracketDepths(std::string_view text) : depth_(text.size(), 0) {
           continue;
         }
       }
-      mark(i, i + 1);
-      ++i;
+      for (++i; i < n && !kStringByte[static_cast<unsigned char>(text[i])]; ++i) {
+      }
       continue;
     }
     if (top.kind == Frame::Kind::Spec) {
@@ -130,13 +144,11 @@ BracketDepths::BracketDepths(std::string_view text) : depth_(text.size(), 0) {
         continue;
       }
       if (c == '}') {  // ends the field
-        mark(i, i + 1);
-        --depth;
+        level_from(i + 1, depth - 1);
         ++i;
         stack.pop_back();
         continue;
       }
-      mark(i, i + 1);
       ++i;
       continue;
     }
@@ -144,7 +156,6 @@ BracketDepths::BracketDepths(std::string_view text) : depth_(text.size(), 0) {
     if (c == '#') {
       std::size_t end = i;
       while (end < n && text[end] != '\n' && text[end] != '\r') ++end;
-      mark(i, end);
       i = end;
       continue;
     }
@@ -155,7 +166,6 @@ BracketDepths::BracketDepths(std::string_view text) : depth_(text.size(), 0) {
     if (is_name_byte(c)) {
       std::size_t end = i;
       while (end < n && is_name_byte(text[end])) ++end;
-      mark(i, end);
       bool raw = false, fstring = false;
       if (end < n && is_quote(text[end]) && string_prefix(text.substr(i, end - i), raw, fstring)) {
         i = open_string(end, raw, fstring);
@@ -165,44 +175,32 @@ BracketDepths::BracketDepths(std::string_view text) : depth_(text.size(), 0) {
       continue;
     }
     if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-      mark(i, i + 1);
+      level_from(i, depth + 1);  // a bracket is at the level it opens
       ++i;
       continue;
     }
     if (c == ')' || c == ']' || c == '}') {
       if (top.base >= 0 && c == '}' && depth <= top.base) {  // ends an f-string field
-        mark(i, i + 1);
-        depth = top.base - 1;
+        level_from(i + 1, top.base - 1);
         ++i;
         stack.pop_back();
         continue;
       }
-      mark(i, i + 1);
-      if (depth > std::max(top.base, 0)) --depth;
+      if (depth > std::max(top.base, 0)) level_from(i + 1, depth - 1);
       ++i;
       continue;
     }
     if (c == ':' && top.base >= 0 && depth <= top.base) {  // a field's format spec
-      mark(i, i + 1);
       top.kind = Frame::Kind::Spec;
       ++i;
       continue;
     }
-    mark(i, i + 1);
-    ++i;
+    // blanks, operators, line ends: nothing to see up to the next byte that may matter
+    for (++i; i < n && !kCodeByte[static_cast<unsigned char>(text[i])]; ++i) {
+    }
   }
 
-  // the deepest level per block, and per run of 2^k blocks
-  std::size_t blocks = (n >> kBlockBits) + 1;
-  sparse_.emplace_back(blocks, 0);
-  for (std::size_t k = 0; k < n; ++k) sparse_[0][k >> kBlockBits] = std::max(sparse_[0][k >> kBlockBits], depth_[k]);
-  for (std::size_t width = 2; width <= blocks; width *= 2) {
-    const std::vector<uint8_t>& prev = sparse_.back();
-    std::vector<uint8_t> level(blocks - width + 1);
-    for (std::size_t b = 0; b + width <= blocks; ++b) level[b] = std::max(prev[b], prev[b + width / 2]);
-    sparse_.push_back(std::move(level));
-  }
+  level_from(n, depth);
 }
 
 uint32_t BracketDepths::at(uint32_t offset) const { return offset < depth_.size() ? depth_[offset] : 0; }
@@ -210,6 +208,19 @@ uint32_t BracketDepths::at(uint32_t offset) const { return offset < depth_.size(
 uint32_t BracketDepths::max_in(uint32_t begin, uint32_t end) const {
   end = std::min<uint32_t>(end, static_cast<uint32_t>(depth_.size()));
   if (begin >= end) return 0;
+  if (sparse_.empty()) {
+    // the deepest level per block, and per run of 2^k blocks
+    const std::size_t n = depth_.size();
+    std::size_t blocks = (n >> kBlockBits) + 1;
+    sparse_.emplace_back(blocks, 0);
+    for (std::size_t k = 0; k < n; ++k) sparse_[0][k >> kBlockBits] = std::max(sparse_[0][k >> kBlockBits], depth_[k]);
+    for (std::size_t width = 2; width <= blocks; width *= 2) {
+      const std::vector<uint8_t>& prev = sparse_.back();
+      std::vector<uint8_t> level(blocks - width + 1);
+      for (std::size_t b = 0; b + width <= blocks; ++b) level[b] = std::max(prev[b], prev[b + width / 2]);
+      sparse_.push_back(std::move(level));
+    }
+  }
   uint8_t best = 0;
   std::size_t first_block = (begin >> kBlockBits) + 1;  // the whole blocks inside the range
   std::size_t last_block = end >> kBlockBits;          // exclusive
@@ -247,7 +258,11 @@ std::vector<DepthVerdict> sites_over_budget(std::string_view text, const std::ve
     while (!open.empty() && open.back().end <= w.begin) open.pop_back();
     if (w.site >= sites || dropped[w.site]) continue;
     const uint32_t added = open.empty() ? 0 : open.back().levels;
-    const uint32_t reached = std::max(original.max_in(w.begin, w.end) + added + w.inner, original.at(w.begin) + added + w.own);
+    // the file's deepest level bounds the range's: most wrappers need no more
+    uint32_t reached = original.max() + added + std::max(w.inner, w.own);
+    if (reached > budget) {
+      reached = std::max(original.max_in(w.begin, w.end) + added + w.inner, original.at(w.begin) + added + w.own);
+    }
     auto first_cut = std::lower_bound(cut.begin(), cut.end(), w.begin);
     const bool holds_cut = first_cut != cut.end() && *first_cut < w.end;
     if (reached > budget || holds_cut) {

@@ -43,14 +43,18 @@ class BracketDepths {
   explicit BracketDepths(std::string_view text);
   // The level at `offset` (0 past the end).
   uint32_t at(uint32_t offset) const;
-  // The deepest level in [begin, end) (0 for an empty range).
+  // The deepest level of the whole text.
+  uint32_t max() const { return max_; }
+  // The deepest level in [begin, end) (0 for an empty range). Not thread-safe:
+  // the first call builds a table.
   uint32_t max_in(uint32_t begin, uint32_t end) const;
 
  private:
   static constexpr uint32_t kBlockBits = 6;  // 64-byte blocks
   std::vector<uint8_t> depth_;               // per byte, saturated at 255
-  // sparse_[k][b]: the deepest level in blocks b .. b + 2^k - 1
-  std::vector<std::vector<uint8_t>> sparse_;
+  uint32_t max_ = 0;
+  // sparse_[k][b]: the deepest level in blocks b .. b + 2^k - 1 (built on demand)
+  mutable std::vector<std::vector<uint8_t>> sparse_;
 };
 
 // One wrapper as the budget sees it: where it goes and how many brackets it
