@@ -278,9 +278,9 @@ std::vector<DepthVerdict> sites_over_budget(std::string_view text, const std::ve
 
 std::string nesting_problem(const DepthVerdict& verdict) {
   if (verdict.holds_too_deep) {
-    return "nested too deep to check at run time: an operand holds code nested deeper than gshape analyses";
+    return std::string(kNestedTooDeep) + ": an operand holds code nested deeper than gshape analyses";
   }
-  return "nested too deep to check at run time: its check would put code " + std::to_string(verdict.reached) +
+  return std::string(kNestedTooDeep) + ": its check would put code " + std::to_string(verdict.reached) +
          " brackets deep (gshape keeps instrumented code within " + std::to_string(kMaxBracketDepth) +
          "; CPython stops at " + std::to_string(kPythonMaxBracketDepth) + ")";
 }

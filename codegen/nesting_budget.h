@@ -83,8 +83,10 @@ std::vector<DepthVerdict> sites_over_budget(std::string_view text, const std::ve
                                             const std::vector<std::pair<uint32_t, uint32_t>>& too_deep,
                                             uint32_t budget = kMaxBracketDepth);
 
-// The reason a site that does not fit gives (SiteOutcome::problem).
+// The reason a site that does not fit gives (SiteOutcome::problem); it
+// starts with kNestedTooDeep.
 std::string nesting_problem(const DepthVerdict& verdict);
+inline constexpr const char* kNestedTooDeep = "nested too deep to check at run time";
 
 struct SiteOutcome;
 

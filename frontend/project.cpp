@@ -383,6 +383,7 @@ void load_file(const FoundFile& found, std::size_t max_file_bytes, FileFactsCach
                         "', which gshape cannot decode (it reads utf-8, latin-1, cp1252 and ascii); not analysed, "
                         "no run-time checks in it",
                     {}, {}});
+      out.rejected = std::make_unique<SourceFile>(found.path, printable_copy(*bytes));  // listed as not analysed
       return;
     }
     if (known) encoding = *known;  // an unknown name on ASCII bytes: the same text in any case
