@@ -286,6 +286,23 @@ TEST(Check, CodeNestedPastTheAnalysisLimitIsAWarningNotAnError) {
   EXPECT_TRUE(contains(r.err, "checked 1 file: 0 errors, 1 warning")) << r.err;
 }
 
+// 33 levels of tabs (the 33rd line at 256 columns): Python runs it, tree-sitter-python's
+// scanner cannot follow past 255 columns. A limit of gshape: a warning, the
+// file not analysed, exit 0.
+TEST(Check, IndentationDeeperThanTheParserFollowsIsAWarningNotAnError) {
+  TempDir dir;
+  std::string text = "x = 1\n";
+  for (int depth = 0; depth < 33; ++depth) text += std::string(static_cast<std::size_t>(depth), '\t') + "if x:\n";
+  text += std::string(33, '\t') + "x = 2\n";
+  dir.write("tabs.py", text);
+  ProcessResult r = gshape({"check", "--no-cache", "--color=never", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "tabs.py:34:1: warning: nesting too deep: this line is indented by 256 columns; the "
+                              "parser follows at most 255, so the file is not analysed nor checked at run time"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 1 file: 0 errors, 1 warning")) << r.err;
+}
+
 // A generated file over the size limit (2 MB by default) is skipped with a
 // warning naming it and the limit; the rest of the project is still checked.
 TEST(Check, OversizedFileIsSkippedWithAWarningAndTheRestIsChecked) {

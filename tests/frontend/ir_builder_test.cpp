@@ -361,7 +361,7 @@ TEST(DeepNesting, FlatChainsStayFlat) {
   EXPECT_EQ(cast<Assign>(b.module->body.at(1))->targets.size(), 2000u);
 }
 
-TEST(DeepNesting, BlocksDeeperThanTheScannerFollowsGetOneClearError) {
+TEST(DeepNesting, BlocksDeeperThanTheScannerFollowsGetOneClearWarning) {
   // 500 nested `if`s: tree-sitter-python's scanner cannot follow indentation
   // past 255 columns (CPython stops at 100 levels).
   std::string source;
@@ -372,7 +372,9 @@ TEST(DeepNesting, BlocksDeeperThanTheScannerFollowsGetOneClearError) {
   EXPECT_EQ(b.module, nullptr);
   ASSERT_EQ(b.diags.all().size(), 1u);
   EXPECT_EQ(b.diags.all()[0].message,
-            "nesting too deep: this line is indented by 256 columns; the parser follows at most 255");
+            "nesting too deep: this line is indented by 256 columns; the parser follows at most 255, so the file is "
+            "not analysed nor checked at run time");
+  EXPECT_EQ(b.diags.all()[0].severity, Severity::Warning);
   EXPECT_EQ(b.diags.all()[0].loc.line, 257u);
 }
 
