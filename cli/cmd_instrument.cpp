@@ -2,6 +2,7 @@
 // its instrumented copy (codegen::instrument_tree) with OUT/gshape-report.json.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -183,6 +184,17 @@ void print_json(const AnalysedProject& a, const codegen::TreeResult& tree, const
     iw.value(codegen::default_runtime_path());
   }
   iw.field("run_text", tree.refused.empty() ? hint : std::string());
+  iw.key("unchecked_notes").begin_array();  // operations nested too deep to check, per line
+  for (const codegen::PythonFileSummary& f : tree.python_files) {
+    std::string notes = codegen::nesting_notes(f.path, f.site_outcomes);
+    std::size_t at = 0;
+    while (at < notes.size()) {
+      std::size_t eol = std::min(notes.find('\n', at), notes.size());
+      iw.value(notes.substr(at, eol - at));
+      at = eol + 1;
+    }
+  }
+  iw.end_array();
   iw.end_object();
   out << ",\"exit_code\":" << exit_code << "}\n";
 }

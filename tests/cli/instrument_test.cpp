@@ -135,6 +135,9 @@ TEST(Instrument, ChecksNestedTooDeepAreLeftOutAndTheLineIsNamed) {
     deep += site["problem"].string.rfind("nested too deep to check at run time", 0) == 0;
   }
   EXPECT_GT(deep, 90);
+  Json doc = parse_or_fail(gshape({"instrument", "--format=json", dir / "src", "-o", out}).out);
+  ASSERT_EQ(doc["instrument"]["unchecked_notes"].array.size(), 1u);
+  EXPECT_TRUE(contains(doc["instrument"]["unchecked_notes"].array[0].string, "chain.py:4: note: "));
 #ifdef GSHAPE_TEST_HAS_RUNTIME
   const std::string prefix = "to run it: PYTHONPATH=";
   std::size_t at = r.err.find(prefix);
