@@ -214,7 +214,8 @@ class Builder {
     too_deep_ = Diagnostic{Severity::Warning, loc(node), {},
                            "nesting too deep (more than " + std::to_string(kMaxDepth) + " levels): the " +
                                type_words(node) +
-                               " here and all code nested in it are not analysed nor checked at run time",
+                               " here and all code nested in it are not analysed, and neither it nor any operation "
+                               "holding it is checked at run time",
                            {}, {}};
   }
   void report_syntax_error(const SourceLoc& where, const std::string& what) {
