@@ -11,6 +11,7 @@
 #include "codegen/instrument_tree.h"
 #include "codegen/project_tree.h"
 #include "frontend/project.h"
+#include "frontend/source_encoding.h"
 #include "gradual/analysis.h"
 
 namespace gshape::cli {
@@ -47,10 +48,18 @@ int run_annotate(const ParsedArgs& args) {
     if (!m.ir) continue;
     codegen::AnnotatedSource a = codegen::annotate_source(m.file->text(), *m.ir, result.signatures);
     if (a.annotations == 0) continue;
+    // a file read from latin-1 or cp1252 is written (and diffed) in it
+    std::optional<std::string> before = encode_source_text(*m.file, m.file->text());
+    std::optional<std::string> after = encode_source_text(*m.file, a.text);
+    if (!before || !after) {
+      std::cerr << "gshape: warning: " << m.file->path() << ": the annotations cannot be written in the file's encoding ("
+                << source_encoding_name(m.file->encoding()) << "); left as it is\n";
+      continue;
+    }
     for (const gradual::InferredSignature& s : result.signatures) functions += s.def->loc.file == m.file.get();
     annotations += a.annotations;
-    diff += codegen::unified_diff(m.file->path(), m.file->text(), a.text);
-    annotated[canonical(m.file->path())] = std::move(a.text);
+    diff += codegen::unified_diff(m.file->path(), *before, *after);
+    annotated[canonical(m.file->path())] = std::move(*after);
   }
   if (!args.has("output")) {
     std::cout << diff;

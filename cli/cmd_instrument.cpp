@@ -2,11 +2,14 @@
 // its instrumented copy (codegen::instrument_tree) with OUT/gshape-report.json.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <set>
+#include <string_view>
 
 #include "cli/check_report.h"
 #include "cli/commands.h"
@@ -17,7 +20,9 @@
 #include "cli/review.h"
 #include "cli/review_html.h"
 #include "codegen/instrument_tree.h"
+#include "codegen/nesting_budget.h"
 #include "codegen/plan.h"
+#include "codegen/run_cache.h"
 #include "frontend/json_writer.h"
 #include "gshape_version.h"
 
@@ -79,13 +84,50 @@ WrittenCounts count_written(const codegen::TreeResult& tree, const std::vector<g
 
 std::string plural(std::size_t n, const char* noun) { return std::to_string(n) + " " + noun + (n == 1 ? "" : "s"); }
 
+// `s` as one word for a POSIX shell.
+std::string shell_word(const std::string& s) {
+  bool plain = !s.empty();
+  for (char c : s) {
+    bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                std::string_view("_./:@%+=,-").find(c) != std::string_view::npos;
+    plain = plain && safe;
+  }
+  if (plain) return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The one line telling how to run the instrumented copy with plain Python:
+// it imports gshape_runtime, found in the folder this gshape uses itself
+// (`gshape run` puts it on the path; docs/instrumentation.md, "Running an
+// instrumented tree directly"). Empty when nothing was instrumented.
+std::string run_hint(const WrittenCounts& c, const std::string& input, const std::string& out, const std::string& python) {
+  if (c.instrumented_files == 0) return {};
+  std::string runtime = codegen::default_runtime_path();
+  if (runtime.empty()) {
+    return "the copy imports gshape_runtime, which this gshape was built without (GSHAPE_WITH_TORCH=OFF)";
+  }
+  std::error_code ec;
+  std::string script = fs::is_regular_file(input, ec) ? fs::path(input).filename().string() : "SCRIPT.py";
+  const char* user_path = std::getenv("PYTHONPATH");
+  std::string pythonpath = runtime;
+  if (user_path && *user_path) pythonpath.append(":").append(user_path);
+  std::string line = "to run it: PYTHONPATH=" + shell_word(pythonpath) + " " + shell_word(python) + " " +
+                     shell_word((fs::path(out) / script).string());
+  if (!fs::is_directory(fs::path(runtime) / "gshape_runtime", ec)) {
+    line += " (but " + runtime + "/gshape_runtime is missing: build the gshape_runtime target)";
+  }
+  return line;
+}
+
 std::string written_line(const WrittenCounts& c, const std::string& out) {
   return "instrumented " + plural(c.instrumented_files, "file") + " (" + plural(c.checks, "check") + "), copied " +
          plural(c.copied_files, "file") + " into " + out;
 }
 
 void print_json(const AnalysedProject& a, const codegen::TreeResult& tree, const WrittenCounts& c,
-                const std::string& out_dir, const std::string& html_path, int exit_code) {
+                const std::string& out_dir, const std::string& html_path, const std::string& hint, int exit_code) {
   std::ostream& out = std::cout;
   out << "{\"tool\":\"gshape\",\"version\":" << json_quote(GSHAPE_VERSION) << ",\"command\":\"instrument\",\"diagnostics\":[";
   bool first = true;
@@ -135,6 +177,24 @@ void print_json(const AnalysedProject& a, const codegen::TreeResult& tree, const
   for (const std::string& e : tree.errors) iw.value(e);
   iw.end_array();
   iw.field("text", tree.refused.empty() ? written_line(c, out_dir) : std::string());
+  iw.key("runtime_path");
+  if (codegen::default_runtime_path().empty()) {
+    iw.null();
+  } else {
+    iw.value(codegen::default_runtime_path());
+  }
+  iw.field("run_text", tree.refused.empty() ? hint : std::string());
+  iw.key("unchecked_notes").begin_array();  // operations nested too deep to check, per line
+  for (const codegen::PythonFileSummary& f : tree.python_files) {
+    std::string notes = codegen::nesting_notes(f.path, f.site_outcomes);
+    std::size_t at = 0;
+    while (at < notes.size()) {
+      std::size_t eol = std::min(notes.find('\n', at), notes.size());
+      iw.value(notes.substr(at, eol - at));
+      at = eol + 1;
+    }
+  }
+  iw.end_array();
   iw.end_object();
   out << ",\"exit_code\":" << exit_code << "}\n";
 }
@@ -201,13 +261,16 @@ int run_instrument(const ParsedArgs& args) {
                         : analysed.summary.errors > 0           ? kExitErrorsFound
                                                                 : kExitOk;
 
+  const std::string hint = run_hint(counts, input, out_dir, settings->python.empty() ? "/usr/bin/python3" : settings->python);
   if (output->format == OutputFormat::Json) {
-    print_json(analysed, tree, counts, out_dir, html_path, exit_code);
+    print_json(analysed, tree, counts, out_dir, html_path, hint, exit_code);
     return exit_code;
   }
   print_check_text(analysed, output->color);
   if (!tree.refused.empty()) return fatal_error(tree.refused);
   for (const std::string& e : tree.errors) std::cerr << "gshape: error: " << e << "\n";
+  // sites the nesting budget left unchecked, per line (codegen/nesting_budget.h)
+  for (const codegen::PythonFileSummary& f : tree.python_files) std::cerr << codegen::nesting_notes(f.path, f.site_outcomes);
   std::cerr << written_line(counts, out_dir) << "\n";
   if (counts.not_instrumentable > 0) {
     std::cerr << plural(counts.not_instrumentable, "check") << " could not be inserted (see 'gshape report --from "
@@ -215,6 +278,7 @@ int run_instrument(const ParsedArgs& args) {
   }
   if (!tree.report_path.empty()) std::cerr << "wrote " << tree.report_path << "\n";
   if (!html_path.empty()) std::cerr << "wrote " << html_path << "\n";
+  if (!hint.empty()) std::cerr << hint << "\n";
   return exit_code;
 }
 
@@ -242,13 +306,16 @@ The source tree is never modified: OUT may not be PATH, lie inside it,
 hold it, or be the folder holding an input file; an OUT that holds files
 but no earlier copy (no gshape-report.json) is refused too. Static errors do not stop the copy:
 their checks are in it too, so the run stops cleanly at the line (exit 1
-says errors were found). Run the copy with the runtime importable:
-scripts/install-runtime.sh BUILD once, or PYTHONPATH=BUILD/runtime/python.
+says errors were found). The copy imports the gshape_runtime package:
+run it with PYTHONPATH set to the runtime folder this gshape uses (the last
+line says which), or make it importable once with
+scripts/install-runtime.sh BUILD.
 
 After the diagnostics it prints
   instrumented N files (K checks), copied M files into OUT
   wrote OUT/gshape-report.json
   wrote OUT/gshape-report.html
+  to run it: PYTHONPATH=RUNTIME /usr/bin/python3 OUT/SCRIPT.py
 
 options:
   -o, --output OUT         the directory to write (required; created if missing)
@@ -277,7 +344,7 @@ file that could not be read)
 
 example:
   gshape instrument src/ -o build/instrumented
-  /usr/bin/python3 build/instrumented/train.py
+  PYTHONPATH=RUNTIME /usr/bin/python3 build/instrumented/train.py
 )",
       {{"output", 'o', true}, format_option(), color_option(), {"check-proven", '\0', false}, {"verbose", '\0', false},
        {"config", '\0', true}, {"warn-unused-ignores", '\0', false}, {"max-file-size", '\0', true}},

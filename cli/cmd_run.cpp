@@ -117,8 +117,9 @@ int run_run(const ParsedArgs& args) {
       shown << "gshape: " << errors << (errors == 1 ? " error" : " errors")
             << " found statically; running with run-time checks anyway\n";
     }
+    // the rewriter's notes too are the import closure's
     return codegen::ProjectAnalysis{result.plain_obligations(), std::move(result.sites),
-                                    std::move(result.launch_inputs), std::nullopt, shown.str()};
+                                    std::move(result.launch_inputs), std::nullopt, shown.str(), closure};
   };
   // what the shown text depends on besides the project's files
   {

@@ -7,6 +7,7 @@
 
 #include "cli/constraint_text.h"
 #include "cli/review_scopes.h"
+#include "codegen/nesting_budget.h"
 #include "codegen/plan.h"
 #include "codegen/rewriter.h"
 
@@ -63,7 +64,7 @@ void sort_entries(std::vector<ReviewEntry>& entries) {
 // What the rewriter would do with each obligation id, from an in-memory
 // instrumentation of every module (the same plans `gshape instrument` uses).
 std::map<int, codegen::CheckOutcome> plan_outcomes(const Project& project, const std::vector<gradual::Obligation>& obligations,
-                                                   const std::vector<gradual::SiteSummary>& sites) {
+                                                   const std::vector<gradual::SiteSummary>& sites, std::string& notes) {
   std::map<int, codegen::CheckOutcome> out;
   std::vector<codegen::FilePlan> plans = codegen::build_plans(project, obligations, sites);
   std::map<std::string, const codegen::FilePlan*> plan_of;
@@ -72,6 +73,7 @@ std::map<int, codegen::CheckOutcome> plan_outcomes(const Project& project, const
     auto plan = plan_of.find(m.file->path());
     if (plan == plan_of.end() || !m.ir) continue;
     codegen::InstrumentedSource instrumented = codegen::instrument_source(m.file->text(), *m.ir, *plan->second);
+    notes += codegen::nesting_notes(m.file->path(), instrumented.site_outcomes);
     for (codegen::CheckOutcome& o : instrumented.outcomes) {
       if (o.obligation_id >= 0) out[o.obligation_id] = std::move(o);
     }
@@ -136,19 +138,44 @@ Review build_review(const Project& project, const gradual::AnalysisResult& resul
 
 }  // namespace
 
+namespace {
+
+// The note lines of `notes` (codegen::nesting_notes), one per entry.
+std::vector<std::string> note_lines(const std::string& notes) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at < notes.size()) {
+    std::size_t eol = notes.find('\n', at);
+    if (eol == std::string::npos) eol = notes.size();
+    if (eol > at) out.push_back(notes.substr(at, eol - at));
+    at = eol + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 Review review_from_analysis(const Project& project, const gradual::AnalysisResult& result) {
   std::vector<gradual::Obligation> plain = result.plain_obligations();
-  return build_review(project, result, plan_outcomes(project, plain, result.sites));
+  std::string notes;
+  std::map<int, codegen::CheckOutcome> outcomes = plan_outcomes(project, plain, result.sites, notes);
+  Review review = build_review(project, result, outcomes);
+  review.unchecked_notes = note_lines(notes);
+  return review;
 }
 
 Review review_from_tree(const Project& project, const gradual::AnalysisResult& result, const codegen::TreeResult& tree) {
   std::map<int, codegen::CheckOutcome> outcomes;
+  std::string notes;
   for (const codegen::PythonFileSummary& f : tree.python_files) {
+    notes += codegen::nesting_notes(f.path, f.site_outcomes);
     for (const codegen::CheckOutcome& o : f.outcomes) {
       if (o.obligation_id >= 0) outcomes[o.obligation_id] = o;
     }
   }
-  return build_review(project, result, outcomes);
+  Review review = build_review(project, result, outcomes);
+  review.unchecked_notes = note_lines(notes);
+  return review;
 }
 
 void apply_review_settings(Review& review, Suppressions& suppressions, const Settings& settings) {
@@ -170,7 +197,21 @@ std::string review_from_report_json(const Json& report, Review& out) {
   if (!obligations || !obligations->is_array()) return "the report has no \"obligations\" list";
   if (const Json* summary = report.find("summary")) out.python_files = static_cast<std::size_t>(summary->integer_of("python_files"));
   if (const Json* files = report.find("files"); files && files->is_array()) {
-    for (const Json& f : files->array) out.files.push_back(f.str("path"));
+    for (const Json& f : files->array) {
+      out.files.push_back(f.str("path"));
+      // the sites left unchecked for their nesting, as the report records them
+      std::vector<codegen::SiteOutcome> sites;
+      if (const Json* listed = f.find("sites"); listed && listed->is_array()) {
+        for (const Json& site : listed->array) {
+          codegen::SiteOutcome o;
+          o.line = static_cast<uint32_t>(site.integer_of("line"));
+          o.problem = site.str("problem");
+          o.nested_too_deep = o.problem.rfind(codegen::kNestedTooDeep, 0) == 0;
+          sites.push_back(std::move(o));
+        }
+      }
+      for (std::string& line : note_lines(codegen::nesting_notes(f.str("path"), sites))) out.unchecked_notes.push_back(std::move(line));
+    }
   }
   if (const Json* unparsed = report.find("not_parsed"); unparsed && unparsed->is_array()) {
     for (const Json& p : unparsed->array) {

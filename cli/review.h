@@ -80,6 +80,10 @@ struct Review {
   std::string source;  // "analysis" (PATHs analysed now) or the report file read
   std::vector<ReviewEntry> entries;  // sorted by path, line, column, tag
   std::vector<std::string> unanalysed_files;  // Python files that could not be parsed
+  // Lines holding operations whose checks would nest too deep, left
+  // unchecked (codegen::nesting_notes: `PATH:LINE: note: N operations ...`),
+  // whether they have obligations or not.
+  std::vector<std::string> unchecked_notes;
   std::size_t python_files = 0;
   std::vector<std::string> files;  // every Python file of the project, as displayed
   // --stats

@@ -309,6 +309,9 @@ class PageWriter {
         out_ << (i ? ", " : "") << "<code>" << html_escape(review_.unanalysed_files[i]) << "</code>";
       out_ << "</p>\n";
     }
+    for (const std::string& note : review_.unchecked_notes) {  // operations nested too deep to check
+      out_ << "<p class=\"meta unchecked-note\">" << html_escape(note) << "</p>\n";
+    }
     if (!review_.unmatched_stats.empty()) {
       out_ << "<p class=\"meta\">the stats file has " << plural(review_.unmatched_stats.size(), "site", "sites")
            << " in files this review does not hold (was the project changed since the run?)</p>\n";

@@ -155,6 +155,7 @@ void print_review_text(std::ostream& out, const Review& review, const ReviewPrin
     print_section(out, "proven", t.proven, review, options.color);
   }
   for (const std::string& f : review.unanalysed_files) out << f << ": not analysed (it could not be read or parsed)\n";
+  for (const std::string& note : review.unchecked_notes) out << note << "\n";
   if (review.entries.empty()) {
     out << "no shape obligations";
     if (review.python_files > 0) out << " in " << review.python_files << (review.python_files == 1 ? " file" : " files");
@@ -250,6 +251,9 @@ void print_review_json(std::ostream& out, const Review& review, const ReviewFilt
   w.field("obligations", static_cast<uint64_t>(review.entries.size()));
   counts(review.totals());
   w.end_object();
+  w.key("unchecked_notes").begin_array();
+  for (const std::string& note : review.unchecked_notes) w.value(note);
+  w.end_array();
   w.key("unanalysed_files").begin_array();
   for (const std::string& f : review.unanalysed_files) w.value(f);
   w.end_array();

@@ -103,7 +103,10 @@ class IndexBuilder {
     Context inner = ctx;
     inner.role = ExprRole::Load;
     switch (e->kind) {
-      case Kind::Name: case Kind::Constant: case Kind::OpaqueExpr:
+      case Kind::Name: case Kind::Constant:
+        break;
+      case Kind::OpaqueExpr:
+        if (cast<OpaqueExpr>(e)->too_deep) index_.too_deep_.push_back({e->loc.begin, e->loc.end});
         break;
       case Kind::FString: {
         const auto* f = cast<FString>(e);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "frontend/ir.h"
@@ -62,6 +63,9 @@ class ExpressionIndex {
   // assignment statement, in evaluation order: the places a run-time check
   // may go (codegen/plan.h).
   const std::vector<const ir::Node*>& sites() const { return sites_; }
+  // The byte ranges of the expressions the builder cut at its depth limit
+  // (ir::OpaqueExpr::too_deep), in no particular order.
+  const std::vector<std::pair<uint32_t, uint32_t>>& too_deep() const { return too_deep_; }
 
  private:
   friend class IndexBuilder;
@@ -70,6 +74,7 @@ class ExpressionIndex {
   std::unordered_map<uint64_t, uint64_t> aliases_;  // argument range → value range
   std::vector<uint32_t> call_begins_;
   std::vector<const ir::Node*> sites_;
+  std::vector<std::pair<uint32_t, uint32_t>> too_deep_;
 };
 
 }  // namespace gshape::codegen

@@ -7,7 +7,9 @@
 
 #include "codegen/expression_index.h"
 #include "codegen/import_placement.h"
+#include "codegen/nesting_budget.h"
 #include "codegen/python_literal.h"
+#include "frontend/source_encoding.h"
 
 namespace gshape::codegen {
 
@@ -194,7 +196,9 @@ std::string runtime_header(const std::string& display_path, const std::string& s
          kRuntimeAlias + ".CheckTable(" + python_str(display_path) + ", " + sites_literal + ")";
 }
 
-InstrumentedSource instrument_source(std::string_view text, const ir::Module& module, const FilePlan& plan) {
+namespace {
+
+InstrumentedSource instrument_utf8(std::string_view text, const ir::Module& module, const FilePlan& plan) {
   InstrumentedSource result;
   result.text = std::string(text);
   auto add_rejected = [&]() {
@@ -232,7 +236,6 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
     std::string unread;
     if (site.entry_form != gradual::EntryPlacement::Form::None) {  // reads its operands by name
       o.instrumented = true;
-      work[s].runtime_site = next_site++;
       continue;
     }
     for (const OperandPlan& operand : site.operands) {
@@ -256,7 +259,51 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
       return std::tie(a.rank, a.slot) < std::tie(b.rank, b.slot);
     });
     o.instrumented = true;
-    work[s].runtime_site = next_site++;
+  }
+
+  // The nesting budget (codegen/nesting_budget.h): a site whose wrappers
+  // would put code too deep for CPython is not instrumented; outer sites are
+  // kept first, so a long chain keeps the checks of its outer operations.
+  {
+    struct Placed {
+      WrapperDepth depth;
+      int priority;  // as Wrapper::priority
+      std::size_t sequence;
+    };
+    std::vector<Placed> placed;
+    for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+      if (!site_outcomes[s].instrumented) continue;
+      const SitePlan& site = plan.sites[s];
+      if (site.entry_form == gradual::EntryPlacement::Form::Expression) {
+        // `((_gshape_entry := T.enter(S, ...)), (expr))[-1]`
+        placed.push_back({{site.entry_begin, site.entry_end, 2, 3, s}, -1, placed.size()});
+        continue;
+      }
+      if (site.entry_form != gradual::EntryPlacement::Form::None) continue;  // a statement of its own
+      for (const ResolvedOperand& op : work[s].operands) {
+        uint32_t inner = op.form == WrapForm::Plain || op.form == WrapForm::SecondReference ? 1 : 2;
+        uint32_t own = op.form == WrapForm::Plain ? 1 : 2;
+        placed.push_back({{op.begin, op.end, inner, own, s}, op.form == WrapForm::SecondReference ? 0 : 1, placed.size()});
+      }
+    }
+    std::sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) {
+      return std::make_tuple(a.depth.begin, -static_cast<int64_t>(a.depth.end), a.priority, a.sequence) <
+             std::make_tuple(b.depth.begin, -static_cast<int64_t>(b.depth.end), b.priority, b.sequence);
+    });
+    std::vector<WrapperDepth> depths;
+    depths.reserve(placed.size());
+    for (const Placed& p : placed) depths.push_back(p.depth);
+    std::vector<DepthVerdict> verdicts = sites_over_budget(text, depths, plan.sites.size(), index.too_deep());
+    for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+      if (verdicts[s].reached == 0 && !verdicts[s].holds_too_deep) continue;
+      site_outcomes[s].instrumented = false;
+      site_outcomes[s].nested_too_deep = true;
+      site_outcomes[s].problem = nesting_problem(verdicts[s]);
+      work[s].operands.clear();
+    }
+  }
+  for (std::size_t s = 0; s < plan.sites.size(); ++s) {
+    if (site_outcomes[s].instrumented) work[s].runtime_site = next_site++;
   }
   // every obligation of a site shares its outcome
   auto obligation_outcomes = [&]() {
@@ -400,6 +447,40 @@ InstrumentedSource instrument_source(std::string_view text, const ir::Module& mo
   obligation_outcomes();
   result.site_outcomes = std::move(site_outcomes);
   add_rejected();
+  return result;
+}
+
+}  // namespace
+
+InstrumentedSource instrument_source(std::string_view text, const ir::Module& module, const FilePlan& plan) {
+  InstrumentedSource result = instrument_utf8(text, module, plan);
+  const SourceEncoding encoding = module.file().encoding();
+  if (encoding == SourceEncoding::Utf8) return result;
+  // A file read from latin-1, cp1252 or ascii is written back in it: the
+  // inserted text is ASCII, so only a broken conversion can fail.
+  if (std::optional<std::string> bytes = encode_source(result.text, encoding)) {
+    result.text = std::move(*bytes);
+    return result;
+  }
+  // then the file is left as it is, and says why
+  std::string problem = std::string("the instrumented text cannot be written in the file's encoding (") +
+                        source_encoding_name(encoding) + ")";
+  result.text = encode_source(text, encoding).value_or(std::string(text));
+  result.changed = false;
+  result.sites = 0;
+  result.problem = problem;
+  for (SiteOutcome& o : result.site_outcomes) {
+    if (!o.instrumented) continue;
+    o.instrumented = false;
+    o.runtime_site = -1;
+    o.problem = problem;
+  }
+  for (CheckOutcome& o : result.outcomes) {
+    if (!o.instrumented) continue;
+    o.instrumented = false;
+    o.runtime_site = -1;
+    o.reason = problem;
+  }
   return result;
 }
 

@@ -42,10 +42,12 @@ struct SiteOutcome {
   std::string why;        // why it is checked (SitePlan::reason)
   std::string problem;    // not instrumented: why; instrumented: operands it cannot read, if any
   std::size_t obligations = 0;
+  // Not instrumented because its check would nest too deep (codegen/nesting_budget.h).
+  bool nested_too_deep = false;
 };
 
 struct InstrumentedSource {
-  std::string text;
+  std::string text;      // in the file's own encoding (see instrument_source)
   bool changed = false;  // false: `text` is the original, byte for byte
   int sites = 0;         // sites in the check table
   std::vector<SiteOutcome> site_outcomes;  // every site of the plan, in plan order
@@ -53,8 +55,11 @@ struct InstrumentedSource {
   std::string problem;   // why nothing could be instrumented in this file, if so
 };
 
-// `text` is the file's original text and `module` its IR (built from that
-// text); `plan.path` names the file in the check table.
+// `text` is the file's original text (SourceFile::text(), UTF-8) and
+// `module` its IR (built from that text); `plan.path` names the file in the
+// check table. The result's `text` is in the encoding the file was read from
+// (SourceFile::encoding(): a latin-1 file is written back in latin-1, byte
+// for byte the original outside the insertions).
 InstrumentedSource instrument_source(std::string_view text, const ir::Module& module, const FilePlan& plan);
 
 // The runtime header for a table literal: `import gshape_runtime as

@@ -13,6 +13,7 @@
 #include "codegen/analysis_cache.h"
 #include "codegen/atomic_file.h"
 #include "codegen/child_process.h"
+#include "codegen/nesting_budget.h"
 #include "codegen/project_tree.h"
 #include "codegen/rewriter.h"
 #include "gshape_version.h"
@@ -254,6 +255,7 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
     manifest.inputs[absolute.lexically_normal().string()] = content_fingerprint(absolute);
   }
   const FilePlan no_plan;
+  std::string notes;  // sites left unchecked for their nesting, shown after the diagnostics
   for (const TreeFile& file : files) {
     if (!file.is_python) continue;
     ManifestEntry entry;
@@ -274,12 +276,16 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
     }
     bool reusable = previous && previous->content == entry.content && previous->plan == entry.plan &&
                     (!previous->instrumented || fs::exists(target, ec));
-    if (reusable) {
-      entry.instrumented = previous->instrumented;
-    } else if (module != module_of.end() && module->second->ir && !plan->sites.empty()) {
+    if (module != module_of.end() && module->second->ir && !plan->sites.empty()) {
+      // rewritten in memory even when the copy is kept: its notes are shown again
       InstrumentedSource instrumented =
           instrument_source(module->second->file->text(), *module->second->ir, *plan);
-      if (instrumented.changed) {
+      if (analysis.shown_files.empty() || analysis.shown_files.count(fs::weakly_canonical(file.source, ec).string())) {
+        notes += nesting_notes(module->second->file->path(), instrumented.site_outcomes);
+      }
+      if (reusable) {
+        entry.instrumented = previous->instrumented;
+      } else if (instrumented.changed) {
         std::string error = write_file_atomically(target, instrumented.text);
         if (!error.empty()) {
           update.error = error;
@@ -288,6 +294,8 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
         entry.instrumented = true;
         update.rewritten.push_back(file.relative);
       }
+    } else if (reusable) {
+      entry.instrumented = previous->instrumented;
     }
     if (!entry.instrumented && fs::exists(target, ec)) {
       fs::remove(target, ec);
@@ -304,8 +312,9 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
       }
     }
   }
+  update.shown += notes;
   if (!options.shown_key.empty()) {
-    std::string error = write_file_atomically(shown_path, analysis.shown);
+    std::string error = write_file_atomically(shown_path, update.shown);
     if (!error.empty()) {
       update.error = error;
       return update;

@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ struct ProjectAnalysis {
   // run: those of the script's import closure); kept under
   // RunOptions::shown_key and shown again, unchanged, while nothing changes.
   std::string shown;
+  // The files whose rewriter notes (sites left unchecked because they nest
+  // too deep, codegen/nesting_budget.h) are shown after `shown`, by
+  // canonical path; empty: every file's.
+  std::set<std::string> shown_files;
 };
 using ProjectAnalyzer = std::function<ProjectAnalysis(const Project& project, DiagnosticSink& diags)>;
 

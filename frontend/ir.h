@@ -295,6 +295,10 @@ struct OpaqueExpr : Expr {
   static constexpr Kind kKind = Kind::OpaqueExpr;
   OpaqueExpr() : Expr(kKind) {}
   std::string what;
+  // Cut by the builder's depth limit: the code here nests deeper than the
+  // IR follows, so how deep it goes (and how close to CPython's own limits)
+  // is unknown. The rewriter never wraps it (codegen/nesting_budget.h).
+  bool too_deep = false;
 };
 
 // ---------------------------------------------------------------- statements

@@ -4,7 +4,7 @@
 //
 // Depth: the builder recurses once per IR level, so it stops at kMaxDepth
 // levels: the subtree there becomes an Opaque node and the file gets one
-// `nesting too deep` error. The IR it returns is therefore never deeper than
+// `nesting too deep` warning. The IR it returns is therefore never deeper than
 // kMaxDepth, which also bounds every recursive walk over it (ir_dump, analyses).
 //
 // Syntax: tree-sitter-python accepts a few things CPython's tokenizer rejects
@@ -145,7 +145,8 @@ class Builder {
   void build(TSNode root) { build_block(root, module_.body); }
 
   // Errors found while building. A syntax error (one tree-sitter accepts but
-  // CPython rejects) means the module must be dropped; nesting too deep does not.
+  // CPython rejects) means the module must be dropped; nesting too deep (a
+  // warning) does not.
   const std::optional<Diagnostic>& syntax_error() const { return syntax_error_; }
   const std::optional<Diagnostic>& too_deep() const { return too_deep_; }
 
@@ -208,9 +209,13 @@ class Builder {
 
   [[gnu::noinline]] void report_too_deep(TSNode node) {
     if (too_deep_) return;
-    too_deep_ = Diagnostic{Severity::Error, loc(node), {},
+    // A limit of the analysis, not an error in the program (CPython may run
+    // it): a warning, so the exit status does not call the file wrong.
+    too_deep_ = Diagnostic{Severity::Warning, loc(node), {},
                            "nesting too deep (more than " + std::to_string(kMaxDepth) + " levels): the " +
-                               type_words(node) + " here and all code nested in it are not analysed",
+                               type_words(node) +
+                               " here and all code nested in it are not analysed, and neither it nor any operation "
+                               "holding it is checked at run time",
                            {}, {}};
   }
   void report_syntax_error(const SourceLoc& where, const std::string& what) {
@@ -220,6 +225,13 @@ class Builder {
   [[gnu::noinline]] ir::Expr* opaque_expr(TSNode node) {
     auto* opaque = make<ir::OpaqueExpr>(node);
     opaque->what = ts_node_type(node);
+    return opaque;
+  }
+  // The expression at `node`, past the depth limit.
+  [[gnu::noinline]] ir::Expr* too_deep_expr(TSNode node) {
+    report_too_deep(node);
+    auto* opaque = static_cast<ir::OpaqueExpr*>(opaque_expr(node));
+    opaque->too_deep = true;
     return opaque;
   }
   [[gnu::noinline]] ir::Stmt* opaque_stmt(TSNode node) {
@@ -984,10 +996,7 @@ class Builder {
     if (ts_node_is_null(node)) return nullptr;
     if (!ts_node_is_null(type_call_) && ts_node_eq(node, type_call_)) return build_type_call(node);
     node = unwrap(node);
-    if (depth_ >= kMaxDepth) {
-      report_too_deep(node);
-      return opaque_expr(node);
-    }
+    if (depth_ >= kMaxDepth) return too_deep_expr(node);
     DepthScope scope(depth_);
     switch (sym(node)) {
       case Sym::Identifier: return build_name(node);
@@ -1105,7 +1114,7 @@ class Builder {
     star_bottom_ = bottom;
     {
       DepthScope scope(depth_);  // the Starred is one more level
-      starred->value = depth_ >= kMaxDepth ? opaque_expr(node) : build_expr(node);
+      starred->value = depth_ >= kMaxDepth ? too_deep_expr(node) : build_expr(node);
     }
     star_top_ = saved_top;
     star_bottom_ = saved_bottom;
@@ -1244,8 +1253,7 @@ class Builder {
   // The {…} expressions of an f-string, including those nested in format specs.
   [[gnu::noinline]] void collect_interpolations(TSNode node, std::vector<ir::Expr*>& values) {
     if (depth_ >= kMaxDepth) {
-      report_too_deep(node);
-      values.push_back(opaque_expr(node));
+      values.push_back(too_deep_expr(node));
       return;
     }
     DepthScope scope(depth_);
@@ -1379,8 +1387,7 @@ class Builder {
     }
     std::size_t operators = items.size() / 2;
     if (depth_ + static_cast<int>(operators) >= kMaxDepth) {  // the regrouped chain would nest too deep
-      report_too_deep(node);
-      return opaque_expr(node);
+      return too_deep_expr(node);
     }
     auto combine = [&](ir::Expr* left, TSNode op, ir::Expr* right, TSNode first, TSNode last) {
       auto* binop = module_.make<ir::BinOp>(locations_.span(first, last));

@@ -18,6 +18,7 @@
 #include "frontend/import_graph.h"
 #include "frontend/ir_builder.h"
 #include "frontend/parallel_for.h"
+#include "frontend/source_encoding.h"
 
 namespace gshape {
 
@@ -102,46 +103,6 @@ SourceLoc loc_of_offset(const SourceFile& file, std::size_t offset) {
   loc.begin = static_cast<uint32_t>(offset);
   loc.end = static_cast<uint32_t>(std::min(offset + 1, text.size()));
   return loc;
-}
-
-struct CodingDeclaration {
-  std::string encoding;
-  uint32_t line = 0;  // 1-based
-};
-
-// A PEP 263 declaration (`# -*- coding: latin-1 -*-`) on line 1, or on line 2
-// when line 1 is blank or a comment, as CPython reads it.
-std::optional<CodingDeclaration> find_coding_declaration(std::string_view text) {
-  for (uint32_t line = 1; line <= 2 && !text.empty(); ++line) {
-    std::size_t eol = text.find_first_of("\r\n");
-    std::string_view current = text.substr(0, eol);
-    std::size_t first = current.find_first_not_of(" \t\f");
-    bool is_comment = first != std::string_view::npos && current[first] == '#';
-    if (is_comment) {
-      for (std::size_t at = current.find("coding", first); at != std::string_view::npos;
-           at = current.find("coding", at + 1)) {
-        std::size_t k = at + 6;
-        if (k >= current.size() || (current[k] != ':' && current[k] != '=')) continue;
-        ++k;
-        while (k < current.size() && (current[k] == ' ' || current[k] == '\t')) ++k;
-        std::size_t name_begin = k;
-        while (k < current.size() && (std::isalnum(static_cast<unsigned char>(current[k])) || current[k] == '-' ||
-                                      current[k] == '_' || current[k] == '.')) {
-          ++k;
-        }
-        if (k > name_begin) return CodingDeclaration{std::string(current.substr(name_begin, k - name_begin)), line};
-      }
-    }
-    if (first != std::string_view::npos && !is_comment) break;  // code on line 1: line 2 does not count
-    if (eol == std::string_view::npos) break;
-    text.remove_prefix(eol + (text.compare(eol, 2, "\r\n") == 0 ? 2 : 1));
-  }
-  return std::nullopt;
-}
-
-bool names_utf8(std::string encoding) {
-  for (char& c : encoding) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return encoding == "utf8" || encoding.rfind("utf-8", 0) == 0;
 }
 
 }  // namespace
@@ -408,19 +369,57 @@ void load_file(const FoundFile& found, std::size_t max_file_bytes, FileFactsCach
     diags.file_error(found.path, "binary file, not Python source");
     return;
   }
-  std::size_t bad = first_invalid_utf8(*bytes);
+  // PEP 263: a file may declare its encoding; UTF-8 when it does not.
+  std::optional<CodingDeclaration> coding = find_coding_declaration(*bytes);
+  SourceEncoding encoding = SourceEncoding::Utf8;
+  if (coding) {
+    std::optional<SourceEncoding> known = known_source_encoding(coding->encoding);
+    bool ascii = std::none_of(bytes->begin(), bytes->end(), [](char c) { return (static_cast<unsigned char>(c) & 0x80) != 0; });
+    if (!known && !ascii) {
+      // Python decodes it (or says it cannot): gshape cannot, so the file is
+      // not analysed; a limit of gshape, not an error in the code
+      diags.report({Severity::Warning, {}, found.path,
+                    "skipped: the file declares the encoding '" + coding->encoding +
+                        "', which gshape cannot decode (it reads utf-8, latin-1, cp1252 and ascii); not analysed, "
+                        "no run-time checks in it",
+                    {}, {}});
+      out.rejected = std::make_unique<SourceFile>(found.path, printable_copy(*bytes));  // listed as not analysed
+      return;
+    }
+    if (known) encoding = *known;  // an unknown name on ASCII bytes: the same text in any case
+  }
+  if (encoding != SourceEncoding::Utf8 && bytes->rfind("\xEF\xBB\xBF", 0) == 0) {
+    auto file = std::make_unique<SourceFile>(found.path, printable_copy(*bytes));
+    // CPython's words: a byte-order mark says UTF-8
+    diags.report({Severity::Error, SourceLoc{file.get(), coding->line, 1, 0, 0}, {},
+                  "syntax error: encoding problem: " + coding->encoding + " with BOM", {}, {}});
+    out.rejected = std::move(file);
+    return;
+  }
+  if (encoding != SourceEncoding::Utf8) {
+    DecodedSource decoded = decode_source(*bytes, encoding);
+    if (decoded.bad != std::string::npos) {
+      char byte_hex[8];
+      std::snprintf(byte_hex, sizeof byte_hex, "0x%02x",
+                    static_cast<unsigned>(static_cast<unsigned char>((*bytes)[decoded.bad])));
+      auto file = std::make_unique<SourceFile>(found.path, printable_copy(*bytes));
+      Diagnostic d{Severity::Error, loc_of_offset(*file, decoded.bad), {},
+                   std::string("file is not valid ") + source_encoding_name(encoding) + " (byte " + byte_hex + ")", {}, {}};
+      d.notes.push_back({SourceLoc{file.get(), coding->line, 1, 0, 0},
+                         "the file declares encoding '" + coding->encoding + "'"});
+      diags.report(std::move(d));
+      out.rejected = std::move(file);
+      return;
+    }
+    *bytes = std::move(decoded.text);
+  }
+  std::size_t bad = encoding == SourceEncoding::Utf8 ? first_invalid_utf8(*bytes) : std::string_view::npos;
   if (bad != std::string_view::npos) {
     char byte_hex[8];
     std::snprintf(byte_hex, sizeof byte_hex, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>((*bytes)[bad])));
-    std::optional<CodingDeclaration> coding = find_coding_declaration(*bytes);
     auto file = std::make_unique<SourceFile>(found.path, printable_copy(*bytes));
-    Diagnostic d{Severity::Error, loc_of_offset(*file, bad), {}, std::string("file is not valid UTF-8 (byte ") + byte_hex + ")",
-                 {}, {}};
-    if (coding && !names_utf8(coding->encoding)) {
-      SourceLoc at{file.get(), coding->line, 1, 0, 0};
-      d.notes.push_back({at, "file declares encoding '" + coding->encoding + "'; gshape reads UTF-8 only"});
-    }
-    diags.report(std::move(d));
+    diags.report({Severity::Error, loc_of_offset(*file, bad), {},
+                  std::string("file is not valid UTF-8 (byte ") + byte_hex + ")", {}, {}});
     out.rejected = std::move(file);
     return;
   }
@@ -428,6 +427,7 @@ void load_file(const FoundFile& found, std::size_t max_file_bytes, FileFactsCach
   auto file = std::make_unique<SourceFile>(found.path, std::move(*bytes));
   file->set_module_name(found.module_name);
   file->set_package_init(found.package_init);
+  file->set_encoding(encoding);
   if (facts) {
     if (std::optional<std::vector<std::string>> names = facts->load_import_names(*file)) {
       // parsed before to these names with no diagnostic: parsed again only if analysed

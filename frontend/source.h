@@ -9,7 +9,12 @@
 
 namespace gshape {
 
-// One file's bytes as read from disk, with its line table. Owned by the
+// The encoding a file was read from (PEP 263; frontend/source_encoding.h).
+// Whatever it is, SourceFile::text() is UTF-8.
+enum class SourceEncoding : uint8_t { Utf8, Latin1, Cp1252, Ascii };
+
+// One file's text as read from disk (converted to UTF-8 when the file declares
+// another encoding gshape decodes), with its line table. Owned by the
 // Project (or a test); IR nodes keep raw pointers to it, so it must outlive them.
 class SourceFile {
  public:
@@ -22,6 +27,10 @@ class SourceFile {
   void set_module_name(std::string name) { module_name_ = std::move(name); }
   bool is_package_init() const { return is_package_init_; }
   void set_package_init(bool v) { is_package_init_ = v; }
+  // The encoding of the file on disk; text() holds its UTF-8 conversion, so
+  // byte offsets (SourceLoc::begin/end) count bytes of that conversion.
+  SourceEncoding encoding() const { return encoding_; }
+  void set_encoding(SourceEncoding e) { encoding_ = e; }
 
   std::size_t line_count() const { return line_starts_.size(); }
   // Text of 1-based line `line`, without its line terminator.
@@ -34,6 +43,7 @@ class SourceFile {
   std::string text_;
   std::string module_name_;
   bool is_package_init_ = false;
+  SourceEncoding encoding_ = SourceEncoding::Utf8;
   std::vector<uint32_t> line_starts_;  // byte offset of each line's first byte
 };
 

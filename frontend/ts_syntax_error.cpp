@@ -383,9 +383,12 @@ bool report_syntax_error(TSNode root, const SourceFile& file, LocationMap& locat
   if (uint32_t line = first_too_deep_line(file, columns)) {
     std::string_view line_text = file.line_text(line);
     uint32_t begin = static_cast<uint32_t>(line_text.data() - text.data());
-    diags.error(locations.at(begin, begin + static_cast<uint32_t>(line_text.size())),
-                "nesting too deep: this line is indented by " + std::to_string(columns) +
-                    " columns; the parser follows at most " + std::to_string(kMaxIndentColumns));
+    // a limit of gshape's parser, not an error in the program (CPython
+    // takes 100 levels of any width): a warning; the file is skipped
+    diags.warning(locations.at(begin, begin + static_cast<uint32_t>(line_text.size())),
+                  "nesting too deep: this line is indented by " + std::to_string(columns) +
+                      " columns; the parser follows at most " + std::to_string(kMaxIndentColumns) +
+                      ", so the file is not analysed nor checked at run time");
     return true;
   }
 

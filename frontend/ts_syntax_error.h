@@ -25,7 +25,7 @@ inline constexpr uint32_t kMaxIndentColumns = 255;
 //   innermost bracket left open at the end of the file, `expected ':'` after a
 //   block header without its colon, else `invalid syntax` where the parse
 //   stopped; or, when a line is indented deeper than the scanner can follow,
-//   `nesting too deep: …` there. The order is CPython's: a tokenizer error
+//   `nesting too deep: …` there (a warning: a limit of gshape, not an error). The order is CPython's: a tokenizer error
 //   wins, then an open bracket unless an error ends on an earlier line.
 bool report_syntax_error(TSNode root, const SourceFile& file, LocationMap& locations, DiagnosticSink& diags);
 

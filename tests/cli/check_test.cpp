@@ -2,6 +2,7 @@
 // messages users see, skipped folders, and the JSON form.
 #include <unistd.h>
 
+#include <filesystem>
 #include <regex>
 
 #include <gtest/gtest.h>
@@ -165,13 +166,58 @@ TEST(Check, BadByteAfterAByteOrderMarkHasTheEditorsColumn) {
   EXPECT_TRUE(contains(r.err, "bom.py:1:6: error: file is not valid UTF-8 (byte 0xff)")) << r.err;
 }
 
-TEST(Check, DeclaredOtherEncodingIsNamedInANote) {
+// PEP 263: a file that declares latin-1 (or cp1252) is decoded and analysed
+// like any other (an outside user's latin-1 file was an "error: not valid
+// UTF-8", exit 1, and its shape bug went unseen); columns count its
+// characters, as editors do.
+TEST(Check, ADeclaredLatin1FileIsDecodedAndAnalysed) {
   TempDir dir;
-  dir.write("latin.py", "# -*- coding: latin-1 -*-\nname = \"Jos\xe9\"\n");
-  ProcessResult r = gshape({"check", dir.str()});
+  dir.write("latin.py",
+            "# -*- coding: latin-1 -*-\nimport torch\n# caf\xe9\nname = \"Jos\xe9\"; y = torch.zeros(2, 3) @ torch.zeros(4, 5)\n");
+  ProcessResult r = gshape({"check", "--no-cache", "--color=never", dir.str()});
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // the matmul, not the encoding
+  EXPECT_FALSE(contains(r.err, "UTF-8")) << r.err;
+  EXPECT_TRUE(contains(r.err, "latin.py:4:20: error: matmul")) << r.err;
+  // the quoted line is the decoded text, UTF-8 for the terminal
+  EXPECT_TRUE(contains(r.err, "  name = \"Jos\xc3\xa9\"; y = torch.zeros")) << r.err;
+  dir.write("latin.py", "# coding=cp1252\nimport torch\ns = '\x80 \xe9'\nprint(torch.zeros(2, 3) @ torch.zeros(3, 5))\n");
+  r = gshape({"check", "--no-cache", "--color=never", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.err.rfind("checked 1 file: 0 errors, 0 warnings\n", 0) == 0) << r.err;
+}
+
+TEST(Check, ABadByteForTheDeclaredEncodingIsAnErrorAsInPython) {
+  TempDir dir;
+  // cp1252 has no character for 0x81: Python stops with a SyntaxError too
+  dir.write("bad.py", "# -*- coding: cp1252 -*-\ns = 'a\x81'\n");
+  ProcessResult r = gshape({"check", "--no-cache", "--color=never", dir.str()});
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_TRUE(contains(r.err, "latin.py:2:12: error: file is not valid UTF-8 (byte 0xe9)")) << r.err;
-  EXPECT_TRUE(contains(r.err, "latin.py:1:1: note: file declares encoding 'latin-1'; gshape reads UTF-8 only")) << r.err;
+  EXPECT_TRUE(contains(r.err, "bad.py:2:7: error: file is not valid cp1252 (byte 0x81)")) << r.err;
+  EXPECT_TRUE(contains(r.err, "bad.py:1:1: note: the file declares encoding 'cp1252'")) << r.err;
+  // a byte-order mark says UTF-8, a declaration something else: CPython's error
+  dir.write("bad.py", "\xef\xbb\xbf# coding: latin-1\nx = 1\n");
+  r = gshape({"check", "--no-cache", "--color=never", dir.str()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "error: syntax error: encoding problem: latin-1 with BOM")) << r.err;
+}
+
+// An encoding gshape does not decode is a limit of gshape: the file is
+// skipped with a warning saying so (not analysed, no run-time checks), not
+// counted as an error. On ASCII bytes every such encoding reads the same.
+TEST(Check, AnEncodingGshapeCannotDecodeIsAWarningNotAnError) {
+  TempDir dir;
+  dir.write("jp.py", "# -*- coding: euc-jp -*-\ns = '\xa4\xa2'\n");
+  dir.write("ok.py", "# -*- coding: koi8-r -*-\nimport torch\ny = torch.zeros(2, 3) @ torch.zeros(4, 5)\n");
+  ProcessResult r = gshape({"check", "--no-cache", "--color=never", dir.str()});
+  EXPECT_TRUE(contains(r.err, dir / "jp.py" + ": warning: skipped: the file declares the encoding 'euc-jp', which "
+                                              "gshape cannot decode"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "not analysed, no run-time checks in it")) << r.err;
+  EXPECT_TRUE(contains(r.err, "ok.py:3:5: error: matmul")) << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 2 files: 1 error, 1 warning")) << r.err;
+  std::filesystem::remove(dir / "ok.py");
+  r = gshape({"check", "--no-cache", "--color=never", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 TEST(Check, BinaryFileIsRejected) {
@@ -222,6 +268,40 @@ TEST(Check, FiveHundredNestedIfBlocksDoNotCrash) {
   text += std::string(500, ' ') + "x = 2\n";
   dir.write("ifs.py", text);
   expect_survives(gshape({"check", dir.str()}), "ifs.py");
+}
+
+// Past the builder's 400 levels the code is not analysed: a limit of gshape,
+// not an error in the program (Python runs `x + x + ... + x` with 399 `+`),
+// so a warning that says it, and exit 0.
+TEST(Check, CodeNestedPastTheAnalysisLimitIsAWarningNotAnError) {
+  TempDir dir;
+  std::string chain = "x";
+  for (int i = 0; i < 399; ++i) chain += " + x";
+  dir.write("chain.py", "import torch\nx = torch.zeros(2, 3)\ny = " + chain + "\nprint(y.shape)\n");
+  ProcessResult r = gshape({"check", "--no-cache", "--color=never", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "chain.py:3:5: warning: nesting too deep (more than 400 levels): the identifier here "
+                              "and all code nested in it are not analysed, and neither it nor any operation holding "
+                              "it is checked at run time"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 1 file: 0 errors, 1 warning")) << r.err;
+}
+
+// 33 levels of tabs (the 33rd line at 256 columns): Python runs it, tree-sitter-python's
+// scanner cannot follow past 255 columns. A limit of gshape: a warning, the
+// file not analysed, exit 0.
+TEST(Check, IndentationDeeperThanTheParserFollowsIsAWarningNotAnError) {
+  TempDir dir;
+  std::string text = "x = 1\n";
+  for (int depth = 0; depth < 33; ++depth) text += std::string(static_cast<std::size_t>(depth), '\t') + "if x:\n";
+  text += std::string(33, '\t') + "x = 2\n";
+  dir.write("tabs.py", text);
+  ProcessResult r = gshape({"check", "--no-cache", "--color=never", dir.str()});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "tabs.py:34:1: warning: nesting too deep: this line is indented by 256 columns; the "
+                              "parser follows at most 255, so the file is not analysed nor checked at run time"))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "checked 1 file: 0 errors, 1 warning")) << r.err;
 }
 
 // A generated file over the size limit (2 MB by default) is skipped with a

@@ -65,6 +65,90 @@ TEST(Instrument, WritesTheInstrumentedCopyAndSaysWhat) {
   EXPECT_EQ(read_all(out + "/train.py"), instrumented);
 }
 
+// The copy imports gshape_runtime: `instrument` says how to run it (an
+// outside user's copy failed with ModuleNotFoundError and nothing told why),
+// and the line it prints works as printed.
+TEST(Instrument, SaysHowToRunTheCopyWithTheRuntimeOnThePath) {
+  TempDir dir;
+  dir.write("src/train.py", kDeferredScript);
+  std::string out = dir / "out";
+  ProcessResult r = gshape({"instrument", dir / "src/train.py", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string prefix = "to run it: PYTHONPATH=";
+  std::size_t at = r.err.find(prefix);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  std::string line = r.err.substr(at + prefix.size(), r.err.find('\n', at) - at - prefix.size());
+  std::string pythonpath = line.substr(0, line.find(' '));
+  EXPECT_EQ(line.substr(pythonpath.size()), " /usr/bin/python3 " + out + "/train.py") << line;
+#ifdef GSHAPE_TEST_HAS_RUNTIME
+  // -s: a runtime installed in the user's site-packages must not be what makes it work
+  ProcessResult run = run_process("/usr/bin/env", {"PYTHONPATH=" + pythonpath, "/usr/bin/python3", "-s", out + "/train.py"},
+                                  dir / "src");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.out, "out (1, 2)")) << run.out;
+#endif
+  // the JSON form holds it too; a directory's copy names no script
+  Json doc = parse_or_fail(gshape({"instrument", "--format=json", dir / "src", "-o", dir / "out2"}).out);
+  EXPECT_EQ(doc["instrument"]["runtime_path"].string, pythonpath.substr(0, pythonpath.find(':')));
+  EXPECT_TRUE(contains(doc["instrument"]["run_text"].string, "/out2/SCRIPT.py")) << doc["instrument"]["run_text"].string;
+}
+
+// A latin-1 file is analysed from its UTF-8 decoding and written back in
+// latin-1: the original bytes with the insertions, never its UTF-8 form
+// (which Python would read as latin-1, changing the strings).
+TEST(Instrument, ALatin1FileIsWrittenBackInLatin1) {
+  TempDir dir;
+  const std::string source =
+      "# -*- coding: latin-1 -*-\nimport sys\nimport torch\ns = 'caf\xe9'\n"
+      "x = torch.zeros(2, int(sys.argv[1])) @ torch.zeros(3, 4)\n";
+  dir.write("src/latin.py", source);
+  dir.write("src/plain.py", "# coding: latin-1\ns = '\xe9'\n");
+  ProcessResult r = gshape({"instrument", dir / "src", "-o", dir / "out"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "instrumented 1 file (")) << r.err;
+  std::string copy = read_all(dir / "out/latin.py");
+  EXPECT_TRUE(contains(copy, "s = 'caf\xe9'\n")) << copy;
+  EXPECT_FALSE(contains(copy, "\xc3\xa9")) << copy;
+  EXPECT_TRUE(contains(copy, "_gshape_checks.check(")) << copy;
+  EXPECT_EQ(read_all(dir / "out/plain.py"), "# coding: latin-1\ns = '\xe9'\n") << "no check: byte for byte";
+}
+
+// Checks nested past the budget are left out, and `instrument` names the
+// line; the copy compiles and runs (it did not: 202 nested calls).
+TEST(Instrument, ChecksNestedTooDeepAreLeftOutAndTheLineIsNamed) {
+  TempDir dir;
+  std::string chain = "a";
+  for (int i = 0; i < 201; ++i) chain += " + b";
+  dir.write("src/chain.py",
+            "import sys, torch\na = torch.randn(*[int(v) for v in sys.argv[1:]] or [2, 3])\nb = torch.randn(3)\n"
+            "y = " + chain + "\nprint(tuple(y.shape))\n");
+  std::string out = dir / "out";
+  ProcessResult r = gshape({"instrument", dir / "src", "-o", out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, dir / "src/chain.py" + ":4: note: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, "operations on this line are not checked at run time: nested too deep for their checks "
+                              "(gshape keeps instrumented code within 100 nested brackets; CPython stops at 200)\n"))
+      << r.err;
+  Json report = parse_or_fail(read_all(out + "/gshape-report.json"));
+  int deep = 0;
+  for (const Json& site : report["files"].array[0]["sites"].array) {
+    deep += site["problem"].string.rfind("nested too deep to check at run time", 0) == 0;
+  }
+  EXPECT_GT(deep, 90);
+  Json doc = parse_or_fail(gshape({"instrument", "--format=json", dir / "src", "-o", out}).out);
+  ASSERT_EQ(doc["instrument"]["unchecked_notes"].array.size(), 1u);
+  EXPECT_TRUE(contains(doc["instrument"]["unchecked_notes"].array[0].string, "chain.py:4: note: "));
+#ifdef GSHAPE_TEST_HAS_RUNTIME
+  const std::string prefix = "to run it: PYTHONPATH=";
+  std::size_t at = r.err.find(prefix);
+  ASSERT_NE(at, std::string::npos) << r.err;
+  std::string pythonpath = r.err.substr(at + prefix.size(), r.err.find(' ', at + prefix.size()) - at - prefix.size());
+  ProcessResult run = run_process("/usr/bin/env", {"PYTHONPATH=" + pythonpath, "/usr/bin/python3", "-s", out + "/chain.py"});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, "(2, 3)\n");
+#endif
+}
+
 TEST(Instrument, StaticErrorsExit1ButTheCopyIsWrittenWithTheirChecks) {
   TempDir dir;
   dir.write("src/model.py", kRefutedModule);

@@ -426,6 +426,30 @@ TEST(Report, StatsShowHowOftenEachCheckRanAndFailed) {
   EXPECT_EQ(j["unmatched_stats"].array.size(), 1u);
 }
 
+// Operations whose checks would nest too deep run unchecked: the review
+// names their line, analysed or read back, in text and JSON, even when they
+// have no obligation (here: values not known to be tensors).
+TEST(Report, NamesTheLinesOfOperationsNestedTooDeepToCheck) {
+  TempDir dir;
+  std::string chain = "a";
+  for (int i = 0; i < 201; ++i) chain += " + b";
+  dir.write("src/chain.py", "import sys, torch\na = torch.randn(*[int(v) for v in sys.argv[1:]])\nb = torch.randn(3)\ny = " +
+                                chain + "\n");
+  const std::string note = dir / "src/chain.py" + ":4: note: ";
+  const std::string why = " operations on this line are not checked at run time: nested too deep for their checks";
+  ProcessResult r = gshape({"report", "--color=never", dir / "src"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, note) && contains(r.out, why)) << r.out;
+  Json doc = parse_or_fail(gshape({"report", "--format=json", dir / "src"}).out);
+  ASSERT_EQ(doc["unchecked_notes"].array.size(), 1u);
+  EXPECT_TRUE(contains(doc["unchecked_notes"].array[0].string, why)) << doc["unchecked_notes"].array[0].string;
+  ASSERT_EQ(gshape({"instrument", dir / "src", "-o", dir / "out"}).exit_code, 0);
+  r = gshape({"report", "--color=never", "--from", dir / "out/gshape-report.json"});
+  EXPECT_TRUE(contains(r.out, note) && contains(r.out, why)) << r.out;
+  // and the page instrument wrote
+  EXPECT_TRUE(contains(read_all(dir / "out/gshape-report.html"), why));
+}
+
 TEST(Report, BadInputFilesAreIOErrors) {
   Project p;
   std::string not_json = p.dir.write("bad.json", "{\"format\": ");

@@ -293,6 +293,84 @@ TEST_F(RunScript, SizeLimitAndUnreadableFilesAreTreatedAsCheckTreatsThem) {
   EXPECT_TRUE(contains(raised.err, "gshape: 1 error found statically; running with run-time checks anyway\n")) << raised.err;
 }
 
+// A latin-1 file (PEP 263) is analysed and its instrumented copy is written
+// in latin-1 too: its strings keep their value, its checks stop the run. An
+// outside user's latin-1 file was "not valid UTF-8" (an error) and then run
+// unchecked under "running with run-time checks anyway".
+TEST_F(RunScript, ADeclaredLatin1ScriptIsCheckedAndKeepsItsText) {
+  std::string script = dir_.write("src/latin.py",
+                                  "# -*- coding: latin-1 -*-\n"
+                                  "import sys\n"
+                                  "import torch\n"
+                                  "s = 'caf\xe9'\n"
+                                  "print(len(s), ascii(s))\n"
+                                  "n = int(sys.argv[1])\n"
+                                  "x = torch.zeros(2, n) @ torch.zeros(3, 4)\n"
+                                  "print(tuple(x.shape))\n");
+  ProcessResult r = run(script, {"3"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "4 'caf\\xe9'\n(2, 4)\n");
+  EXPECT_EQ(r.err, "");
+  r = run(script, {"5"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(last_line(r.err), "ShapeCheckError: " + script + ":7:5: [matmul_c2]")) << r.err;
+}
+
+// An encoding gshape cannot decode: the file runs, but nothing promises it
+// checks (a warning says it is not analysed, and no "running with run-time
+// checks anyway"); PyTorch's own error ends the run.
+TEST_F(RunScript, AFileInAnEncodingGshapeCannotDecodeRunsWithoutAPromise) {
+  std::string script = dir_.write("src/jp.py",
+                                  "# -*- coding: euc-jp -*-\n"
+                                  "import torch\n"
+                                  "s = '\xa4\xa2'\n"
+                                  "x = torch.zeros(2, 3) @ torch.zeros(4, 5)\n");
+  ProcessResult r = run(script, {});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "jp.py: warning: skipped: the file declares the encoding 'euc-jp', which gshape cannot "
+                              "decode"))
+      << r.err;
+  EXPECT_FALSE(contains(r.err, "found statically")) << r.err;
+  EXPECT_FALSE(contains(r.err, "ShapeCheckError")) << r.err;
+  EXPECT_TRUE(contains(r.err, "RuntimeError: mat1 and mat2 shapes cannot be multiplied")) << r.err;
+}
+
+// `a + b + ... + b` with 201 `+` on values of unknown shape: every `+` gets
+// a check, and checking them all would nest the copy past CPython's 200
+// brackets (an outside user's run ended in `SyntaxError: too many nested
+// parentheses`). The outer ones are checked, the rest run unchecked, and a
+// note before the run names the line.
+TEST_F(RunScript, ALongChainRunsWithItsOuterChecksAndANoteForTheRest) {
+  std::string chain = "a";
+  for (int i = 0; i < 201; ++i) chain += " + b";
+  std::string script = dir_.write("src/chain.py",
+                                  "import sys, torch\n"
+                                  "shape = [int(v) for v in sys.argv[1:]] or [2, 3]\n"
+                                  "a = torch.randn(*shape)\n"
+                                  "b = torch.randn(shape[-1])\n"
+                                  "y = " + chain + "\n"
+                                  "print(tuple(y.shape))\n");
+  // without `--`: analysed for any command line, so `a`'s shape is unknown
+  auto run_any = [&](const std::vector<std::string>& script_args) {
+    std::vector<std::string> args = {"run", "--color=never", "--cache-dir", cache_.str(), script};
+    if (!script_args.empty()) args.push_back("--");
+    args.insert(args.end(), script_args.begin(), script_args.end());
+    return run_process(GSHAPE_BINARY, args, {}, 180);
+  };
+  ProcessResult r = run_any({});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "(2, 3)\n");
+  EXPECT_FALSE(contains(r.err, "SyntaxError")) << r.err;
+  EXPECT_TRUE(contains(r.err, script + ":5: note: ")) << r.err;
+  EXPECT_TRUE(contains(r.err, " operations on this line are not checked at run time: nested too deep for their checks"))
+      << r.err;
+  // the note is shown on every run, the cache kept
+  ProcessResult again = run_any({});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, "(2, 3)\n");
+  EXPECT_TRUE(contains(again.err, script + ":5: note: ")) << again.err;
+}
+
 TEST_F(RunScript, AMissingPythonIsAnErrorOfGshape) {
   std::string script = dir_.write("src/train.py", kDeferredScript);
   ProcessResult r = run_process(GSHAPE_BINARY,

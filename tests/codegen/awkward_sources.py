@@ -120,6 +120,14 @@ case("bom_first_compound", "\ufeff# comment\ndef f(a):\n    return a * 2\nprint(
 case("deeply_nested", "def f(a, b=0):\n    return a + b\nprint(" + "f(" * 60 + "1" + ", 1)" * 60 + ")\n"
      + "print(" + "(" * 50 + "1 + 2" + ") * 2" * 50 + ")\n")
 
+# Chains and nests past the rewriter's nesting budget (codegen/nesting_budget.h):
+# every `+` of a chain wraps the chain before it, so an instrumented copy that
+# checked them all would pass CPython's 200 nested brackets; the deeper ones
+# stay unchecked, and the copy compiles and runs the same.
+case("long_operator_chains", "a = 1\nb = 2\nprint(a" + " + b" * 250 + ")\ns = 'x'" + " + 'y'" * 250
+     + "\nprint(len(s), " + "abs(" * 150 + "-1" + ")" * 150 + ")\nprint(" + "(" * 120 + "a - b" + ")" * 120 + " * 2)\n"
+     + "print(f'{" + "(" * 90 + "a + b" + ")" * 90 + " * 3:>{a + 4}}')\n")
+
 case("lambdas_and_comprehensions", '''\
 xs = [1, 2, 3, 4]
 sq = lambda v: v * v

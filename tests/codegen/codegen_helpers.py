@@ -70,6 +70,20 @@ def line_count(data):
     return len(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n"))
 
 
+def max_bracket_depth(line):
+    """The deepest bracket nesting of one line of code (bytes), by Python's own tokenizer."""
+    import io
+    import tokenize
+    depth = deepest = 0
+    for token in tokenize.tokenize(io.BytesIO(line + b"\n").readline):
+        if token.type == tokenize.OP and token.string in ("(", "[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token.type == tokenize.OP and token.string in (")", "]", "}"):
+            depth -= 1
+    return deepest
+
+
 def strip(data, encoding="utf-8"):
     return strip_instrumentation.strip_bytes(data, encoding)
 

@@ -116,6 +116,19 @@ class AwkwardFiles(unittest.TestCase):
         problems = {o["problem"] for o in summary["site_outcomes"] if o["instrumented"] and o["problem"]}
         self.assertTrue(any("augmented assignment" in p for p in problems), problems)
 
+    def test_sites_nested_past_the_budget_are_left_unchecked_and_say_so(self):
+        # the copy compiles (test_output_compiles) and runs the same
+        # (test_instrumented_program_behaves_the_same); here: what is unchecked says why
+        _, _, out, summary, _, _ = self.instrument("long_operator_chains")
+        deep = [o for o in summary["site_outcomes"] if "nested too deep" in o["problem"]]
+        self.assertGreater(len(deep), 300)
+        self.assertFalse(any(o["instrumented"] for o in deep))
+        self.assertTrue(any(o["instrumented"] for o in summary["site_outcomes"]))
+        # no line of the copy is deeper than the budget, beyond the program's own brackets
+        self.assertLessEqual(h.max_bracket_depth(out.splitlines()[2]), 100)
+        self.assertGreater(h.max_bracket_depth(out.splitlines()[2]), 90)
+        self.assertEqual(h.max_bracket_depth(out.splitlines()[4]), 151)
+
     def test_self_documenting_fstring_fields_are_left_alone(self):
         source, encoding, out, _, _, _ = self.instrument("fstrings")
         for field in ("{len(xs)=}", "{f(1) = }"):
