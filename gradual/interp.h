@@ -559,6 +559,8 @@ class Interpreter {
   CallGraph call_graph_;
 
   // memoised calls: key → result; the log lists keys in insertion order (rollback)
+  // Module globals a call read, with the value read first (a memo hit needs them unchanged).
+  using GlobalReads = std::map<std::pair<const ModuleState*, std::string>, Value>;
   struct MemoEntry {
     Value result;
     // The callee and the arguments, kept alive: a key names the callee and
@@ -576,6 +578,7 @@ class Interpreter {
     // unpacked by one helper, `batch, n, d = img.shape`).
     std::size_t first_symbol = 0, end_symbol = 0;
     std::set<std::size_t> changed_parameters;  // Frame::changed_parameters of the call
+    GlobalReads global_reads;                  // what the call read of module globals
   };
   Value with_fresh_symbols(const Value& v, std::size_t first, std::size_t end,
                            std::unordered_map<const TermNode*, Dim>& renamed, int depth = 0);
@@ -592,6 +595,10 @@ class Interpreter {
   std::vector<int> active_sccs_;         // call-graph components on the call stack
   std::vector<const ir::FunctionDef*> active_defs_;  // their functions (nullptr: a lambda)
   std::vector<std::string> active_keys_;  // and the memo keys of those calls
+  // The module globals each active call read, with the value read first: a
+  // memo hit stands only while they hold the same values (`D = 5` between
+  // two calls of `make()` reading D).
+  std::vector<GlobalReads> active_global_reads_;
   static constexpr int kMaxRecursionDepth = 6;  // calls of one recursive component on the stack
   std::unordered_map<const ir::Node*, int> active_visit_;
   int visit_counter_ = 0;

@@ -441,7 +441,15 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   // path) proved its obligations for that path only: analyse the call again.
   // An analysis in a loop's silent pass recorded nothing: a recording visit
   // analyses the call again.
-  if (hit != memo_.end() && ((recording_ && !hit->second.recorded) || !solver_->assumes(hit->second.facts))) {
+  auto globals_changed = [](const MemoEntry& e) {
+    for (const auto& [where, value] : e.global_reads) {
+      auto g = where.first->globals.find(where.second);
+      if (g == where.first->globals.end() || !same_value(g->second.value, value)) return true;
+    }
+    return false;
+  };
+  if (hit != memo_.end() && ((recording_ && !hit->second.recorded) || !solver_->assumes(hit->second.facts) ||
+                             globals_changed(hit->second))) {
     memo_.erase(hit);
     hit = memo_.end();
   }
@@ -451,6 +459,9 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
     Value again = with_fresh_symbols(hit->second.result, hit->second.first_symbol, hit->second.end_symbol, renamed);
     if (sampled) call_samples_[fn->def].push_back({values, again});
     std::set<std::size_t> changed = hit->second.changed_parameters;
+    // the caller's analysis read what the callee read
+    if (!active_global_reads_.empty())
+      for (const auto& read : hit->second.global_reads) active_global_reads_.back().insert(read);
     apply_parameter_changes(*fn, changed, arg_exprs, values, filled);
     return again;
   }
@@ -479,24 +490,34 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   // the call stack's bookkeeping, restored however the call ends
   struct ActiveCall {
     Interpreter& in;
-    ActiveCall(Interpreter& i, const ir::FunctionDef* def, int component, const std::string& key) : in(i) {
+    GlobalReads& reads;  // filled when the call ends
+    ActiveCall(Interpreter& i, const ir::FunctionDef* def, int component, const std::string& key, GlobalReads& r)
+        : in(i), reads(r) {
       in.active_defs_.push_back(def);
       in.active_sccs_.push_back(component);
       in.active_keys_.push_back(key);
+      in.active_global_reads_.emplace_back();
       ++in.call_depth_;
     }
     ~ActiveCall() {
       --in.call_depth_;
+      // what the call read, its caller read too
+      GlobalReads done = std::move(in.active_global_reads_.back());
+      in.active_global_reads_.pop_back();
+      if (!in.active_global_reads_.empty())
+        for (auto& read : done) in.active_global_reads_.back().insert(read);
+      reads = std::move(done);
       in.active_keys_.pop_back();
       in.active_sccs_.pop_back();
       in.active_defs_.pop_back();
     }
   };
   Value result;
+  GlobalReads global_reads;       // module globals the call read
   std::set<std::size_t> changed;  // parameters the call changed in place
   bool followed = true;           // false: the call's changes are not all known
   {
-    ActiveCall active(*this, fn->def, component, key);
+    ActiveCall active(*this, fn->def, component, key, global_reads);
     bool saved_guess = receiver_is_guess_;
     receiver_is_guess_ = false;  // the callee's receivers are its own
     FrameGuard guard(*this, std::move(f));
@@ -541,7 +562,8 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   // the entry keeps the callee and its arguments alive (MemoEntry)
   if (!followed) forget_lists_passed(args);
   apply_parameter_changes(*fn, changed, arg_exprs, values, filled);
-  memo_[key] = MemoEntry{result, fn, std::move(values), std::move(facts_at_call), recording_, first_symbol, symbol_count(), changed};
+  memo_[key] = MemoEntry{result, fn, std::move(values), std::move(facts_at_call), recording_, first_symbol, symbol_count(), changed,
+                         std::move(global_reads)};
   memo_log_.push_back(key);
   (void)site;
   return result;

@@ -204,7 +204,10 @@ Value Interpreter::lookup_name(const std::string& name, const Node*) {
     if (it != f.closure->end()) return it->second.value;
   }
   auto g = f.module->globals.find(name);
-  if (g != f.module->globals.end()) return g->second.value;
+  if (g != f.module->globals.end()) {
+    if (!active_global_reads_.empty()) active_global_reads_.back().emplace(std::make_pair(f.module, name), g->second.value);
+    return g->second.value;
+  }
   if (builtin_names().count(name)) return Value::object(std::make_shared<LibraryName>("builtins." + name));
   return Value::unknown();
 }

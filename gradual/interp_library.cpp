@@ -949,6 +949,7 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
       return Value::list(std::move(out));
     }
     if (m == "update") {
+      memo_.clear();  // calls memoised with the dict read its old items
       if (arg0()) {
         if (const auto* other = object_as<DictObject>(*arg0())) {
           for (const auto& [k, v] : other->entries) dict->set(k, v);

@@ -393,6 +393,10 @@ void Interpreter::exec(const Stmt* s) {
         if (const auto* sub = dyn_cast<Subscript>(t)) {
           // `del xs[i]` shortens the list
           Value obj = eval(sub->value);
+          if (auto c = shared_as<ContainerModule>(obj)) {  // `del model.features[3]`
+            c->children_known = false;
+            memo_.clear();
+          }
           if (obj.is_sequence() && obj.sequence_kind() == SequenceKind::List) {
             bool named = isa<Name>(sub->value) || isa<Attribute>(sub->value);
             assign_in_place(named ? sub->value : nullptr, obj, after_unseen_change(obj), s->loc);
@@ -643,7 +647,23 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
         apply_named_rule("operator.setitem", std::nullopt, args, setitem_site);
         return;
       }
+      if (auto c = shared_as<ContainerModule>(obj)) {
+        // `model.classifier[1] = nn.Linear(12, 3)`: the layer is swapped
+        std::optional<int64_t> k = key.is_int() ? key.as_int().constant_value() : std::nullopt;
+        auto n = static_cast<int64_t>(c->children.size());
+        if (k && *k < 0) *k += n;
+        if (c->children_known && k && *k >= 0 && *k < n) {
+          c->children[static_cast<std::size_t>(*k)] = v;
+          if (static_cast<std::size_t>(*k) < c->child_exprs.size()) c->child_exprs[static_cast<std::size_t>(*k)] = value_expr;
+        } else {
+          c->children_known = false;
+        }
+        memo_.clear();  // a call analysed with the old layer no longer answers
+        return;
+      }
       if (auto dict = shared_as<DictObject>(obj)) {
+        // a call memoised with the dict read its old items (`cfg["d"] = 5`)
+        if (!memo_.empty()) memo_.clear();
         if (auto k = dict_key(key)) {
           dict->set(*k, v);
         } else {

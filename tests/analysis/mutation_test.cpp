@@ -127,5 +127,51 @@ TEST(Mutation, ACopyOrARebindingKeepsTheCallersListKnown) {
   EXPECT_EQ(a.outcome(line_of(src, "# torch"), "linear_c1"), Outcome::Proven) << a.dump();
 }
 
+TEST(Mutation, AMemoisedCallIsAnalysedAgainWhenAGlobalItReadChanged) {
+  // an outside tester's false proofs: make() read D = 4 and its memo entry
+  // answered the call after D = 5; a dict item changed likewise
+  const std::string src =
+      "import torch\n"
+      "D = 4\n"
+      "def make():\n"
+      "    return torch.randn(3, D)\n"
+      "a = make()\n"
+      "D = 5\n"
+      "b = make()\n"
+      "c = b @ torch.randn(4, 1)  # global\n"
+      "cfg = {'d': 4}\n"
+      "def build():\n"
+      "    return torch.randn(3, cfg['d'])\n"
+      "e = build()\n"
+      "cfg['d'] = 5\n"
+      "f = build()\n"
+      "g = f @ torch.randn(5, 1)  # dict\n"
+      "h = e @ torch.randn(4, 1)  # first\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# global"), "matmul_c2"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# dict"), "matmul_c2"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# first"), "matmul_c2"), Outcome::Proven) << a.dump();
+}
+
+TEST(Mutation, ALayerSwappedInASequentialIsTheOneCalled) {
+  // transfer learning: model.classifier[1] = nn.Linear(12, 3) with the wrong in_features
+  const std::string src =
+      "import torch, torch.nn as nn\n"
+      "class Net(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.features = nn.Sequential(nn.Linear(4, 16), nn.ReLU())\n"
+      "        self.classifier = nn.Sequential(nn.Dropout(), nn.Linear(16, 10))\n"
+      "    def forward(self, x):\n"
+      "        h = self.features(x)\n"
+      "        return self.classifier(h)  # call\n"
+      "model = Net()\n"
+      "y = model(torch.randn(2, 4))\n"
+      "model.classifier[1] = nn.Linear(12, 3)\n"
+      "z = model(torch.randn(2, 4))\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# call"), "linear_c1"), Outcome::Error) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
