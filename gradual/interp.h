@@ -136,6 +136,9 @@ struct Frame {
   // too (interp_mutation.cpp).
   std::map<std::string, std::size_t> parameter_slots;
   std::set<std::size_t> changed_parameters;
+  // Variables an inner function declares `nonlocal`: any call may change
+  // them, so each call here leaves them unknown.
+  std::set<std::string> nonlocal_shared;
 };
 
 // An evaluated call argument.
@@ -433,6 +436,8 @@ class Interpreter {
   // follow: it may call them with anything, so they are analysed again with
   // unknown arguments.
   void note_escapes(const std::vector<ArgValue>& args);
+  // Names the `nonlocal` statements of an inner function's body declare (interp_stmt.cpp).
+  void note_nonlocal_names(const ir::Body& body, int depth);
   // ---- in-place changes of lists and tensors (interp_mutation.cpp)
   // `target` (may be null) held `before` and now holds `after`; every other
   // name that may hold the same object loses what it knew.

@@ -94,6 +94,17 @@ std::vector<ArgValue> Interpreter::eval_args(const std::vector<Argument>& args) 
 }
 
 Value Interpreter::eval_call(const Call* c) {
+  // an inner function that declares `nonlocal d` may be what this calls
+  struct ForgetShared {
+    Interpreter& in;
+    ~ForgetShared() {
+      Frame& f = in.frame();
+      for (const std::string& n : f.nonlocal_shared) {
+        auto it = f.vars->find(n);
+        if (it != f.vars->end()) it->second.value = Value::unknown();
+      }
+    }
+  } forget{*this};
   SiteVisit visit(*this, c);
   SiteOutcome outcome(*this, c);
   if (const auto* a = dyn_cast<Attribute>(c->func)) {

@@ -861,12 +861,16 @@ bool Interpreter::set_attribute(const Value& obj, const std::string& attr, const
     inst->origins[attr] = origin;
     return true;
   }
+  // a class attribute or another module's global: calls memoised with the
+  // old value no longer answer (instances carry a version in the memo key)
   if (auto cls = shared_as<ClassObject>(obj)) {
     write_object_attribute(cls, attr, v);
+    memo_.clear();
     return true;
   }
   if (const auto* ns = object_as<ModuleNamespace>(obj)) {
     ns->module->globals[attr] = Binding{v, origin, {}};
+    memo_.clear();
     return true;
   }
   if (obj.is_object() && obj.as_object() &&

@@ -76,6 +76,34 @@ void Interpreter::bind_name(const std::string& name, const Value& v, const Sourc
   b.unknown_sizes.clear();
 }
 
+void Interpreter::note_nonlocal_names(const Body& body, int depth) {
+  if (depth > 64) return;
+  for (const Stmt* s : body) {
+    if (!s) continue;
+    switch (s->kind) {
+      case Kind::Nonlocal:
+        for (const std::string& n : cast<Nonlocal>(s)->names) frame().nonlocal_shared.insert(n);
+        break;
+      case Kind::FunctionDef: note_nonlocal_names(cast<FunctionDef>(s)->body, depth + 1); break;
+      case Kind::If:
+        note_nonlocal_names(cast<If>(s)->body, depth + 1);
+        note_nonlocal_names(cast<If>(s)->orelse, depth + 1);
+        break;
+      case Kind::For: note_nonlocal_names(cast<For>(s)->body, depth + 1); break;
+      case Kind::While: note_nonlocal_names(cast<While>(s)->body, depth + 1); break;
+      case Kind::With: note_nonlocal_names(cast<With>(s)->body, depth + 1); break;
+      case Kind::Try: {
+        const auto* t = cast<Try>(s);
+        note_nonlocal_names(t->body, depth + 1);
+        for (const ExceptHandler& h : t->handlers) note_nonlocal_names(h.body, depth + 1);
+        note_nonlocal_names(t->finalbody, depth + 1);
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
 void Interpreter::exec(const Stmt* s) {
   tick();
   // Z3 time is counted for the file of the statement executed (--verbose)
@@ -141,6 +169,7 @@ void Interpreter::exec(const Stmt* s) {
     }
     case Kind::FunctionDef: {
       const auto* def = cast<FunctionDef>(s);
+      if (frame().vars == &frame().locals) note_nonlocal_names(def->body, 0);
       auto fn = std::make_shared<FunctionObject>();
       fn->def = def;
       fn->module = frame().module;

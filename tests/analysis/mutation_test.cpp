@@ -146,8 +146,17 @@ TEST(Mutation, AMemoisedCallIsAnalysedAgainWhenAGlobalItReadChanged) {
       "cfg['d'] = 5\n"
       "f = build()\n"
       "g = f @ torch.randn(5, 1)  # dict\n"
-      "h = e @ torch.randn(4, 1)  # first\n";
+      "h = e @ torch.randn(4, 1)  # first\n"
+      "class K:\n"
+      "    n = 4\n"
+      "def mk():\n"
+      "    return torch.randn(2, K.n)\n"
+      "p = mk()\n"
+      "K.n = 5\n"
+      "q = mk()\n"
+      "r = q @ torch.randn(5, 1)  # class\n";
   Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# class"), "matmul_c2"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# global"), "matmul_c2"), Outcome::Error) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# dict"), "matmul_c2"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# first"), "matmul_c2"), Outcome::Proven) << a.dump();
