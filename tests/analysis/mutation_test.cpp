@@ -162,6 +162,22 @@ TEST(Mutation, AMemoisedCallIsAnalysedAgainWhenAGlobalItReadChanged) {
   EXPECT_EQ(a.outcome(line_of(src, "# first"), "matmul_c2"), Outcome::Proven) << a.dump();
 }
 
+TEST(Mutation, AVariableAnInnerFunctionDeclaresNonlocalIsUnknownAfterACall) {
+  // bump() sets d = 5: view(-1, d) on 12 elements fails; it was proven with d = 4
+  const std::string src =
+      "import torch\n"
+      "def outer():\n"
+      "    d = 4\n"
+      "    def bump():\n"
+      "        nonlocal d\n"
+      "        d = 5\n"
+      "    bump()\n"
+      "    return torch.randn(3, 4).view(-1, d)  # view\n"
+      "y = outer()\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# view"), "view_c4"), Outcome::Deferred) << a.dump();
+}
+
 TEST(Mutation, ALayerSwappedInASequentialIsTheOneCalled) {
   // transfer learning: model.classifier[1] = nn.Linear(12, 3) with the wrong in_features
   const std::string src =
