@@ -157,6 +157,7 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
     return Value::unknown();
   };
   if (!callee.is_object() || !callee.as_object()) return unresolved("is not known");
+  if (callee.as_object()->attribute(kForwardHooksAttr)) return unresolved("has forward hooks the analysis does not follow");
   if (auto fn = shared_as<FunctionObject>(callee)) return call_function(fn, args, std::nullopt, site);
   if (const auto* partial = object_as<PartialObject>(callee)) {
     // partial(f, *a, **k)(*b, **kw) is f(*a, *b, **{**k, **kw})

@@ -842,6 +842,12 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
   if (module_like) {
     if (returns_self_methods().count(m)) return self;
     if (m == "zero_grad") return Value::none();
+    // a hook may change the module's input or output: its calls are not followed
+    if ((m == "register_forward_hook" || m == "register_forward_pre_hook") && self.is_object() && self.as_object()) {
+      write_object_attribute(self.as_object(), kForwardHooksAttr, Value::boolean(Pred(true)));
+      memo_.clear();
+      return Value::unknown();
+    }
     if ((m == "register_buffer" || m == "register_parameter" || m == "add_module" || m == "register_module") &&
         a.positional.size() >= 2 && a.positional[0]->value.is_str() && a.positional[0]->value.as_str()) {
       set_attribute(self, *a.positional[0]->value.as_str(), a.positional[1]->value, site->loc);

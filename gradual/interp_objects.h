@@ -23,6 +23,11 @@ struct ModuleState;
 struct ClassObject;
 
 // A variable: its value and where it was last assigned (for notes).
+// The attribute marking a module with forward hooks (register_forward_hook,
+// register_forward_pre_hook): a hook may change its input or output, so
+// calls of it are not followed.
+inline constexpr const char* kForwardHooksAttr = "__gshape_forward_hooks__";
+
 struct Binding {
   Value value;
   SourceLoc origin;

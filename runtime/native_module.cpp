@@ -692,7 +692,7 @@ PyObject* module_pre_hook(PyObject* /*module*/, PyObject* const* args, Py_ssize_
     Py_RETURN_NONE;
   }
   const gshape::gradual::Rule* rule = gshape::runtime::module_forward_rule(module);
-  if (rule == nullptr || !PyTuple_Check(args[1])) Py_RETURN_NONE;
+  if (rule == nullptr || !PyTuple_Check(args[1]) || gshape::runtime::has_forward_pre_hooks(module)) Py_RETURN_NONE;
   PyObject* inputs = args[1];
   std::size_t n = static_cast<std::size_t>(PyTuple_GET_SIZE(inputs));
   SiteTable& table = hook_table(rule, n);

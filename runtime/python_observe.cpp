@@ -427,6 +427,12 @@ std::unique_ptr<ModuleSnapshot> take_snapshot(PyObject* dict, const gradual::Rul
 
 }  // namespace
 
+bool has_forward_pre_hooks(PyObject* module) {
+  PyObject* dict = module_dict(module);
+  PyObject* hooks = dict ? PyDict_GetItemString(dict, "_forward_pre_hooks") : nullptr;  // borrowed
+  return hooks != nullptr && PyDict_Check(hooks) && PyDict_GET_SIZE(hooks) > 0;
+}
+
 void observe_module(Observed& o, PyObject* module, const gradual::Rule* forward_rule) {
   o.reset(ObservedKind::Module);
   PyObject* dict = module_dict(module);
@@ -476,7 +482,8 @@ CalleeRule observe_callee(Observed& o, PyObject* callee) {
       return {f->second, true};
     }
   } else if (!PyType_Check(callee) && !PyFunction_Check(callee)) {
-    if (const gradual::Rule* rule = module_forward_rule(callee)) {
+    const gradual::Rule* rule = module_forward_rule(callee);
+    if (rule != nullptr && !has_forward_pre_hooks(callee)) {
       observe_module(o, callee, rule);
       return {rule, true};
     }

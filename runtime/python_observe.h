@@ -34,6 +34,10 @@ CalleeRule observe_callee(Observed& o, PyObject* callee);
 // The forward rule of an nn.Module instance (nullptr when its class, or the
 // class that defines its forward, has none).
 const gradual::Rule* module_forward_rule(PyObject* module);
+// The module has forward pre-hooks of its own: they run after gshape's
+// hook and may change the input (a transpose), so its rule is not checked
+// on the input as called.
+bool has_forward_pre_hooks(PyObject* module);
 // Summarises a module with a forward rule: its class name, plain
 // hyperparameters, parameters and buffers.
 void observe_module(Observed& o, PyObject* module, const gradual::Rule* forward_rule);

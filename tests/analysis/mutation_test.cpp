@@ -178,6 +178,23 @@ TEST(Mutation, AVariableAnInnerFunctionDeclaresNonlocalIsUnknownAfterACall) {
   EXPECT_EQ(a.outcome(line_of(src, "# view"), "view_c4"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Mutation, AModuleWithForwardHooksIsNotFollowed) {
+  // a forward hook transposes the output (a false proof after it), a
+  // pre-hook the input (a false error at the call): an outside tester's
+  const std::string src =
+      "import torch, torch.nn as nn\n"
+      "b = nn.Linear(4, 2)\n"
+      "b.register_forward_hook(lambda m, inp, out: out.t())\n"
+      "y = b(torch.randn(3, 4))\n"
+      "z = y @ torch.randn(2, 5)  # after\n"
+      "a = nn.Linear(4, 2)\n"
+      "a.register_forward_pre_hook(lambda m, inp: (inp[0].t(),))\n"
+      "w = a(torch.randn(4, 3))  # pre\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# after"), "matmul_c2"), Outcome::Deferred) << a.dump();
+  EXPECT_TRUE(a.at(line_of(src, "# pre"), "linear_c1").empty()) << a.dump();
+}
+
 TEST(Mutation, ALayerSwappedInASequentialIsTheOneCalled) {
   // transfer learning: model.classifier[1] = nn.Linear(12, 3) with the wrong in_features
   const std::string src =

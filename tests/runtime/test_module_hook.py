@@ -39,6 +39,12 @@ class ModuleHookTests(unittest.TestCase):
         self.assertIn("raised in net[2] = nn.Linear(80, 10) (line %d), a layer of the nn.Sequential called at this line"
                       % (error.line - 2), str(error))
 
+    def test_a_module_with_its_own_pre_hook_is_not_checked_on_the_input_as_called(self):
+        # the pre-hook runs after gshape's and transposes the input (an outside tester's report)
+        lin = nn.Linear(4, 2)
+        lin.register_forward_pre_hook(lambda m, inp: (inp[0].t(),))
+        self.assertEqual(tuple(lin(torch.randn(4, 3)).shape), (3, 2))
+
     def test_a_lazy_layer_is_checked_once_it_has_its_sizes(self):
         # nn.LazyConv2d has in_channels 0 before its first call: the check
         # waits until it has become an nn.Conv2d (an outside user's report)
