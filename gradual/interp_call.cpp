@@ -230,7 +230,15 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
   if (const auto* lib = object_as<LibraryName>(callee)) {
     if (!harmless_library_call(lib->path)) note_escapes(args);
     forget_lists_passed(args, lib->path);
-    return call_library(lib->path, args, site);
+    Value out = call_library(lib->path, args, site);
+    // `torch.matmul(a, b, out=c)` resizes c to the result
+    for (const ArgValue& a : args) {
+      if (a.type != Argument::Type::Keyword || a.name != "out" || !a.expr || !a.value.is_tensor()) continue;
+      bool named = isa<Name>(a.expr) || isa<Attribute>(a.expr);
+      assign_in_place(named ? a.expr : nullptr, a.value, out.is_tensor() ? out : Value::tensor(Shape::unknown(), false),
+                      a.expr->loc);
+    }
+    return out;
   }
   if (const auto* bb = object_as<BoundBuiltin>(callee)) return call_method(*bb, Receiver{bb->receiver, nullptr}, args, site, nullptr);
   if (object_as<ModuleNamespace>(callee) || object_as<SuperObject>(callee) || object_as<DictObject>(callee) ||

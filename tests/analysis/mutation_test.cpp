@@ -195,6 +195,20 @@ TEST(Mutation, AModuleWithForwardHooksIsNotFollowed) {
   EXPECT_TRUE(a.at(line_of(src, "# pre"), "linear_c1").empty()) << a.dump();
 }
 
+TEST(Mutation, AnOutArgumentTakesTheResultsShape) {
+  const std::string src =
+      "import torch\n"
+      "c = torch.empty(0)\n"
+      "torch.matmul(torch.randn(2, 4), torch.randn(4, 3), out=c)\n"
+      "d = c.view(6)  # filled\n"
+      "e = torch.empty(2, 4)\n"
+      "torch.cat([torch.randn(2, 4), torch.randn(3, 4)], out=e)\n"
+      "f = e.view(2, 4)  # resized\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# filled"), "view_c5"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# resized"), "view_c5"), Outcome::Error) << a.dump();
+}
+
 TEST(Mutation, ALayerSwappedInASequentialIsTheOneCalled) {
   // transfer learning: model.classifier[1] = nn.Linear(12, 3) with the wrong in_features
   const std::string src =
