@@ -480,6 +480,22 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     }
     if (name == "sorted" && arg0()) {
       auto items = known_items(*arg0(), 4096);
+      // constant ints (sizes in a config) sort here: each keeps its own value
+      if (items && !a.kw("key")) {
+        std::vector<int64_t> ints;
+        for (const Value& v : *items)
+          if (v.is_int() && v.as_int().is_constant()) ints.push_back(*v.as_int().constant_value());
+        const ArgValue* rev = a.kw("reverse");
+        std::optional<bool> reverse = !rev ? std::optional<bool>(false)
+                                           : rev->value.is_bool() ? rev->value.as_bool().constant_value() : std::nullopt;
+        if (ints.size() == items->size() && reverse) {
+          std::sort(ints.begin(), ints.end());
+          if (*reverse) std::reverse(ints.begin(), ints.end());
+          std::vector<Value> out;
+          for (int64_t i : ints) out.push_back(Value::integer(i));
+          return Value::list(std::move(out));
+        }
+      }
       return items ? Value::unknown_length(SequenceKind::List, any_element(*arg0(), "item")) : Value::unknown();
     }
     if (name == "sum" && arg0()) {

@@ -748,3 +748,29 @@ TEST(Values, StringsStayStringsAndTheirCharactersMakeAListOfInts) {
 
 }  // namespace
 }  // namespace gshape::testing
+
+namespace gshape::testing {
+namespace {
+
+TEST(Values, SortedConstantsKeepEachTheirOwnValue) {
+  // all items of sorted([32, 8, 16]) were one size, `item`: layers[1] on
+  // [2, 8] was proven, Linear(16, 16) on [2, 16] an error (an outside tester's)
+  const std::string src =
+      "import torch, torch.nn as nn\n"
+      "dims = sorted([32, 8, 16])\n"
+      "layers = [nn.Linear(d, d) for d in dims]\n"
+      "x = torch.randn(2, 8)\n"
+      "a = layers[0](x)  # first\n"
+      "b = layers[1](x)  # second\n"
+      "c = layers[2](torch.randn(2, 32))  # third\n"
+      "r = sorted([3, 1, 2], reverse=True)\n"
+      "z = torch.zeros(r[0], r[2]).view(3)  # reverse\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# first"), "linear_c1"), gradual::Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# second"), "linear_c1"), gradual::Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# third"), "linear_c1"), gradual::Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# reverse"), "view_c5"), gradual::Outcome::Proven) << a.dump();
+}
+
+}  // namespace
+}  // namespace gshape::testing
