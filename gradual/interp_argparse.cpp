@@ -357,7 +357,9 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
   std::vector<std::string> extras;
   bool failed = false;
   parse_words(parser, *options_.launch_args, *ns, extras, site, failed);
+  bool rejected = failed;
   if (!extras.empty() && !known_only && !failed) {
+    rejected = true;
     std::string list;
     for (const std::string& w : extras) list += (list.empty() ? "" : " ") + w;
     launch_errors_.push_back({Severity::Error, site->loc, {},
@@ -365,10 +367,15 @@ Value Interpreter::parse_command_line(ArgParserObject& parser, const Node* site,
                                   " (the script exits with status 2)",
                               {}, {}});
   }
+  // a command line the analysis reads otherwise than argparse would: its
+  // values are unknown, not the defaults, so that what depends on them is
+  // checked at run time (gshape run goes on after the error)
+  if (rejected)
+    for (auto& [name, value] : ns->attributes) value = Value::unknown();
   return Value::object(ns);
 }
 
-void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::string>& words, ObjectValue& nsobj,
+void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::string>& given_words, ObjectValue& nsobj,
                               std::vector<std::string>& extras, const Node* site, bool& failed, bool launch) {
   ObjectValue* ns = &nsobj;
   for (const auto& [k, v] : parser.defaults) ns->attributes[k] = v;
@@ -452,8 +459,42 @@ void Interpreter::parse_words(ArgParserObject& parser, const std::vector<std::st
     ns->attributes[commands->dest] = Value::unknown();
     return;
   }
+  // short options as argparse reads them: a value attached (`-d8`) and
+  // clustered flags (`-qd8` is -q -d 8)
+  std::vector<std::string> expanded_words;
+  for (std::size_t i = 0; i < given_words.size(); ++i) {
+    const std::string& w = given_words[i];
+    if (w == "--") {
+      expanded_words.insert(expanded_words.end(), given_words.begin() + static_cast<std::ptrdiff_t>(i), given_words.end());
+      break;
+    }
+    if (!looks_like_option(w) || w.size() <= 2 || w[1] == '-' || find_option(w) || w.find('=') != std::string::npos) {
+      expanded_words.push_back(w);
+      continue;
+    }
+    std::vector<std::string> parts;
+    std::size_t pos = 1;
+    for (; pos < w.size(); ++pos) {
+      const Argument* a = find_option(std::string("-") + w[pos]);
+      if (!a) break;
+      parts.push_back(std::string("-") + w[pos]);
+      bool flag = a->action == "store_true" || a->action == "store_false" || a->action == "store_const" ||
+                  a->action == "count";
+      if (!flag) {
+        if (pos + 1 < w.size()) parts.push_back(w.substr(pos + 1));
+        pos = w.size();
+        break;
+      }
+    }
+    if (pos < w.size() || parts.empty()) {
+      expanded_words.push_back(w);  // not a cluster argparse reads: unrecognized, as there
+    } else {
+      expanded_words.insert(expanded_words.end(), parts.begin(), parts.end());
+    }
+  }
   std::vector<std::string> positional_words;
   std::optional<std::size_t> command_at;  // index in `words` of the sub-command's name
+  const std::vector<std::string>& words = expanded_words;
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (w == "--") {
