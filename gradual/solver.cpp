@@ -437,6 +437,23 @@ struct Solver::Impl {
 
   // `proof_core`: a proof's facts are kept for core_of (an obligation's;
   // the interpreter's own questions print no core).
+  // The facts among `connected` with distinct conditions, in the order they were added.
+  std::vector<std::size_t> distinct_conditions(const std::vector<std::size_t>& connected) const {
+    std::vector<std::size_t> distinct;
+    std::unordered_set<const TermNode*> seen;
+    for (std::size_t f : connected)
+      if (seen.insert(facts[f].condition).second) distinct.push_back(f);
+    return distinct;
+  }
+
+  // `c` under those facts, up to renaming: the key of the verdict cache.
+  CanonicalQuery query_under(const Pred& c, const std::vector<std::size_t>& distinct) const {
+    CanonicalQuery query;
+    query.add_root(c.node());
+    for (std::size_t f : distinct) query.add_root(facts[f].condition);
+    return query;
+  }
+
   Verdict decide(const Pred& c, bool proof_core = true) {
     if (auto k = c.constant_value()) {
       Verdict v;
@@ -445,14 +462,8 @@ struct Solver::Impl {
       return v;
     }
     std::vector<std::size_t> connected = connected_facts(c.node());
-    // the distinct conditions, in the order the facts were added
-    std::vector<std::size_t> distinct;
-    std::unordered_set<const TermNode*> seen;
-    for (std::size_t f : connected)
-      if (seen.insert(facts[f].condition).second) distinct.push_back(f);
-    CanonicalQuery query;
-    query.add_root(c.node());
-    for (std::size_t f : distinct) query.add_root(facts[f].condition);
+    std::vector<std::size_t> distinct = distinct_conditions(connected);
+    CanonicalQuery query = query_under(c, distinct);
     auto hit = verdicts.find(query.key);
     if (hit != verdicts.end()) {
       ++stats.cache_hits;
@@ -479,13 +490,8 @@ struct Solver::Impl {
   std::shared_ptr<const PendingCore> refutation_only(const Pred& c) {
     if (c.constant_value()) return nullptr;
     std::vector<std::size_t> connected = connected_facts(c.node());
-    std::vector<std::size_t> distinct;
-    std::unordered_set<const TermNode*> seen;
-    for (std::size_t f : connected)
-      if (seen.insert(facts[f].condition).second) distinct.push_back(f);
-    CanonicalQuery query;
-    query.add_root(c.node());
-    for (std::size_t f : distinct) query.add_root(facts[f].condition);
+    std::vector<std::size_t> distinct = distinct_conditions(connected);
+    CanonicalQuery query = query_under(c, distinct);
     if (verdicts.count(query.key)) return nullptr;
     query.key += 'L' + std::to_string(options.rlimit);  // Z3's answer depends on it
     auto known = refutable.find(query.key);
