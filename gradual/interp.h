@@ -436,6 +436,12 @@ class Interpreter {
   // follow: it may call them with anything, so they are analysed again with
   // unknown arguments.
   void note_escapes(const std::vector<ArgValue>& args);
+  // The variables a `def`, lambda or class body made here sees (interp_stmt.cpp):
+  // for a function or lambda, which runs later, those the enclosing function
+  // binds again are unknown.
+  std::shared_ptr<const Vars> closure_snapshot(bool runs_later);
+  const std::set<std::string>& rebound_names(const ir::FunctionDef* def);
+  std::map<const ir::FunctionDef*, std::set<std::string>> rebound_names_;
   // Names the `nonlocal` statements of an inner function's body declare (interp_stmt.cpp).
   void note_nonlocal_names(const ir::Body& body, int depth);
   // ---- in-place changes of lists and tensors (interp_mutation.cpp)

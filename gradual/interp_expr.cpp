@@ -443,11 +443,7 @@ Value Interpreter::eval(const Expr* e) {
       fn->lambda = l;
       fn->module = frame().module;
       fn->qualname = "<lambda>";
-      if (frame().vars != &frame().module->globals) {
-        auto closure = std::make_shared<Vars>(frame().closure ? *frame().closure : Vars{});
-        for (const auto& [name, b] : *frame().vars) (*closure)[name] = b;
-        fn->closure = std::move(closure);
-      }
+      if (frame().vars != &frame().module->globals) fn->closure = closure_snapshot(true);
       for (const Parameter& p : l->params) {
         fn->has_default.push_back(p.default_value != nullptr);
         fn->defaults.push_back(p.default_value ? eval(p.default_value) : Value::unknown());

@@ -76,6 +76,109 @@ void Interpreter::bind_name(const std::string& name, const Value& v, const Sourc
   b.unknown_sizes.clear();
 }
 
+namespace {
+
+// The names a function body binds more than once, or in a loop (its
+// parameters count once): an inner function made there reads them when it
+// runs, which may be after another value was bound (`d = 4; def f(): ...
+// view(-1, d); d = 5; f()`).
+void count_bindings(const Body& body, bool in_loop, int depth, std::map<std::string, int>& count) {
+  if (depth > 64) return;
+  auto bind = [&](const std::string& n) { count[n] += in_loop ? 2 : 1; };
+  std::function<void(const Expr*)> target = [&](const Expr* t) {
+    if (!t) return;
+    if (const auto* n = dyn_cast<Name>(t)) bind(n->id);
+    else if (const auto* st = dyn_cast<Starred>(t)) target(st->value);
+    else if (isa<Tuple>(t) || isa<List>(t))
+      for (const Expr* e : static_cast<const SequenceExpr*>(t)->elts) target(e);
+  };
+  for (const Stmt* s : body) {
+    if (!s) continue;
+    switch (s->kind) {
+      case Kind::Assign:
+        for (const Expr* t : cast<Assign>(s)->targets) target(t);
+        break;
+      case Kind::AugAssign:
+        if (const auto* n = dyn_cast<Name>(cast<AugAssign>(s)->target)) count[n->id] += 2;
+        break;
+      case Kind::AnnAssign:
+        if (cast<AnnAssign>(s)->value) target(cast<AnnAssign>(s)->target);
+        break;
+      case Kind::FunctionDef: bind(cast<FunctionDef>(s)->name); break;
+      case Kind::ClassDef: bind(cast<ClassDef>(s)->name); break;
+      case Kind::Import:
+        for (const ImportAlias& a : cast<Import>(s)->names) bind(a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname);
+        break;
+      case Kind::ImportFrom:
+        for (const ImportAlias& a : cast<ImportFrom>(s)->names) bind(a.asname.empty() ? a.name : a.asname);
+        break;
+      case Kind::For: {
+        const auto* f = cast<For>(s);
+        // the loop variable is bound on each pass
+        bool outer = in_loop;
+        in_loop = true;
+        target(f->target);
+        in_loop = outer;
+        count_bindings(f->body, true, depth + 1, count);
+        count_bindings(f->orelse, in_loop, depth + 1, count);
+        break;
+      }
+      case Kind::While:
+        count_bindings(cast<While>(s)->body, true, depth + 1, count);
+        count_bindings(cast<While>(s)->orelse, in_loop, depth + 1, count);
+        break;
+      case Kind::If:
+        count_bindings(cast<If>(s)->body, in_loop, depth + 1, count);
+        count_bindings(cast<If>(s)->orelse, in_loop, depth + 1, count);
+        break;
+      case Kind::With:
+        for (const WithItem& item : cast<With>(s)->items) target(item.target);
+        count_bindings(cast<With>(s)->body, in_loop, depth + 1, count);
+        break;
+      case Kind::Try: {
+        const auto* t = cast<Try>(s);
+        count_bindings(t->body, in_loop, depth + 1, count);
+        for (const ExceptHandler& h : t->handlers) {
+          if (!h.name.empty()) bind(h.name);
+          count_bindings(h.body, in_loop, depth + 1, count);
+        }
+        count_bindings(t->orelse, in_loop, depth + 1, count);
+        count_bindings(t->finalbody, in_loop, depth + 1, count);
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+}  // namespace
+
+const std::set<std::string>& Interpreter::rebound_names(const FunctionDef* def) {
+  auto it = rebound_names_.find(def);
+  if (it != rebound_names_.end()) return it->second;
+  std::map<std::string, int> count;
+  for (const Parameter& p : def->params) count[p.name] = 1;
+  count_bindings(def->body, false, 0, count);
+  std::set<std::string> names;
+  for (const auto& [name, n] : count)
+    if (n >= 2) names.insert(name);
+  return rebound_names_.emplace(def, std::move(names)).first->second;
+}
+
+std::shared_ptr<const Vars> Interpreter::closure_snapshot(bool runs_later) {
+  auto closure = std::make_shared<Vars>(frame().closure ? *frame().closure : Vars{});
+  for (const auto& [name, b] : *frame().vars) (*closure)[name] = b;
+  // a function or lambda runs later: a name the enclosing function binds
+  // again may hold another value by then (a class body runs now)
+  const FunctionDef* enclosing = active_defs_.empty() ? nullptr : active_defs_.back();
+  if (runs_later && enclosing)
+    for (const std::string& name : rebound_names(enclosing)) {
+      auto it = closure->find(name);
+      if (it != closure->end()) it->second.value = Value::unknown();
+    }
+  return closure;
+}
+
 void Interpreter::note_nonlocal_names(const Body& body, int depth) {
   if (depth > 64) return;
   for (const Stmt* s : body) {
@@ -178,11 +281,7 @@ void Interpreter::exec(const Stmt* s) {
         fn->owner = frame().owner;
         fn->qualname = frame().owner->qualname + "." + def->name;
       }
-      if (frame().vars != &frame().module->globals) {
-        auto closure = std::make_shared<Vars>(frame().closure ? *frame().closure : Vars{});
-        for (const auto& [name, b] : *frame().vars) (*closure)[name] = b;
-        fn->closure = std::move(closure);
-      }
+      if (frame().vars != &frame().module->globals) fn->closure = closure_snapshot(true);
       for (const Parameter& p : def->params) {
         fn->has_default.push_back(p.default_value != nullptr);
         fn->defaults.push_back(p.default_value ? eval(p.default_value) : Value::unknown());
@@ -237,11 +336,7 @@ void Interpreter::exec(const Stmt* s) {
       body_frame->owner = cls.get();
       body_frame->start_steps = frame().start_steps;
       body_frame->budget = frame().budget;
-      if (frame().vars != &frame().module->globals) {
-        auto closure = std::make_shared<Vars>(frame().closure ? *frame().closure : Vars{});
-        for (const auto& [name, b] : *frame().vars) (*closure)[name] = b;
-        body_frame->closure = std::move(closure);
-      }
+      if (frame().vars != &frame().module->globals) body_frame->closure = closure_snapshot(false);
       {
         FrameGuard guard(*this, std::move(body_frame));
         exec_body(def->body);

@@ -178,6 +178,24 @@ TEST(Mutation, AVariableAnInnerFunctionDeclaresNonlocalIsUnknownAfterACall) {
   EXPECT_EQ(a.outcome(line_of(src, "# view"), "view_c4"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Mutation, AnInnerFunctionReadsAVariableBoundAgainAfterItsDefAsUnknown) {
+  // Python reads d when f runs (5), not when f was made (4): view(-1, d) was a false proof
+  const std::string src =
+      "import torch\n"
+      "def outer():\n"
+      "    d = 4\n"
+      "    e = 4\n"
+      "    def f():\n"
+      "        a = torch.randn(3, 4).view(-1, d)  # rebound\n"
+      "        return torch.randn(3, 4).view(-1, e)  # once\n"
+      "    d = 5\n"
+      "    return f()\n"
+      "y = outer()\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# rebound"), "view_c4"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# once"), "view_c4"), Outcome::Proven) << a.dump();
+}
+
 TEST(Mutation, AModuleWithForwardHooksIsNotFollowed) {
   // a forward hook transposes the output (a false proof after it), a
   // pre-hook the input (a false error at the call): an outside tester's
