@@ -197,10 +197,16 @@ void add_sys_path(const ir::Stmt* stmt, std::set<std::string>& out) {
   if (!sys || sys->id != "sys" || path->attr != "path") return;
   std::size_t index = method->attr == "insert" ? 1 : 0;
   if (call->args.size() != index + 1 || call->args[index].type != Argument::Type::Positional) return;
-  std::optional<FilePath> p = file_path_of(call->args[index].value);
-  if (!p || p->is_file) return;
-  std::string rel = ".";
-  for (const std::string& part : p->parts) rel += "/" + part;
+  std::string rel;
+  const auto* literal = dyn_cast<Constant>(call->args[index].value);
+  if (literal && literal->type == Constant::Type::Str && !literal->str_value.empty() && literal->str_value.front() == '/') {
+    rel = literal->str_value;  // an absolute folder: where it is, whatever the file's
+  } else {
+    std::optional<FilePath> p = file_path_of(call->args[index].value);
+    if (!p || p->is_file) return;
+    rel = ".";
+    for (const std::string& part : p->parts) rel += "/" + part;
+  }
   out.insert(std::string(kSysPathMarker) + (method->attr == "insert" ? "insert:" : "append:") + rel);
 }
 

@@ -25,7 +25,8 @@ struct ProjectModule;
 // PATH the file computes from its own location (`os.path.join(os.path.
 // dirname(__file__), "..", "src")`, `Path(__file__).resolve().parent /
 // "src"`), an entry kSysPathMarker + "insert:" or "append:" + the folder
-// relative to the file's own ("./../src"): where a script finds the
+// relative to the file's own ("./../src"), or an absolute folder written as
+// a string ("/opt/lib"): where a script finds the
 // project's other modules (load_project). No module has such a name.
 inline constexpr std::string_view kSysPathMarker = "\x01sys.path ";
 std::vector<std::string> imported_module_names(const ir::Module& module, const std::string& module_name,

@@ -461,7 +461,9 @@ struct ScriptRoot {
     fs::path relative = found.lexically_relative(dir);
     if (relative.empty()) return found.lexically_normal().string();
     fs::path shown = (fs::path(given).parent_path() / relative).lexically_normal();
-    return shown.empty() ? found.lexically_normal().string() : shown.string();
+    // a file above the working folder (a sys.path entry elsewhere) by its absolute path
+    if (shown.empty() || *shown.begin() == "..") return found.lexically_normal().string();
+    return shown.string();
   }
 };
 

@@ -54,5 +54,22 @@ TEST(SrcLayout, APathlibFormIsFollowedToo) {
   EXPECT_TRUE(contains(r.err, "checked 3 files")) << r.err;
 }
 
+TEST(SrcLayout, AnAbsoluteFolderIsFollowedAndShownByItsPath) {
+  // a driver beside nothing, importing a project elsewhere by its absolute path
+  TempDir lib;
+  write_library(lib);
+  TempDir dir;
+  dir.write("drive.py",
+            "import sys\n"
+            "sys.path.insert(0, '" + (lib / "src") + "')\n"
+            "import torch\n"
+            "from mylib.model import build\n"
+            "print(build(10)(torch.randn(4, 12)).shape)\n");
+  ProcessResult r = gshape({"check", "--no-cache", "drive.py"}, dir.str());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "[linear_c1]")) << r.err;
+  EXPECT_TRUE(contains(r.err, lib / "src/mylib/model.py")) << r.err;
+}
+
 }  // namespace
 }  // namespace gshape::testing
