@@ -106,7 +106,8 @@ const Command& check_command() {
 
 Loads every .py file under each PATH (a file or a directory, walked
 recursively; hidden folders, virtual environments, __pycache__, build/,
-dist/, node_modules/ and site-packages/ are skipped), parses it, infers the
+dist/, node_modules/, site-packages/ and caches holding a CACHEDIR.TAG are
+skipped), parses it, infers the
 shape of every tensor by abstract interpretation (modules in import order,
 project calls in their callers' context, both arms of undecided branches,
 loops unrolled or iterated to a fixed point, a DataLoader's full and last

@@ -72,6 +72,10 @@ void DiskUnitCache::store(const std::string& key, const gradual::AnalysisResult&
   std::string text = std::string(kHeader) + " " + e.key_check + " " + hex64(fingerprint(body)) + "\n" + body;
   std::string error = write_file_atomically(e.path, text);
   if (!error.empty() && write_error_.empty()) write_error_ = error;
+  if (error.empty() && !tagged_) {
+    tag_cache_directory(fs::path(dir_).parent_path());
+    tagged_ = true;
+  }
 }
 
 namespace {

@@ -47,6 +47,7 @@ class DiskUnitCache final : public gradual::UnitCache {
 
  private:
   std::string dir_;
+  bool tagged_ = false;  // the cache home holds its CACHEDIR.TAG
   std::string identity_;
   uint64_t hits_ = 0;
   uint64_t rejected_ = 0;

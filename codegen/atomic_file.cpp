@@ -171,4 +171,13 @@ std::string hex64(uint64_t value) {
   return buf;
 }
 
+void tag_cache_directory(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (std::filesystem::exists(dir / "CACHEDIR.TAG", ec)) return;
+  static_cast<void>(write_file_atomically(dir / "CACHEDIR.TAG",
+                                          "Signature: 8a477f597d28d172789f06886806bc55\n"
+                                          "# This file is a cache directory tag created by gshape.\n"
+                                          "# For information about cache directory tags, see https://bford.info/cachedir/\n"));
+}
+
 }  // namespace gshape::codegen

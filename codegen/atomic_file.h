@@ -19,6 +19,11 @@ std::string write_file_atomically(const std::filesystem::path& path, std::string
 // temporary file and a rename; "" on success, else the error.
 std::string copy_file_atomically(const std::filesystem::path& from, const std::filesystem::path& to);
 
+// Marks `dir` (created when missing) as a cache by the Cache Directory
+// Tagging convention (a CACHEDIR.TAG file): backup tools skip it, and so does
+// gshape's own project walk when the cache lies inside a project.
+void tag_cache_directory(const std::filesystem::path& dir);
+
 // Reads a whole file; nullopt when it cannot be read.
 std::optional<std::string> read_file(const std::filesystem::path& path);
 

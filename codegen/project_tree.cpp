@@ -1,5 +1,7 @@
 #include "codegen/project_tree.h"
 
+#include "frontend/project.h"
+
 #include <algorithm>
 #include <set>
 #include <system_error>
@@ -9,11 +11,6 @@ namespace gshape::codegen {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool exists_no_error(const fs::path& p) {
-  std::error_code ec;
-  return fs::exists(p, ec);
-}
 
 bool ends_with_py(const std::string& name) { return name.size() > 3 && name.compare(name.size() - 3, 3, ".py") == 0; }
 
@@ -52,15 +49,6 @@ class Walker {
 };
 
 }  // namespace
-
-bool is_skipped_folder(const std::string& name, const fs::path& dir) {
-  if (name.empty() || name[0] == '.') return true;
-  if (name == "__pycache__" || name == "node_modules" || name == "site-packages") return true;
-  if ((name == "build" || name == "dist") && !exists_no_error(dir / "__init__.py")) return true;
-  if (exists_no_error(dir / "pyvenv.cfg") || exists_no_error(dir / "conda-meta")) return true;
-  if (name.find("env") != std::string::npos && exists_no_error(dir / "bin" / "activate")) return true;
-  return false;
-}
 
 std::vector<TreeFile> list_tree(const fs::path& root, std::vector<std::string>* problems) {
   std::vector<TreeFile> files;

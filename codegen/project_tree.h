@@ -22,7 +22,4 @@ struct TreeFile {
 // `relative`. Directories that cannot be read are named in `problems`.
 std::vector<TreeFile> list_tree(const std::filesystem::path& root, std::vector<std::string>* problems = nullptr);
 
-// The loader's rule for folders that hold tools, caches or build outputs.
-bool is_skipped_folder(const std::string& name, const std::filesystem::path& dir);
-
 }  // namespace gshape::codegen

@@ -180,6 +180,7 @@ CacheUpdate update_run_cache(const RunOptions& options, const ProjectAnalyzer& a
   update.project_root = project_root_of(options.script);
   std::string cache_home = options.cache_home.empty() ? default_cache_home() : options.cache_home;
   update.cache_dir = (fs::path(cache_home) / hex64(fingerprint(update.project_root))).string();
+  tag_cache_directory(cache_home);  // a cache inside the project is not walked as its code
   update.tree_dir = (fs::path(update.cache_dir) / "tree").string();
   const fs::path manifest_path = fs::path(update.cache_dir) / "manifest.txt";
 

@@ -193,18 +193,6 @@ bool exists_no_error(const fs::path& p) {
   return fs::exists(p, ec);
 }
 
-// Folders that hold tools, caches or build outputs, never the project's own code.
-bool is_skipped_folder(const std::string& name, const fs::path& dir) {
-  if (name.empty() || name[0] == '.') return true;
-  if (name == "__pycache__" || name == "node_modules" || name == "site-packages") return true;
-  // build/ and dist/ are outputs, unless the project really has a package by that name.
-  if ((name == "build" || name == "dist") && !exists_no_error(dir / "__init__.py")) return true;
-  // Virtual environments: venv's marker file, or an "…env…" folder with an activate script, or conda's.
-  if (exists_no_error(dir / "pyvenv.cfg") || exists_no_error(dir / "conda-meta")) return true;
-  if (name.find("env") != std::string::npos && exists_no_error(dir / "bin" / "activate")) return true;
-  return false;
-}
-
 std::string join_dotted(const std::string& prefix, const std::string& name) {
   return prefix.empty() ? name : prefix + "." + name;
 }
@@ -615,6 +603,20 @@ std::size_t parse_deferred(const Project& project, const std::vector<std::size_t
   for (const DiagnosticSink& sink : sinks)
     for (const Diagnostic& d : sink.all()) diags.report(d);
   return todo.size();
+}
+
+bool is_skipped_folder(const std::string& name, const fs::path& dir) {
+  if (name.empty() || name[0] == '.') return true;
+  if (name == "__pycache__" || name == "node_modules" || name == "site-packages") return true;
+  // build/ and dist/ are outputs, unless the project really has a package by that name.
+  if ((name == "build" || name == "dist") && !exists_no_error(dir / "__init__.py")) return true;
+  // Virtual environments: venv's marker file, or an "…env…" folder with an activate script, or conda's.
+  if (exists_no_error(dir / "pyvenv.cfg") || exists_no_error(dir / "conda-meta")) return true;
+  if (name.find("env") != std::string::npos && exists_no_error(dir / "bin" / "activate")) return true;
+  // A cache (https://bford.info/cachedir/): gshape's own cache folder among
+  // them, which holds instrumented copies of the project.
+  if (exists_no_error(dir / "CACHEDIR.TAG")) return true;
+  return false;
 }
 
 }  // namespace gshape

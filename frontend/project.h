@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -80,6 +81,13 @@ class Project {
 inline constexpr std::size_t kDefaultMaxSourceFileBytes = 2u * 1024u * 1024u;
 // The limit no setting can raise: tree-sitter addresses text with 32 bits.
 inline constexpr std::size_t kHardMaxSourceFileBytes = UINT32_MAX - 1;
+
+// Folders that hold tools, caches or build outputs, never the project's own
+// code: hidden ones, __pycache__, node_modules, site-packages, build/ and
+// dist/ (unless a package), virtual environments, and caches (a CACHEDIR.TAG
+// file: gshape's own cache of instrumented copies is one). The loader and the
+// instrumented tree skip them.
+bool is_skipped_folder(const std::string& name, const std::filesystem::path& dir);
 
 // "2.0 MB" (MiB, one decimal), as size limits are shown.
 std::string megabytes(std::size_t bytes);

@@ -141,6 +141,21 @@ TEST_F(RunScript, TheCacheIsReusedUntilAFileChangesAndTheDiagnosticsAreShownEver
   EXPECT_TRUE(contains(last_line(third.err), "[linear_c1]")) << third.err;
 }
 
+TEST_F(RunScript, ACacheInsideTheProjectIsNotAnalysedAsItsCode) {
+  // `XDG_CACHE_HOME=./cache`: the instrumented copies in the cache are no
+  // modules of the project (they were walked, copied again and grew each run)
+  std::string script = dir_.write("src/train.py", kDeferredScript);
+  std::string cache = dir_ / "src/cache";
+  for (int i = 0; i < 3; ++i) {
+    ProcessResult r = run_process(GSHAPE_BINARY, {"run", "--cache-dir", cache, script, "--", kGoodBatch}, {}, 180);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "") << "run " << i;
+  }
+  EXPECT_TRUE(std::filesystem::exists(std::filesystem::path(cache) / "CACHEDIR.TAG"));
+  ProcessResult check = run_process(GSHAPE_BINARY, {"check", "--no-cache", dir_ / "src"}, {}, 180);
+  EXPECT_TRUE(contains(check.err, "checked 1 file:")) << check.err;
+}
+
 const char* kLaunchScript =
     "import argparse\n"
     "import json\n"
