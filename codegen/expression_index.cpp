@@ -2,6 +2,8 @@
 // expression's role, context and rank.
 #include "codegen/expression_index.h"
 
+#include "gradual/operator_rules.h"
+
 #include <algorithm>
 #include <string_view>
 
@@ -145,7 +147,7 @@ class IndexBuilder {
         break;
       case Kind::UnaryOp:
         expr(cast<UnaryOp>(e)->operand, inner);
-        if (cast<UnaryOp>(e)->op != UnaryOpKind::Not) site(e, ctx);
+        site(e, ctx);  // `not x` converts x to bool (operator.truth)
         break;
       case Kind::Compare: {
         const auto* c = cast<Compare>(e);
@@ -162,6 +164,7 @@ class IndexBuilder {
         expr(i->test, inner);
         expr(i->body, inner);
         expr(i->orelse, inner);
+        if (!gradual::truth_test_rule(i->test).empty()) site(e, ctx);  // the test converted to bool
         break;
       }
       case Kind::Lambda: {
@@ -302,6 +305,7 @@ class IndexBuilder {
       case Kind::If: {
         const auto* i = cast<If>(s);
         load(i->test);
+        if (!gradual::truth_test_rule(i->test).empty()) index_.sites_.push_back(s);  // the test converted to bool
         body(i->body);
         body(i->orelse);
         break;
@@ -309,6 +313,7 @@ class IndexBuilder {
       case Kind::For: {
         const auto* f = cast<For>(s);
         load(f->iter);
+        if (!gradual::iter_unpack_rule(f->target).empty()) index_.sites_.push_back(s);  // `for a, b in items`
         target(f->target, ExprRole::Store);
         body(f->body);
         body(f->orelse);
@@ -317,6 +322,7 @@ class IndexBuilder {
       case Kind::While: {
         const auto* w = cast<While>(s);
         load(w->test);
+        if (!gradual::truth_test_rule(w->test).empty()) index_.sites_.push_back(s);
         body(w->body);
         body(w->orelse);
         break;
@@ -351,6 +357,7 @@ class IndexBuilder {
       case Kind::Assert: {
         const auto* a = cast<Assert>(s);
         load(a->test);
+        if (!gradual::truth_test_rule(a->test).empty()) index_.sites_.push_back(s);
         load(a->msg);
         break;
       }

@@ -58,10 +58,12 @@ class ExpressionIndex {
   std::size_t size() const { return by_range_.size(); }
   // Start offsets of every call, sorted (code that may run user functions).
   const std::vector<uint32_t>& call_begins() const { return call_begins_; }
-  // Every call, binary and unary operator (not `not`), single comparison of
-  // values, subscript read without a slice in its index, and augmented
-  // assignment statement, in evaluation order: the places a run-time check
-  // may go (codegen/plan.h).
+  // Every call, binary and unary operator (`not` included: it converts its
+  // operand to bool), single comparison of values, subscript read without a
+  // slice in its index, augmented assignment statement, unpacking
+  // assignment or `for` target, and truth test (if, while, assert, `a if t
+  // else b`) that may test a tensor, in evaluation order: the places a
+  // run-time check may go (codegen/plan.h).
   const std::vector<const ir::Node*>& sites() const { return sites_; }
   // The byte ranges of the expressions the builder cut at its depth limit
   // (ir::OpaqueExpr::too_deep), in no particular order.

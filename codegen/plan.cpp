@@ -100,6 +100,21 @@ std::optional<SitePlan> site_of(const ir::Node* node) {
       add(a->value, "arg");
       break;
     }
+    case ir::Kind::If: case ir::Kind::While: case ir::Kind::Assert: case ir::Kind::IfExp: {  // the test's truth
+      const ir::Expr* test = node->kind == ir::Kind::If      ? ir::cast<ir::If>(node)->test
+                             : node->kind == ir::Kind::While ? ir::cast<ir::While>(node)->test
+                             : node->kind == ir::Kind::Assert ? ir::cast<ir::Assert>(node)->test
+                                                              : ir::cast<ir::IfExp>(node)->test;
+      s.rule = gradual::truth_test_rule(test);
+      add(test, "arg");
+      break;
+    }
+    case ir::Kind::For: {  // `for a, b in items`: every item unpacked
+      const auto* f = ir::cast<ir::For>(node);
+      s.rule = gradual::iter_unpack_rule(f->target);
+      add(f->iter, "arg");
+      break;
+    }
     case ir::Kind::Compare: {
       const auto* c = ir::cast<ir::Compare>(node);
       if (c->ops.size() != 1 || c->comparators.size() != 1) return std::nullopt;

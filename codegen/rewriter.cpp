@@ -1,6 +1,7 @@
 #include "codegen/rewriter.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -50,6 +51,40 @@ bool needs_separator(std::string_view text, uint32_t at) {
   return false;
 }
 
+// An expression Python can evaluate a second time to the same value without
+// running user code beyond attribute and item lookups: a name, an attribute
+// of one (`self.h`), a subscript of one by names and constants (`x[i]`,
+// `buf[:, 0]`, `self.state[k, -1]`). A property or a __getitem__ with side
+// effects would run twice: an accepted risk, as they are rare on tensors.
+bool rereadable(const ir::Expr* e) {
+  if (!e) return false;
+  switch (e->kind) {
+    case ir::Kind::Name: return true;
+    case ir::Kind::Attribute: return rereadable(ir::cast<ir::Attribute>(e)->value);
+    case ir::Kind::Subscript: {
+      const auto* x = ir::cast<ir::Subscript>(e);
+      std::function<bool(const ir::Expr*)> simple = [&](const ir::Expr* i) {
+        if (!i) return true;  // an omitted slice bound
+        switch (i->kind) {
+          case ir::Kind::Name: case ir::Kind::Constant: return true;
+          case ir::Kind::UnaryOp: return ir::cast<ir::UnaryOp>(i)->operand->kind == ir::Kind::Constant;
+          case ir::Kind::Slice: {
+            const auto* sl = ir::cast<ir::Slice>(i);
+            return simple(sl->lower) && simple(sl->upper) && simple(sl->step);
+          }
+          case ir::Kind::Tuple:
+            for (const ir::Expr* item : ir::cast<ir::Tuple>(i)->elts)
+              if (!simple(item)) return false;
+            return true;
+          default: return false;
+        }
+      };
+      return rereadable(x->value) && simple(x->index);
+    }
+    default: return false;
+  }
+}
+
 ResolvedOperand resolve(std::string_view text, const ExpressionIndex& index, const OperandPlan& operand) {
   ResolvedOperand r;
   r.slot = operand.slot;
@@ -76,8 +111,11 @@ ResolvedOperand resolve(std::string_view text, const ExpressionIndex& index, con
       return r;
     case ExprRole::AugTarget: {
       const ir::Expr* value = info->aug_value;
-      if (info->node->kind != ir::Kind::Name || !value) {
-        r.problem = "the operand is the target of an augmented assignment (only a plain name can be read a second time)";
+      std::string_view target = text.substr(info->begin, info->end - info->begin);
+      if (!rereadable(info->node) || !value || target.find_first_of("\r\n#") != std::string_view::npos) {
+        r.problem =
+            "the operand is the target of an augmented assignment (only a name, an attribute of one or a subscript "
+            "by names and constants on one line can be read a second time)";
         return r;
       }
       bool bare_tuple = value->kind == ir::Kind::Tuple && !ir::cast<ir::Tuple>(value)->parenthesized;
@@ -85,10 +123,10 @@ ResolvedOperand resolve(std::string_view text, const ExpressionIndex& index, con
         r.problem = "the operand is the target of an augmented assignment whose value cannot be wrapped";
         return r;
       }
-      // Reading a local name has no side effect: pass it a second time, just
+      // Reading it again has no side effect: pass it a second time, just
       // before the value is evaluated (Python reads the target first too).
       r.form = WrapForm::SecondReference;
-      r.name = ir::cast<ir::Name>(info->node)->id;
+      r.name = std::string(target);
       r.begin = value->loc.begin;
       r.end = value->loc.end;
       return r;

@@ -203,10 +203,24 @@ class Interpreter {
   // `a, b, c = v` of a tensor or of tensors: as many values as names
   // (operator.unpackN); the statement is the site.
   void check_unpacking(const ir::Assign* a, const Value& v);
+  // `for a, b, c in items` of a tensor or of tensors: every item unpacks into
+  // as many values as names (operator.iter_unpackN); the loop is the site.
+  void check_iter_unpacking(const ir::For* loop, const Value& items);
+  // Python converts `v`, the value of `test`, to bool at `site` (an if,
+  // while or assert statement, a ternary, `not v`): a tensor must hold
+  // exactly one element (operator.truth). No site when the test's value is
+  // never a tensor (operator_rules.h: truth_test_rule).
+  void check_truth(const ir::Node* site, const ir::Expr* test, const Value& v);
+  // A tensor, an unknown value, or a choice that may be one of them.
+  static bool may_be_tensor(const Value& v);
+  // The comparison evaluated last, when none of its operands may be a tensor:
+  // its value, even when undecided, is a bool.
+  const ir::Expr* compared_non_tensors_ = nullptr;
   void assign(const ir::Expr* target, const Value& v, const SourceLoc& origin, const ir::Expr* value_expr = nullptr,
               const ir::Node* setitem_site = nullptr);
   void bind_name(const std::string& name, const Value& v, const SourceLoc& origin);
-  void branch(const ir::Expr* test, const std::function<void()>& then_arm, const std::function<void()>& else_arm);
+  void branch(const ir::Expr* test, const std::function<void()>& then_arm, const std::function<void()>& else_arm,
+              const ir::Node* test_site = nullptr);
 
   // expressions
   Value eval(const ir::Expr* e);
@@ -296,8 +310,9 @@ class Interpreter {
   void exec_for(const ir::For* f);
   void exec_while(const ir::While* w);
   IterPlan plan_iteration(const Value& iterable, const std::string& hint);
+  // `test_site`: the while statement whose test is converted to bool (check_truth)
   void run_loop(const ir::Expr* target, const ir::Body& body, const ir::Body& orelse, const IterPlan& plan,
-                const ir::Expr* test);
+                const ir::Expr* test, const ir::Node* test_site = nullptr);
   DatasetView dataset_view(const Value& dataset);
   // The first batch of a loader (`next(iter(loader))`), and one it gives at
   // some point (`next(it)` of an iterator used before, an item of a zip of

@@ -301,6 +301,7 @@ Value Interpreter::eval(const Expr* e) {
       Value x = eval(u->operand);
       switch (u->op) {
         case UnaryOpKind::Not: {
+          check_truth(e, u->operand, x);
           auto p = truth(x);
           v = p ? Value::boolean(!*p) : Value::unknown();
           break;
@@ -337,9 +338,11 @@ Value Interpreter::eval(const Expr* e) {
       const Expr* left_expr = c->left;
       std::optional<Pred> all = Pred(true);
       bool unknown = false;
+      bool non_tensors = !may_be_tensor(left);
       Value last;
       for (std::size_t i = 0; i < c->ops.size(); ++i) {
         Value right = eval(c->comparators[i]);
+        non_tensors = non_tensors && !may_be_tensor(right);
         // a single comparison is a site of the rewriter (chains are not)
         std::optional<SiteOutcome> outcome;
         if (c->ops.size() == 1 && is_comparison(c->ops[i])) outcome.emplace(*this, e);
@@ -358,6 +361,8 @@ Value Interpreter::eval(const Expr* e) {
       }
       if (c->ops.size() == 1) v = last;
       else v = unknown ? (all && all->is_false() ? Value::boolean(false) : Value::unknown()) : Value::boolean(*all);
+      // an undecided comparison of values that are no tensors is a bool (check_truth)
+      compared_non_tensors_ = non_tensors ? e : nullptr;
       break;
     }
     case Kind::BoolOp: {
@@ -412,6 +417,7 @@ Value Interpreter::eval(const Expr* e) {
       Value then_v, else_v;
       bool then_ran = false, else_ran = false;
       Value cond = eval(i->test);
+      check_truth(e, i->test, cond);
       std::optional<Pred> p = truth(cond);
       std::optional<bool> decided;
       if (p) decided = p->is_constant() ? p->constant_value() : solver_->query(*p);

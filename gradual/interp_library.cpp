@@ -136,6 +136,8 @@ Value Interpreter::library_attribute(const std::string& raw) {
     for (const std::string& w : *options_.launch_args) words.push_back(Value::string(w));
     return Value::list(std::move(words));
   }
+  // otherwise a list of strings of unknown length (`int(sys.argv[1])` converts no tensor)
+  if (path == "sys.argv") return Value::unknown_length(SequenceKind::List, Value::string());
   if (path == "math.e") return Value::floating(M_E);
   if (path == "math.inf") return Value::floating(INFINITY);
   return Value::object(std::make_shared<LibraryName>(path));
@@ -350,6 +352,15 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     if (name == "abs" && arg0() && (arg0()->is_int() || arg0()->is_float())) {
       if (arg0()->is_int()) return Value::integer(abs(arg0()->as_int()));
       return arg0()->as_float() ? Value::floating(std::fabs(*arg0()->as_float())) : Value::floating();
+    }
+    if ((name == "int" || name == "float" || name == "bool") && arg0() && a.positional.size() == 1 && !a.has_star) {
+      // a tensor converted to a Python scalar needs exactly one element
+      // (builtins.int ...: item_c1, truth_c1); a value of unknown kind may be one
+      if (arg0()->is_tensor()) {
+        apply_named_rule(path, std::nullopt, args, site);
+        return name == "float" ? Value::floating() : Value::unknown();
+      }
+      if (arg0()->is_unknown()) note_unresolved(site, "the converted operand is not known (it may be a tensor)");
     }
     if (name == "int") {
       const Value* v = arg0();

@@ -383,7 +383,12 @@ IterPlan Interpreter::plan_iteration(const Value& it, const std::string& hint) {
 }
 
 void Interpreter::run_loop(const Expr* target, const Body& body, const Body& orelse, const IterPlan& plan,
-                           const Expr* test) {
+                           const Expr* test, const Node* test_site) {
+  auto test_value = [&] {
+    Value c = eval(test);
+    if (test_site) check_truth(test_site, test, c);
+    return c;
+  };
   Frame& f = frame();
   Frame::Loop loop;
   f.loops.push_back(&loop);
@@ -460,7 +465,7 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
       f.live = true;
       bool runs = true;
       if (test) {
-        auto p = truth(eval(test));
+        auto p = truth(test_value());
         if (p) {
           if (p->is_false() || solver_->query(*p) == false) runs = false;
           else add_fact(*p, test->loc, "loop condition");
@@ -519,7 +524,7 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
       f.live = true;
       bool runs = true;
       if (test) {
-        auto p = truth(eval(test));
+        auto p = truth(test_value());
         if (p) {
           if (p->is_false() || solver_->query(*p) == false) runs = false;
           else add_fact(*p, test->loc, "loop condition " + source_text(test->loc));
@@ -542,7 +547,7 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
   f.live = true;
   bool exits_normally = true;
   if (test) {
-    auto p = truth(eval(test));
+    auto p = truth(test_value());
     if (p && (p->is_true() || solver_->query(*p) == true)) exits_normally = false;  // `while True`
   }
   if (exits_normally) exec_body(orelse);
@@ -557,6 +562,7 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
 
 void Interpreter::exec_for(const For* loop) {
   Value it = eval(loop->iter);
+  check_iter_unpacking(loop, it);
   std::string hint = loop->target ? source_text(loop->target->loc, 24) : std::string("item");
   IterPlan plan = plan_iteration(it, hint);
   if (!plan.unroll && plan.passes.empty()) {
@@ -568,6 +574,7 @@ void Interpreter::exec_for(const For* loop) {
 
 void Interpreter::exec_while(const While* loop) {
   Value c = eval(loop->test);
+  check_truth(loop, loop->test, c);
   auto p = truth(c);
   if (p && (p->is_false() || solver_->query(*p) == false)) {
     exec_body(loop->orelse);
@@ -575,7 +582,7 @@ void Interpreter::exec_while(const While* loop) {
   }
   IterPlan plan;
   plan.passes.push_back(IterPass{Value::unknown(), context_, {}});
-  run_loop(nullptr, loop->body, loop->orelse, plan, loop->test);
+  run_loop(nullptr, loop->body, loop->orelse, plan, loop->test, loop);
 }
 
 Value Interpreter::comprehension(const ComprehensionExpr* c, bool is_set) {

@@ -407,7 +407,7 @@ void Interpreter::exec(const Stmt* s) {
     case Kind::ExprStmt: eval(cast<ExprStmt>(s)->value); return;
     case Kind::If: {
       const auto* i = cast<If>(s);
-      branch(i->test, [&] { exec_body(i->body); }, [&] { exec_body(i->orelse); });
+      branch(i->test, [&] { exec_body(i->body); }, [&] { exec_body(i->orelse); }, i);
       return;
     }
     case Kind::For: exec_for(cast<For>(s)); return;
@@ -492,6 +492,7 @@ void Interpreter::exec(const Stmt* s) {
     case Kind::Assert: {
       const auto* a = cast<Assert>(s);
       Value c = eval(a->test);
+      check_truth(a, a->test, c);
       std::optional<Pred> p = truth(c);
       if (!p || p->is_true()) return;
       // An assert the facts already refute would make every later query
@@ -532,8 +533,10 @@ void Interpreter::exec(const Stmt* s) {
   }
 }
 
-void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm, const std::function<void()>& else_arm) {
+void Interpreter::branch(const Expr* test, const std::function<void()>& then_arm, const std::function<void()>& else_arm,
+                         const Node* test_site) {
   Value c = eval(test);
+  if (test_site) check_truth(test_site, test, c);
   std::optional<Pred> p = truth(c);
   if (p) {
     std::optional<bool> decided = p->constant_value();
@@ -735,6 +738,44 @@ void Interpreter::check_unpacking(const Assign* a, const Value& v) {
   }
   std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, v, a->value, {}}};
   apply_named_rule(rule, std::nullopt, args, a);
+}
+
+void Interpreter::check_iter_unpacking(const For* loop, const Value& items) {
+  std::string rule = iter_unpack_rule(loop->target);
+  if (rule.empty()) return;
+  SiteOutcome outcome(*this, loop);
+  bool tensors = items.is_tensor() || (items.is_sequence() && items.element() && items.element()->is_tensor());
+  if (items.is_sequence() && items.items())
+    for (const Value& item : *items.items()) tensors = tensors || item.is_tensor();
+  if (!tensors) {
+    // as check_unpacking: a value of unknown kind may hold tensors
+    bool unknown = items.is_unknown() ||
+                   (items.is_sequence() && !items.items() && (!items.element() || items.element()->is_unknown()));
+    if (unknown) note_unresolved(loop, "the iterated operand is not known (it may hold tensors)");
+    return;
+  }
+  std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, items, loop->iter, {}}};
+  apply_named_rule(rule, std::nullopt, args, loop);
+}
+
+bool Interpreter::may_be_tensor(const Value& v) {
+  if (v.is_tensor() || v.is_unknown()) return true;
+  if (const auto* choice = object_as<ChoiceObject>(v))
+    for (const Value& alt : choice->alternatives)
+      if (may_be_tensor(alt)) return true;
+  return false;
+}
+
+void Interpreter::check_truth(const Node* site, const Expr* test, const Value& v) {
+  std::string rule = truth_test_rule(test);
+  if (rule.empty() && !(isa<UnaryOp>(site) && cast<UnaryOp>(site)->op == UnaryOpKind::Not)) return;
+  SiteOutcome outcome(*this, site);
+  if (v.is_tensor()) {
+    std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, v, test, {}}};
+    apply_named_rule("operator.truth", std::nullopt, args, site);
+  } else if (may_be_tensor(v) && test != compared_non_tensors_) {
+    note_unresolved(site, "the tested operand is not known (it may be a tensor)");
+  }
 }
 
 void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& origin, const Expr* value_expr,

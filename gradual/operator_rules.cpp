@@ -58,13 +58,48 @@ std::string unary_operator_rule(ir::UnaryOpKind op) {
     case ir::UnaryOpKind::Neg: return if_registered("operator.neg");
     case ir::UnaryOpKind::Pos: return if_registered("operator.pos");
     case ir::UnaryOpKind::Invert: return if_registered("operator.invert");
-    case ir::UnaryOpKind::Not: return {};
+    case ir::UnaryOpKind::Not: return if_registered("operator.truth");
   }
   return {};
 }
 
+std::string truth_test_rule(const ir::Expr* test) {
+  if (!test) return {};
+  switch (test->kind) {
+    case ir::Kind::Constant: case ir::Kind::Lambda: case ir::Kind::FString:
+    case ir::Kind::ListComp: case ir::Kind::DictComp: case ir::Kind::SetComp: case ir::Kind::GeneratorExp:
+    case ir::Kind::Dict: case ir::Kind::Set:
+    case ir::Kind::List: case ir::Kind::Tuple:
+      return {};
+    case ir::Kind::UnaryOp:
+      if (ir::cast<ir::UnaryOp>(test)->op == ir::UnaryOpKind::Not) return {};  // the `not` is its own site
+      break;
+    case ir::Kind::Compare: {
+      bool tensor_result = false;
+      for (ir::CmpOpKind op : ir::cast<ir::Compare>(test)->ops) tensor_result = tensor_result || !comparison_rule(op).empty();
+      if (!tensor_result) return {};  // `is`, `in`: a bool
+      break;
+    }
+    default: break;
+  }
+  return if_registered("operator.truth");
+}
+
 std::string unpack_rule(std::size_t names) {
   return names >= 1 && names <= static_cast<std::size_t>(kMaxUnpacked) ? "operator.unpack" + std::to_string(names)
+                                                                        : std::string();
+}
+
+std::string iter_unpack_rule(const ir::Expr* target) {
+  if (!(ir::isa<ir::Tuple>(target) || ir::isa<ir::List>(target))) return {};
+  const auto& elts = static_cast<const ir::SequenceExpr*>(target)->elts;
+  for (const ir::Expr* e : elts)
+    if (ir::isa<ir::Starred>(e)) return {};
+  return iter_unpack_rule(elts.size());
+}
+
+std::string iter_unpack_rule(std::size_t names) {
+  return names >= 1 && names <= static_cast<std::size_t>(kMaxUnpacked) ? "operator.iter_unpack" + std::to_string(names)
                                                                         : std::string();
 }
 

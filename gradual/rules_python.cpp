@@ -273,11 +273,83 @@ Value rule_unpack(RuleContext& ctx) {
   return Value::unknown();
 }
 
+// `for a, b, c in items` (`operator.iter_unpack3`), checked once on the
+// iterable: a tensor iterates along its first axis (`iter_unpack_c2`: it has
+// one), each item a row that unpacks along its own first axis
+// (`iter_unpack_c3`: the rows have an axis, `iter_unpack_c1`: as many
+// values as names), unless there are no rows; a sequence's tensors each
+// unpack into the names. Sequences of other values, iterators and
+// generators are Python's own business (not read: reading would consume them).
+Value rule_iter_unpack(RuleContext& ctx) {
+  const std::string& name = ctx.rule_name();
+  const int64_t n = std::stoll(name.substr(name.find_first_of("0123456789")));
+  Arg items = ctx.arg("items");
+  auto too_many = [&](const IntTerm& count) {
+    Message m;
+    m << "each item of the loop unpacks into " << std::to_string(n) << " names but holds " << count << " values";
+    return m;
+  };
+  if (items.is_tensor()) {
+    Message m2;
+    m2 << "iteration over a 0-d tensor";
+    if (ctx.require("iter_unpack_c2", ge(ctx.rank(items), 1), m2) == Status::Refuted) return Value::unknown();  // iter_unpack_c2
+    IntTerm rows = ctx.size(items, 0);
+    Message m3;
+    m3 << "iteration over a 0-d tensor: the rows of a tensor of shape " << ctx.shape_hole(items)
+       << " have no axis to unpack";
+    if (ctx.require("iter_unpack_c3", eq(rows, 0) || ge(ctx.rank(items), 2), m3) == Status::Refuted)  // iter_unpack_c3
+      return Value::unknown();
+    if (items.shape().rank_known() && items.shape().rank() < 2) return Value::unknown();
+    ctx.require("iter_unpack_c1", eq(rows, 0) || eq(ctx.size(items, 1), n), too_many(ctx.size(items, 1)));  // iter_unpack_c1
+    return Value::unknown();
+  }
+  if (!items.value.is_sequence() || items.value.sequence_kind() == SequenceKind::Size)
+    throw NotModelled("iterating something that is not a tensor or a sequence of tensors");
+  for (const Arg& item : ctx.elements(items)) {
+    if (!item.is_tensor()) continue;  // a tuple of tensors, a number: Python's own business
+    Message m2;
+    m2 << "iteration over a 0-d tensor";
+    if (ctx.require("iter_unpack_c2", ge(ctx.rank(item), 1), m2) == Status::Refuted) continue;  // iter_unpack_c2
+    ctx.require("iter_unpack_c1", eq(ctx.size(item, 0), n), too_many(ctx.size(item, 0)));  // iter_unpack_c1
+  }
+  return Value::unknown();
+}
+
+// Python converting a tensor to a scalar needs exactly one element:
+// `truth_c1` bool(x) (`if x:`, `while x:`, `assert x`, `not x`, `a if x
+// else b`), `item_c1` x.item(), float(x), int(x). Other values are Python's
+// own business.
+Value rule_truth(RuleContext& ctx) {
+  Arg value = ctx.arg("value");
+  if (!value.is_tensor()) return Value::unknown();
+  Message m;
+  m << "Boolean value of Tensor with " << ctx.numel(value) << " values is ambiguous (a tensor of shape "
+    << ctx.shape_hole(value) << " is tested; its truth needs exactly one element)";
+  ctx.require("truth_c1", eq(ctx.numel(value), 1), m);  // truth_c1
+  return Value::unknown();
+}
+
+Value rule_scalar(RuleContext& ctx) {
+  Arg value = ctx.arg("value");
+  if (!value.is_tensor()) return Value::unknown();
+  Message m;
+  m << "only one element tensors can be converted to Python scalars, got a tensor of shape " << ctx.shape_hole(value)
+    << " (" << ctx.numel(value) << " elements)";
+  ctx.require("item_c1", eq(ctx.numel(value), 1), m);  // item_c1
+  return Value::unknown();
+}
+
 }  // namespace
 
 void register_python_rules(RuleRegistry& r) {
   // as operator_rules.h's unpack_rule names them (that library is not a dependency of the rules)
   for (int n = 1; n <= 16; ++n) r.add_check("operator.unpack" + std::to_string(n), "value", rule_unpack);
+  for (int n = 1; n <= 16; ++n) r.add_check("operator.iter_unpack" + std::to_string(n), "items", rule_iter_unpack);
+  r.add_check("operator.truth", "value", rule_truth);
+  r.add_check("builtins.bool", "value=None", rule_truth);
+  r.add_check("Tensor.item", "value", rule_scalar);
+  r.add_check("builtins.float", "value=None", rule_scalar);
+  r.add_check("builtins.int", "value=None, base=None", rule_scalar);
   r.add_check("torch.utils.data.TensorDataset", "*tensors", rule_tensor_dataset);
   r.add_check("torch.utils.data.dataset.TensorDataset", "*tensors", rule_tensor_dataset);
   r.add_check("Tensor.size", "input, dim=None", rule_size);

@@ -263,7 +263,7 @@ bool init_observe() {
       }
     } else if (name.rfind("torch.", 0) == 0) {
       obj = resolve(torch, name);
-    } else if (name.rfind("einops.", 0) == 0) {  // checked when einops is installed
+    } else if (name.rfind("einops.", 0) == 0 || name.rfind("builtins.", 0) == 0) {  // einops: when installed
       obj = resolve_external(name);
     }
     if (obj == nullptr) continue;

@@ -34,7 +34,8 @@ SiteTable::SiteTable(std::string path, std::vector<SiteSpec> sites) : path_(std:
       site.is_operator = site.spec.rule.rfind("operator.", 0) == 0;
       // operators whose first operand matters without being a tensor: a
       // torch.Size indexed (getitem_c3), a sequence of tensors unpacked
-      site.sequence_operand = site.spec.rule == "operator.getitem" || site.spec.rule.rfind("operator.unpack", 0) == 0;
+      site.sequence_operand = site.spec.rule == "operator.getitem" || site.spec.rule.rfind("operator.unpack", 0) == 0 ||
+                              site.spec.rule.rfind("operator.iter_unpack", 0) == 0;
       if (site.spec.rule.rfind("operator.unpack", 0) == 0)
         site.unpack_count = static_cast<std::size_t>(std::stoul(site.spec.rule.substr(15)));
     }

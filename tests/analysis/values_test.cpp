@@ -627,6 +627,79 @@ TEST(Values, UnpackingTensorsIntoTheWrongNumberOfNamesIsChecked) {
   EXPECT_EQ(a.outcome(line_of(src, "# symbolic"), "unpack_c1"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Values, ForTargetsUnpackEveryItemOfTheIterable) {
+  // the rows of [5, 4] hold 4 values: `for a, b, c in boxes` raises a ValueError
+  // (one function per case: a certain error ends the path)
+  const std::string src =
+      "import torch\n"
+      "def rows_of_four():\n"
+      "    for x0, y0, x1 in torch.zeros(5, 4):  # rows of 4\n"
+      "        pass\n"
+      "def rows():\n"
+      "    for x0, y0, x1, y1 in torch.zeros(5, 4):  # rows fit\n"
+      "        pass\n"
+      "def pieces():\n"
+      "    for a, b in [torch.zeros(2), torch.zeros(3)]:  # list\n"
+      "        pass\n"
+      "def numbers():\n"
+      "    for i, j in [(1, 2), (3, 4)]:  # numbers\n"
+      "        pass\n"
+      "def no_rows():\n"
+      "    for a, b in torch.zeros(0):  # no rows\n"
+      "        pass\n"
+      "def f(n):\n"
+      "    for q, k in torch.zeros(3, n):  # symbolic\n"
+      "        pass\n"
+      "rows_of_four(); rows(); pieces(); numbers(); no_rows()\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# rows of 4"), "iter_unpack_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# rows fit"), "iter_unpack_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# list"), "iter_unpack_c1"), Outcome::Error) << a.dump();
+  EXPECT_TRUE(a.at(line_of(src, "# numbers"), "iter_unpack_c1").empty()) << a.dump();  // Python's own values
+  EXPECT_EQ(a.outcome(line_of(src, "# no rows"), "iter_unpack_c3"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# symbolic"), "iter_unpack_c1"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Values, ATensorsTruthAndScalarNeedExactlyOneElement) {
+  // bool(), float(), int(), .item() of a tensor of several elements raise
+  // (one function per case: a certain error ends the path)
+  const std::string src =
+      "import torch\n"
+      "v = torch.zeros(3)\n"
+      "def test_if():\n"
+      "    if v > 0:  # if\n"
+      "        pass\n"
+      "def test_reduced():\n"
+      "    if v.sum() > 0:  # reduced\n"
+      "        pass\n"
+      "def test_item():\n"
+      "    return v.item()  # item\n"
+      "def test_element():\n"
+      "    return float(v[0])  # element\n"
+      "def test_ternary():\n"
+      "    return 1 if v else 2  # ternary\n"
+      "def test_not():\n"
+      "    return not v  # not\n"
+      "def test_any():\n"
+      "    assert v.any()  # any\n"
+      "def test_int():\n"
+      "    return int(v)  # int\n"
+      "test_if(); test_reduced(); test_item(); test_element(); test_ternary(); test_not(); test_any(); test_int()\n"
+      "import sys\n"
+      "while torch.zeros(len(sys.argv)) > 0:  # symbolic\n"
+      "    pass\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# if"), "truth_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# reduced"), "truth_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# item"), "item_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# element"), "item_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# ternary"), "truth_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# not"), "truth_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# any"), "truth_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# int"), "item_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# symbolic"), "truth_c1"), Outcome::Deferred) << a.dump();
+}
+
 TEST(Values, TypeWithADtypeConvertsAndWithoutOneNamesTheType) {
   // vit-pytorch's posemb helpers end with `return pe.type(dtype)`
   const std::string src =

@@ -194,7 +194,10 @@ lst[1] *= 10
 lst += [4]
 s = "a"
 s += "b" if x else "c"
-print(x, o.a, lst, s)
+d = {"k": 1}
+def key(): return "k"
+d[key()] += 1
+print(x, o.a, lst, s, d)
 ''')
 
 case("assignment_targets_and_del", '''\

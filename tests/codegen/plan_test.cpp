@@ -75,7 +75,7 @@ TEST(BuildPlans, EverySiteTheAnalysisDidNotReachIsChecked) {
   ASSERT_EQ(plans.size(), 1u);
   const codegen::FilePlan& plan = plans[0];
   EXPECT_EQ(plan.path, "m.py");
-  ASSERT_EQ(plan.sites.size(), 5u);  // not `not`, `is`, a chained comparison, or calls in annotations
+  ASSERT_EQ(plan.sites.size(), 7u);  // not `is`, a chained comparison, or calls in annotations
   ASSERT_TRUE(site_at(plan, 1, 5));
   EXPECT_EQ(site_at(plan, 1, 5)->rule, "operator.matmul");
   EXPECT_EQ(kinds(*site_at(plan, 1, 5)), (std::vector<std::string>{"arg", "arg"}));
@@ -91,6 +91,11 @@ TEST(BuildPlans, EverySiteTheAnalysisDidNotReachIsChecked) {
   EXPECT_EQ(site_at(plan, 4, 5)->rule, "operator.lt");
   ASSERT_TRUE(site_at(plan, 6, 1));
   EXPECT_EQ(site_at(plan, 6, 1)->rule, "operator.iadd");
+  // the if's test and `not a` convert a value to bool (a tensor's truth needs one element)
+  ASSERT_TRUE(site_at(plan, 5, 1));
+  EXPECT_EQ(site_at(plan, 5, 1)->rule, "operator.truth");
+  ASSERT_TRUE(site_at(plan, 5, 4));
+  EXPECT_EQ(site_at(plan, 5, 4)->rule, "operator.truth");
 }
 
 TEST(BuildPlans, ASiteProvenInEveryVisitIsLeftOut) {

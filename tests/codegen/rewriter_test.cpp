@@ -161,6 +161,18 @@ TEST(Rewriter, AugmentedAssignmentToANameReadsTheNameAgain) {
   EXPECT_EQ(rest(instrument(p2, one_site(text, {"x"}))), "x += (_gshape_checks.check(0, 0, x,), y)[1]\n");
 }
 
+TEST(Rewriter, AugmentedAssignmentToAnAttributeOrSubscriptReadsItAgain) {
+  // `self.h += x` is everyday code: the check needs the target's value too
+  std::string text = kFirst + "self.h += y\nbuf[:, i] *= y\n";
+  Parsed p = parse(text);
+  codegen::FilePlan plan = file_plan("t.py", {site({operand(0, code_range(text, "self.h")), operand(1, code_range(text, "y"))}),
+                                              site({operand(0, code_range(text, "buf[:, i]")),
+                                                    operand(1, code_range(text, "y", 1))})});
+  EXPECT_EQ(rest(instrument(p, plan)),
+            "self.h += (_gshape_checks.stash(0, 0, self.h,), _gshape_checks.check(0, 1, y))[1]\n"
+            "buf[:, i] *= (_gshape_checks.stash(1, 0, buf[:, i],), _gshape_checks.check(1, 1, y))[1]\n");
+}
+
 // The reason a one-operand site on `piece` of `code` is not instrumented.
 std::string refusal(const std::string& code, const std::string& piece, int occurrence = 0) {
   std::string text = kFirst + code;
@@ -174,8 +186,8 @@ std::string refusal(const std::string& code, const std::string& piece, int occur
 }
 
 TEST(Rewriter, OperandsThatCannotBeWrappedAreReportedNotGuessed) {
-  EXPECT_NE(refusal("self.h += y\n", "self.h").find("augmented assignment"), std::string::npos);
-  EXPECT_NE(refusal("x[i] += y\n", "x[i]").find("augmented assignment"), std::string::npos);
+  EXPECT_NE(refusal("self.h[f(i)] += y\n", "self.h[f(i)]").find("augmented assignment"), std::string::npos);
+  EXPECT_NE(refusal("g().h += y\n", "g().h").find("augmented assignment"), std::string::npos);
   EXPECT_NE(refusal("del x[i]\n", "x[i]").find("`del` target"), std::string::npos);
   EXPECT_NE(refusal("x[i] = v\n", "x[i]").find("assignment target"), std::string::npos);
   EXPECT_NE(refusal("a, b = v\n", "a").find("assignment target"), std::string::npos);

@@ -10,7 +10,7 @@ the wrapper being undone is always original text):
   T.F(S, K, (expr))               parenthesized: expr is a tuple, walrus,
                                   lambda, conditional expression or yield
   (T.F(S, K, (x for x in y),))    the generator that is a call's argument list
-  (T.F(S, K, name,), value)[1]    the name target of an augmented assignment
+  (T.F(S, K, target,), value)[1]  the target of an augmented assignment (a name, attribute, subscript)
   T.F(S, K, R.index[a:b, i])      a subscript's index holding a slice
 
 where T is _gshape_checks, R is _gshape_rt and F is stash or check. A wrapper is preceded by one
@@ -127,8 +127,12 @@ def _undo_one(text, match):
         outer = start - 1
         if text.startswith(", ", close + 1):  # (T.F(S, K, name,), value)[1]
             name = text[body_start:close - 1]
-            if not name.isidentifier():
-                raise StripError("second reference to %r, not a name" % name)
+            try:
+                target = ast.parse(name, mode="eval").body
+            except SyntaxError:
+                target = None
+            if not isinstance(target, (ast.Name, ast.Attribute, ast.Subscript)):
+                raise StripError("second reference to %r, not a name, attribute or subscript" % name)
             tuple_close = matching_bracket(text, outer)
             if text[tuple_close + 1:tuple_close + 4] != "[1]":
                 raise StripError("second reference without [1] at %d" % tuple_close)

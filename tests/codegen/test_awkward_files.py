@@ -110,8 +110,8 @@ class AwkwardFiles(unittest.TestCase):
                 self.assertTrue(all("runtime import" in o["problem"] for o in summary["site_outcomes"]))
 
     def test_unwrappable_operands_are_reported(self):
-        # an attribute or subscript target of `+=` is read once only: its
-        # site is checked without it, and says so
+        # a target of `+=` that calls something (`d[key()]`) is read once
+        # only: its site is checked without it, and says so
         _, _, _, summary, _, _ = self.instrument("augmented_assignment")
         problems = {o["problem"] for o in summary["site_outcomes"] if o["instrumented"] and o["problem"]}
         self.assertTrue(any("augmented assignment" in p for p in problems), problems)

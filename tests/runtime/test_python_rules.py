@@ -186,6 +186,62 @@ class UnpackingAgainstPyTorch(unittest.TestCase):
             table.check(0, 0, broken())
 
 
+def python_outcome(action):
+    """PASS or FAIL: whether PyTorch (Python) raises doing `action()`."""
+    try:
+        action()
+    except (ValueError, TypeError, RuntimeError):
+        return FAIL
+    return PASS
+
+
+class TruthScalarsAndLoopUnpackingAgainstPyTorch(unittest.TestCase):
+    SHAPES = ([], [0], [1], [3], [1, 1], [2, 1], [0, 3], [1, 0], [5, 4], [5, 3], [2, 3, 4], [4, 2, 2])
+
+    def test_truth(self):
+        for shape in self.SHAPES:
+            x = torch.zeros(shape)
+            with self.subTest(shape=shape):
+                self.assertEqual(op_outcome("operator.truth", x), python_outcome(lambda: bool(x)))
+                self.assertEqual(call_outcome(bool, x), python_outcome(lambda: bool(x)))
+        # other values are Python's own business
+        self.assertEqual(op_outcome("operator.truth", [1, 2]), SKIP)
+
+    def test_scalars(self):
+        for shape in self.SHAPES:
+            x = torch.zeros(shape)
+            for convert in (float, int):
+                with self.subTest(shape=shape, convert=convert.__name__):
+                    self.assertEqual(call_outcome(convert, x), python_outcome(lambda: convert(x)))
+            with self.subTest(shape=shape, convert="item"):
+                self.assertEqual(call_outcome(x.item), python_outcome(x.item))
+        self.assertEqual(call_outcome(int, "12", 8), PASS)
+
+    def test_loop_unpacking(self):
+        def loop(items, names):  # the loop itself, as Python runs it
+            targets = ", ".join("v%d" % i for i in range(names)) + ("," if names == 1 else "")
+            code = "for %s in items:\n    pass\n" % targets
+            return lambda: exec(code, {"items": items})
+        cases = 0
+        for shape in self.SHAPES:
+            for names in range(1, 5):
+                x = torch.zeros(shape)
+                with self.subTest(shape=shape, names=names):
+                    self.assertEqual(op_outcome("operator.iter_unpack%d" % names, x), python_outcome(loop(x, names)))
+                pieces = [torch.zeros(shape), torch.zeros(3)]
+                with self.subTest(pieces=shape, names=names):
+                    self.assertEqual(op_outcome("operator.iter_unpack%d" % names, pieces),
+                                     python_outcome(loop(pieces, names)))
+                cases += 2
+        self.assertGreater(cases, 80)
+        # tuples of numbers and iterators are Python's own business (an
+        # iterator is not read: the loop reads it)
+        self.assertEqual(op_outcome("operator.iter_unpack2", [(1, 2, 3)]), SKIP)
+        table = gshape_runtime.CheckTable("m.py", [(3, 7, "operator.iter_unpack2", ["arg"])], enabled=True)
+        items = table.check(0, 0, iter([torch.zeros(2), torch.zeros(2)]))
+        self.assertEqual(len(list(items)), 2)
+
+
 class SizeAndDatasetAgainstPyTorch(unittest.TestCase):
     def test_size_dims(self):
         for shape in ([], [2], [2, 3], [1, 2, 3]):
