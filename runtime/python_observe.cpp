@@ -20,6 +20,9 @@ const gradual::RuleRegistry& rules() { return gradual::RuleRegistry::builtin(); 
 std::unordered_map<PyObject*, const gradual::Rule*> g_objects;          // functions, classes
 std::unordered_map<const PyMethodDef*, const gradual::Rule*> g_methods;  // C methods of torch.Tensor
 std::unordered_map<PyObject*, const gradual::Rule*> g_module_classes;   // torch.nn.X → X.forward's rule
+// torch.nn.X.forward, the function: `layer.forward(x)` and `super().forward(x)`
+// call it without the module's __call__
+std::unordered_map<PyObject*, const gradual::Rule*> g_forward_functions;
 std::unordered_map<PyTypeObject*, const gradual::Rule*> g_module_types;  // cache: instance type → rule
 PyObject* g_nn_module = nullptr;
 
@@ -244,7 +247,13 @@ bool init_observe() {
       std::string_view class_name = std::string_view(name).substr(0, name.size() - forward.size());
       PyObject* cls = name.rfind("torch.", 0) == 0 ? resolve(torch, class_name) : resolve_external(class_name);
       if (cls == nullptr) continue;
-      if (PyType_Check(cls) && g_module_classes.emplace(cls, rule).second) continue;  // keeps the reference
+      if (PyType_Check(cls) && g_module_classes.emplace(cls, rule).second) {  // keeps the reference
+        PyObject* forward_function = PyObject_GetAttrString(cls, "forward");
+        if (forward_function == nullptr) PyErr_Clear();
+        else if (!PyFunction_Check(forward_function) || !g_forward_functions.emplace(forward_function, rule).second)
+          Py_DECREF(forward_function);
+        continue;
+      }
       Py_DECREF(cls);
       continue;
     }
@@ -263,7 +272,8 @@ bool init_observe() {
       }
     } else if (name.rfind("torch.", 0) == 0) {
       obj = resolve(torch, name);
-    } else if (name.rfind("einops.", 0) == 0 || name.rfind("builtins.", 0) == 0) {  // einops: when installed
+    } else if (name.rfind("einops.", 0) == 0 || name.rfind("builtins.", 0) == 0 ||  // einops: when installed
+               name.rfind("operator.", 0) == 0) {  // `operator.add(a, b)`: the operator's rule
       obj = resolve_external(name);
     }
     if (obj == nullptr) continue;
@@ -480,6 +490,16 @@ CalleeRule observe_callee(Observed& o, PyObject* callee) {
     if (f != g_objects.end() && is_tensor(self)) {
       observe_tensor(o, self);
       return {f->second, true};
+    }
+    // `layer.forward(x)`, `super().forward(x)` in a subclass of a library layer
+    auto forward = g_forward_functions.find(PyMethod_GET_FUNCTION(callee));
+    if (forward != g_forward_functions.end() && g_nn_module != nullptr) {  // no hook runs: x is the input
+      int is_module = PyObject_IsInstance(self, g_nn_module);
+      if (is_module < 0) PyErr_Clear();
+      if (is_module > 0) {
+        observe_module(o, self, forward->second);
+        return {forward->second, true};
+      }
     }
   } else if (!PyType_Check(callee) && !PyFunction_Check(callee)) {
     const gradual::Rule* rule = module_forward_rule(callee);

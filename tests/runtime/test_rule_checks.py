@@ -52,6 +52,26 @@ class CalleeTests(unittest.TestCase):
         self.assertEqual(call_outcome(nn.Conv2d, 8, 12, 3, groups=4), PASS)
         self.assertEqual(call_outcome(nn.GroupNorm, 3, 8), FAIL)
 
+    def test_operator_functions_and_direct_forward_calls(self):
+        # `operator.add(a, b)` is `a + b`; `layer.forward(x)` and
+        # `super().forward(x)` are the layer's call without __call__
+        import operator
+        a, b = torch.empty(2, 3), torch.empty(2, 4)
+        self.assertEqual(call_outcome(operator.add, a, a), PASS)
+        self.assertEqual(call_outcome(operator.add, a, b), FAIL)
+        self.assertEqual(call_outcome(operator.matmul, a, b), FAIL)
+        self.assertEqual(call_outcome(operator.matmul, a, torch.empty(3, 4)), PASS)
+        lin = nn.Linear(8, 4)
+        self.assertEqual(call_outcome(lin.forward, torch.empty(3, 8)), PASS)
+        self.assertEqual(call_outcome(lin.forward, torch.empty(3, 6)), FAIL)
+
+        class Scaled(nn.Linear):
+            def forward(self, x):
+                return super().forward(x) * 2
+        scaled = Scaled(8, 4)
+        self.assertEqual(call_outcome(super(Scaled, scaled).forward, torch.empty(3, 6)), FAIL)
+        self.assertEqual(call_outcome(super(Scaled, scaled).forward, torch.empty(3, 8)), PASS)
+
     def test_tensor_methods_builtin_and_python(self):
         x = torch.empty(6, 4)
         self.assertEqual(call_outcome(x.view, 3, 8), PASS)
