@@ -206,6 +206,8 @@ class Interpreter {
   // `for a, b, c in items` of a tensor or of tensors: every item unpacks into
   // as many values as names (operator.iter_unpackN); the loop is the site.
   void check_iter_unpacking(const ir::For* loop, const Value& items);
+  // `with contextlib.suppress(...)` (by name): the body may stop anywhere.
+  static bool suppresses_exceptions(const ir::With& w);
   // Python converts `v`, the value of `test`, to bool at `site` (an if,
   // while or assert statement, a ternary, `not v`): a tensor must hold
   // exactly one element (operator.truth). No site when the test's value is

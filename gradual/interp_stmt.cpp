@@ -420,7 +420,21 @@ void Interpreter::exec(const Stmt* s) {
         bool itself = object_as<InstanceObject>(ctx) || object_as<FileObject>(ctx);
         if (item.target) assign(item.target, itself ? ctx : Value::unknown(), item.context->loc);
       }
-      exec_body(w->body);
+      if (!suppresses_exceptions(*w)) {
+        exec_body(w->body);
+        return;
+      }
+      // `with contextlib.suppress(...)`: the body may stop anywhere, a failed
+      // check or assert included, and the program goes on: what the body
+      // assumed does not hold after it
+      Vars before = *frame().vars;
+      {
+        SolverScope scope(*solver_);
+        exec_body(w->body);
+      }
+      if (frame().live) *frame().vars = join_vars(before, *frame().vars, {});
+      else *frame().vars = std::move(before);
+      frame().live = true;
       return;
     }
     case Kind::Try: {
@@ -437,17 +451,24 @@ void Interpreter::exec(const Stmt* s) {
         handlers_.push_back({h.loc, what, frames_.size(), std::move(classes), t->body.empty() ? nullptr : t->body.front()});
         ++pushed;
       }
-      {
-        struct Pop {
-          std::vector<Handler>& handlers;
-          std::size_t n;
-          ~Pop() { handlers.resize(handlers.size() - n); }
-        } pop{handlers_, pushed};
-        exec_body(t->body);
-      }
-      if (frame().live) exec_body(t->orelse);
       std::vector<Vars> ends;
-      if (frame().live) ends.push_back(*frame().vars);
+      {
+        // A handler runs when the body failed, a failed check or assert
+        // included, and the program goes on after the try: what the body
+        // assumed holds in its else clause, not in the handlers or after.
+        std::optional<SolverScope> body_facts;
+        if (!t->handlers.empty()) body_facts.emplace(*solver_);
+        {
+          struct Pop {
+            std::vector<Handler>& handlers;
+            std::size_t n;
+            ~Pop() { handlers.resize(handlers.size() - n); }
+          } pop{handlers_, pushed};
+          exec_body(t->body);
+        }
+        if (frame().live) exec_body(t->orelse);
+        if (frame().live) ends.push_back(*frame().vars);
+      }
       for (const ExceptHandler& h : t->handlers) {
         *frame().vars = before;
         frame().live = true;
@@ -738,6 +759,17 @@ void Interpreter::check_unpacking(const Assign* a, const Value& v) {
   }
   std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, v, a->value, {}}};
   apply_named_rule(rule, std::nullopt, args, a);
+}
+
+bool Interpreter::suppresses_exceptions(const With& w) {
+  for (const WithItem& item : w.items) {
+    const auto* call = dyn_cast<Call>(item.context);
+    if (!call) continue;
+    const Expr* f = call->func;
+    if (const auto* n = dyn_cast<Name>(f); n && n->id == "suppress") return true;
+    if (const auto* a = dyn_cast<Attribute>(f); a && a->attr == "suppress") return true;
+  }
+  return false;
 }
 
 void Interpreter::check_iter_unpacking(const For* loop, const Value& items) {

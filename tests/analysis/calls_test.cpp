@@ -686,5 +686,35 @@ TEST(Calls, AFailureInAnExceptClauseIsAWarning) {
   EXPECT_EQ(a.outcome(line_of(src, "# after"), "matmul_c2"), Outcome::Error) << a.dump();
 }
 
+TEST(Calls, WhatATryBodyAssumedDoesNotHoldAfterACaughtFailure) {
+  // the deferred check (or assert) in the body may fail, be caught, and the
+  // program goes on: after the try, x.numel() == 24 is not known
+  const std::string src =
+      "import sys, contextlib\n"
+      "import torch\n"
+      "x = torch.randn(3, len(sys.argv))\n"
+      "try:\n"
+      "    y = x.view(3, 8)\n"
+      "except RuntimeError:\n"
+      "    y = None\n"
+      "else:\n"
+      "    z = x.view(3, 2, 4)  # else\n"
+      "w = x.view(3, 2, 4)  # after\n"
+      "t = torch.randn(5, len(sys.argv))\n"
+      "try:\n"
+      "    y = t.view(5, 8)\n"
+      "except RuntimeError:\n"
+      "    y = t.view(5, 2, 4)  # handler\n"
+      "u = torch.randn(2, len(sys.argv))\n"
+      "with contextlib.suppress(AssertionError):\n"
+      "    assert u.size(1) == 8\n"
+      "v = u.view(2, 2, 4)  # suppressed\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# else"), "view_c5"), Outcome::Proven) << a.dump();
+  EXPECT_NE(a.outcome(line_of(src, "# handler"), "view_c5"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# after"), "view_c5"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# suppressed"), "view_c5"), Outcome::Deferred) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
