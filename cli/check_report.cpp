@@ -322,7 +322,7 @@ void print_preconditions_text(std::ostream& out, const PreconditionReport& repor
     out << "config values from: " << files << " (the default paths; another file may change the preconditions)\n";
   }
   if (report.items.empty()) {
-    out << "no precondition: every shape requirement holds for all values of these arguments\n";
+    out << "no precondition in these arguments alone (a requirement that also depends on other values, data read at run time or a state that grows in a loop, stays a run-time check)\n";
     return;
   }
   out << "preconditions on them (" << report.items.size() << "):\n";

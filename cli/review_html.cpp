@@ -337,7 +337,7 @@ class PageWriter {
       out_ << " (the default paths; another file may change the preconditions)</p>\n";
     }
     if (r.items.empty()) {
-      out_ << "<p class=\"none\">no precondition: every shape requirement holds for all values of these arguments</p>"
+      out_ << "<p class=\"none\">no precondition in these arguments alone (a requirement that also depends on other values, data read at run time or a state that grows in a loop, stays a run-time check)</p>"
            << "</section>\n";
       return;
     }

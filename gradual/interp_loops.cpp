@@ -452,6 +452,17 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
   widen.widen_cache = &widen_cache;
   Vars entry = *f.vars;
   Vars head = entry;
+  // Attributes of objects made before the loop that its body sets
+  // (`self.mem = torch.cat([self.mem, x])`): widened at the head like the
+  // variables, keyed by object and name.
+  struct AttrHead {
+    std::shared_ptr<ObjectValue> object;
+    Value entry, value;
+  };
+  std::map<std::pair<const ObjectValue*, std::string>, AttrHead> attr_head;
+  auto apply_attr_head = [&] {
+    for (const auto& [key, a] : attr_head) write_object_attribute(a.object, key.second, a.value);
+  };
   bool converged = false;
   for (int pass = 0; pass < kMaxFixpointPasses; ++pass) {
     Checkpoint cp = checkpoint();
@@ -459,9 +470,11 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
     ++log_depth;
     recording_ = false;
     std::vector<Vars> outs;
+    std::map<std::pair<const ObjectValue*, std::string>, std::pair<std::shared_ptr<ObjectValue>, Value>> attr_out;
     try {
       SolverScope scope(*solver_);
       *f.vars = head;
+      apply_attr_head();
       f.live = true;
       bool runs = true;
       if (test) {
@@ -476,6 +489,14 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
         exec_body(body);
         if (f.live) outs.push_back(*f.vars);
         for (Vars& c : loop.continues) outs.push_back(std::move(c));
+      }
+      // the attributes the pass set on objects older than the loop, as they are now
+      for (std::size_t i = mark.log; i < write_log_.size(); ++i) {
+        const AttrWrite& w = write_log_[i];
+        const auto* made = dynamic_cast<const InstanceObject*>(w.object.get());
+        if (made && made->born > mark.clock) continue;
+        const Value* now = w.object->attribute(w.name);
+        attr_out[{w.object.get(), w.name}] = {w.object, now ? *now : Value::unknown()};
       }
     } catch (...) {
       --log_depth;
@@ -492,7 +513,21 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
     loop.breaks.clear();
     Vars next = head;
     for (const Vars& out : outs) next = join_vars(next, out, widen);
-    if (same_vars(next, head)) {
+    bool attrs_changed = false;
+    for (const auto& [key, out] : attr_out) {
+      auto it = attr_head.find(key);
+      if (it == attr_head.end()) {
+        const Value* before = out.first->attribute(key.second);  // as the loop found it (writes undone)
+        Value v = before ? *before : Value::unknown();
+        it = attr_head.emplace(key, AttrHead{out.first, v, v}).first;
+      }
+      Value joined = join_values(it->second.value, out.second, widen, key.second);
+      if (!same_value(joined, it->second.value)) {
+        it->second.value = std::move(joined);
+        attrs_changed = true;
+      }
+    }
+    if (same_vars(next, head) && !attrs_changed) {
       converged = true;
       break;
     }
@@ -507,6 +542,8 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
         b.unknown_sizes.clear();
       }
     }
+    for (auto& [key, a] : attr_head)
+      if (!same_value(a.entry, a.value)) a.value = Value::unknown();
   }
 
   // ---- recorded passes from the head
@@ -521,6 +558,7 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
     {
       SolverScope scope(*solver_);
       *f.vars = head;
+      apply_attr_head();
       f.live = true;
       bool runs = true;
       if (test) {
@@ -544,6 +582,7 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
 
   // after the loop: the head (zero or more iterations, then a normal exit), or a break
   *f.vars = head;
+  apply_attr_head();
   f.live = true;
   bool exits_normally = true;
   if (test) {

@@ -44,6 +44,33 @@ TEST(Loops, UnknownIterationReachesAFixedPointWithASymbol) {
   EXPECT_EQ(a.outcome(line_of(src, "# bad"), "matmul_c2"), Outcome::Error) << a.dump();
 }
 
+TEST(Loops, AnAttributeTheBodySetsIsWidenedAtTheHead) {
+  // a memory that grows each step (an outside tester's false proof: the
+  // view was proven from the first iteration's shape)
+  const std::string src =
+      "import torch\n"
+      "class Memory:\n"
+      "    def __init__(self):\n"
+      "        self.mem = torch.zeros(2, 8)\n"
+      "    def step(self, x):\n"
+      "        y = self.mem.view(16)  # view\n"
+      "        z = self.mem @ torch.zeros(8, 1)  # columns\n"
+      "        self.mem = torch.cat([self.mem, x], 0)\n"
+      "def run(lines):\n"
+      "    m = Memory()\n"
+      "    for line in lines:\n"
+      "        m.step(torch.zeros(1, 8))\n"
+      "    return m.mem @ torch.zeros(4, 1)  # after\n"
+      "run(open('data.txt'))\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# view"), "view_c5"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# columns"), "matmul_c2"), Outcome::Proven) << a.dump();  // still 8 columns
+  EXPECT_EQ(a.worst(line_of(src, "# after"), "matmul_c2"), Outcome::Error) << a.dump();  // 8 columns after it too
+  std::string after = a.shape(line_of(src, "# after"), "m.mem");
+  EXPECT_NE(after, "[2, 8]") << after;
+  EXPECT_EQ(after.substr(after.size() - 4), ", 8]") << after;
+}
+
 TEST(Loops, LargeRangeIsNotUnrolledAndItsIndexIsInRange) {
   const std::string src =
       "import torch\n"
