@@ -905,10 +905,29 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
       }
       if (m == "insert" && a.positional.size() == 2) {
         auto i = a.positional[0]->value.is_int() ? a.positional[0]->value.as_int().constant_value() : std::nullopt;
-        if (i && *i >= 0 && static_cast<std::size_t>(*i) <= c->children.size())
+        if (i && *i >= 0 && static_cast<std::size_t>(*i) <= c->children.size()) {
           c->children.insert(c->children.begin() + *i, a.positional[1]->value);
-        else c->children_known = false;
+          if (static_cast<std::size_t>(*i) <= c->child_exprs.size())
+            c->child_exprs.insert(c->child_exprs.begin() + *i, a.positional[1]->expr);
+        } else {
+          c->children_known = false;
+        }
+        memo_.clear();  // a call analysed with the old layers no longer answers
         return Value::none();
+      }
+      if (m == "pop") {  // seq.pop(i), layers.pop(i): the child leaves the container
+        memo_.clear();
+        auto i = arg0() && arg0()->is_int() ? arg0()->as_int().constant_value() : std::nullopt;
+        auto n = static_cast<int64_t>(c->children.size());
+        if (i && *i < 0) *i += n;
+        if (c->children_known && i && *i >= 0 && *i < n) {
+          Value child = c->children[static_cast<std::size_t>(*i)];
+          c->children.erase(c->children.begin() + *i);
+          if (static_cast<std::size_t>(*i) < c->child_exprs.size()) c->child_exprs.erase(c->child_exprs.begin() + *i);
+          return child;
+        }
+        c->children_known = false;
+        return Value::unknown();
       }
     }
     if (m == "forward" && object_as<ContainerModule>(self)) return call_value(self, nullptr, args, site);

@@ -247,5 +247,25 @@ TEST(Mutation, ALayerSwappedInASequentialIsTheOneCalled) {
   EXPECT_EQ(a.outcome(line_of(src, "# call"), "linear_c1"), Outcome::Error) << a.dump();
 }
 
+TEST(Mutation, ALayerPoppedFromASequentialIsNotCalled) {
+  // seq.pop(1) leaves Linear(8, 6) feeding Linear(4, 2); a popped ModuleList
+  // item is gone from the loop over it
+  const std::string src =
+      "import torch, torch.nn as nn\n"
+      "seq = nn.Sequential(nn.Linear(8, 6), nn.Linear(6, 4), nn.Linear(4, 2))\n"
+      "last = seq.pop(1)\n"
+      "y = seq(torch.randn(2, 8))  # popped\n"
+      "z = last(torch.randn(2, 6))  # the popped layer\n"
+      "layers = nn.ModuleList([nn.Linear(8, 6), nn.Linear(6, 4), nn.Linear(4, 2)])\n"
+      "layers.pop(0)\n"
+      "h = torch.randn(2, 6)\n"
+      "for layer in layers:\n"
+      "    h = layer(h)  # loop\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# popped"), "linear_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# the popped layer"), "linear_c1"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# loop"), "linear_c1"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

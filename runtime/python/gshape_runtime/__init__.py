@@ -167,7 +167,10 @@ def _recording_sequential_init(init):
                 frame = frame.f_back
             if frame is not None:
                 key = id(self)
-                _built_at[key] = (weakref.ref(self, _forget(key)), frame.f_code.co_filename, frame.f_lineno)
+                # the layers as the call wrote them: a layer inserted or popped
+                # later must not be described by another's text
+                layers = tuple(weakref.ref(m) for m in self._modules.values())
+                _built_at[key] = (weakref.ref(self, _forget(key)), frame.f_code.co_filename, frame.f_lineno, layers)
         except Exception:  # noqa: BLE001 -- recording where it was built never changes the program
             pass
 
@@ -236,9 +239,18 @@ def _locate_layer(module):
     built = _built_at.get(id(seq))
     if built is None or built[0]() is not seq:
         return ("; raised in layer %s (%s) of an nn.Sequential called at this line" % (index, cls), None, 0, "")
-    filename, line = built[1], built[2]
-    layer_line, text, target = _layer_construction(filename, line, key)
+    filename, line, layers = built[1], built[2], built[3]
+    written = next((str(i) for i, ref in enumerate(layers) if ref() is module), None)
+    if not key.isdigit() and written is not None:
+        written = key  # a named layer (an OrderedDict): the source does not list it by position
+    layer_line, text, target = _layer_construction(filename, line, written if written is not None else "?")
+    if written is None:
+        layer_line, text = None, None  # added after the constructor ran
     name = (target or "nn.Sequential") + index
+    if written is None:
+        suffix = ("; raised in %s (%s), added to the nn.Sequential built at line %d, called at this line"
+                  % (name, cls, line))
+        return (suffix, filename, line, name)
     layer = "%s = %s" % (name, text) if text else "%s (%s)" % (name, cls)
     at = layer_line or line
     suffix = "; raised in %s (line %d), a layer of the nn.Sequential called at this line" % (layer, at)
