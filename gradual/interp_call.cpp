@@ -158,6 +158,13 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
   };
   if (!callee.is_object() || !callee.as_object()) return unresolved("is not known");
   if (callee.as_object()->attribute(kForwardHooksAttr)) return unresolved("has forward hooks the analysis does not follow");
+  // `m.forward = ...` on a module instance: nn.Module.__call__ calls that
+  if (const Value* forward = callee.as_object()->attribute("forward")) {
+    const auto* inst = object_as<InstanceObject>(callee);
+    bool module = inst ? inst->cls->is_nn_module
+                       : object_as<ContainerModule>(callee) || callee.as_object()->class_name.rfind("torch.nn.", 0) == 0;
+    if (module) return call_value(*forward, nullptr, args, site);
+  }
   if (auto fn = shared_as<FunctionObject>(callee)) return call_function(fn, args, std::nullopt, site);
   if (const auto* partial = object_as<PartialObject>(callee)) {
     // partial(f, *a, **k)(*b, **kw) is f(*a, *b, **{**k, **kw})

@@ -251,6 +251,15 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
   if (std::shared_ptr<ModuleWrapper> w = wrapper_named(path)) return call_module_wrapper(*w, args, site);
 
+  // types.MethodType(f, obj): f bound to obj (`m.forward = types.MethodType(new_forward, m)`)
+  if (path == "types.MethodType" && a.positional.size() == 2 && !a.has_star) {
+    if (auto fn = shared_as<FunctionObject>(a.positional[0]->value)) {
+      auto bm = std::make_shared<BoundMethod>();
+      bm->self = a.positional[1]->value;
+      bm->function = fn;
+      return Value::object(bm);
+    }
+  }
   // a launch's config files; with --args=symbolic those of the default paths
   const bool read_configs = options_.launch_args || options_.symbolic_args;
   if ((path == "json.load" || path == "json.loads") && read_configs && arg0()) {

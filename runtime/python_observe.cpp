@@ -290,10 +290,19 @@ void observe(Observed& o, PyObject* value) {
   observe_at(o, value, 0);
 }
 
+namespace {
+// `m.forward = ...` on the instance: nn.Module.__call__ calls that, not the
+// class's forward
+bool overrides_forward(PyObject* module) {
+  PyObject** dict = _PyObject_GetDictPtr(module);
+  return dict != nullptr && *dict != nullptr && PyDict_GetItemString(*dict, "forward") != nullptr;
+}
+}  // namespace
+
 const gradual::Rule* module_forward_rule(PyObject* module) {
   PyTypeObject* type = Py_TYPE(module);
   auto hit = g_module_types.find(type);
-  if (hit != g_module_types.end()) return hit->second;
+  if (hit != g_module_types.end()) return hit->second && overrides_forward(module) ? nullptr : hit->second;
   const gradual::Rule* rule = nullptr;
   int is_module = g_nn_module ? PyObject_IsInstance(module, g_nn_module) : 0;
   if (is_module < 0) PyErr_Clear();
@@ -321,7 +330,7 @@ const gradual::Rule* module_forward_rule(PyObject* module) {
   }
   Py_INCREF(type);  // the cache key stays valid
   g_module_types.emplace(type, rule);
-  return rule;
+  return rule && overrides_forward(module) ? nullptr : rule;
 }
 
 namespace {

@@ -267,5 +267,29 @@ TEST(Mutation, ALayerPoppedFromASequentialIsNotCalled) {
   EXPECT_EQ(a.worst(line_of(src, "# loop"), "linear_c1"), Outcome::Proven) << a.dump();
 }
 
+TEST(Mutation, AForwardSetOnTheInstanceIsTheOneCalled) {
+  // nn.Module.__call__ calls self.forward: an instance attribute wins
+  const std::string src =
+      "import types, torch, torch.nn as nn\n"
+      "class M(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.fc = nn.Linear(8, 4)\n"
+      "    def forward(self, x):\n"
+      "        return self.fc(x)\n"
+      "def wide_forward(self, x):\n"
+      "    return torch.cat([self.fc(x), self.fc(x)], -1)\n"
+      "m = M()\n"
+      "m.forward = types.MethodType(wide_forward, m)\n"
+      "y = m(torch.randn(2, 8)).view(2, 4)  # method\n"
+      "lin = nn.Linear(8, 4)\n"
+      "orig = lin.forward\n"
+      "lin.forward = lambda x: orig(x).repeat(1, 2)\n"
+      "z = lin(torch.randn(2, 8)) + torch.zeros(2, 4)  # lambda\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# method"), "view_c5"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# lambda"), "broadcast_c1"), Outcome::Error) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

@@ -72,6 +72,15 @@ class CalleeTests(unittest.TestCase):
         self.assertEqual(call_outcome(super(Scaled, scaled).forward, torch.empty(3, 6)), FAIL)
         self.assertEqual(call_outcome(super(Scaled, scaled).forward, torch.empty(3, 8)), PASS)
 
+    def test_a_forward_set_on_the_instance_is_not_the_class_rule(self):
+        # nn.Module.__call__ calls the instance's forward: the Linear rule
+        # does not say what it accepts
+        lin = nn.Linear(8, 4)
+        lin.forward = lambda x: x.sum(-1)
+        self.assertEqual(call_outcome(lin, torch.empty(3, 6)), SKIP)
+        del lin.forward
+        self.assertEqual(call_outcome(lin, torch.empty(3, 6)), FAIL)
+
     def test_tensor_methods_builtin_and_python(self):
         x = torch.empty(6, 4)
         self.assertEqual(call_outcome(x.view, 3, 8), PASS)
