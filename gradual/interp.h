@@ -368,6 +368,10 @@ class Interpreter {
   // module run at the bottom of the stack is the launched script (other
   // scripts of a project `gshape run` analyses keep their defaults).
   bool launch_applies_here() const;
+  // Some module of the project edits sys.argv (read from its text): argparse
+  // then reads neither the launch's words nor an empty command line.
+  bool project_changes_argv();
+  std::optional<bool> changes_argv_;
   // yaml.safe_load / yaml.load of a file a launch names (yaml_config.cpp reads it).
   std::optional<Value> read_launch_yaml(const Value& source, const ir::Node* site);
   void hold_config_ints(Value& v, const std::string& name, const std::string& prefix, const ir::Node* site, int depth);

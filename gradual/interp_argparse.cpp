@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -285,6 +286,18 @@ Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parse
     }
     return Value::none();
   }
+  if ((m == "parse_args" || m == "parse_known_args") && !arg0() && !a.kw("args") && project_changes_argv()) {
+    // the program edits sys.argv before parsing it (injected options, a
+    // shorthand it expands): neither the launch's words nor the defaults
+    // are what argparse reads, so every value is unknown
+    auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
+    note_created(ns.get(), site->loc);
+    for (const auto& [k, v] : parser->defaults) ns->attributes[k] = Value::unknown();
+    forget_commands(*parser, *ns);
+    Value nsv = Value::object(ns);
+    if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
+    return nsv;
+  }
   if ((m == "parse_args" || m == "parse_known_args") && (launch_applies_here() || options_.symbolic_args) && !arg0() &&
       !a.kw("args")) {
     Value nsv = parse_command_line(*parser, site, m == "parse_known_args");
@@ -337,6 +350,24 @@ Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parse
   }
   return Value::unknown();
   return Value::unknown();
+}
+
+bool Interpreter::project_changes_argv() {
+  if (changes_argv_) return *changes_argv_;
+  // by its text: `sys.argv += [...]`, `sys.argv = ...`, `sys.argv[1:] = ...`,
+  // `sys.argv.append(...)` and the other list methods, `del sys.argv[...]`
+  static const std::regex change(
+      R"(\bsys\.argv\s*(\+=|=[^=]|\[[^\]]*\]\s*=[^=]|\.(append|extend|insert|remove|pop|clear|sort|reverse)\s*\()|\bdel\s+sys\.argv\b)");
+  changes_argv_ = false;
+  for (const ProjectModule& pm : project_.modules) {
+    if (!pm.file) continue;
+    const std::string& text = pm.file->text();
+    if (text.find("sys.argv") != std::string::npos && std::regex_search(text, change)) {
+      changes_argv_ = true;
+      break;
+    }
+  }
+  return *changes_argv_;
 }
 
 bool Interpreter::launch_applies_here() const {

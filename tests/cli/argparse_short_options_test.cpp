@@ -1,6 +1,7 @@
 // A launch's command line with short options as argparse reads them, and
 // one argparse would reject (docs/hyperparameters.md).
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -43,6 +44,22 @@ TEST(ArgparseShortOptions, ARejectedCommandLineLeavesTheValuesUnknown) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(contains(r.err, "unrecognized arguments: --bogus 6")) << r.err;
   EXPECT_TRUE(contains(r.err, "0 refuted, 2 deferred")) << r.err;  // randn_c1 and linear_c1
+}
+
+TEST(ArgparseShortOptions, AScriptThatEditsSysArgvIsParsedToUnknownValues) {
+  // `sys.argv += ['-d', '6']` before parse_args: neither the launch nor the
+  // defaults are what argparse reads (an outside tester's false proof)
+  TempDir dir;
+  std::string script = kScript;
+  script.insert(script.find("a = p.parse_args()"), "import sys\nsys.argv += ['-d', '6']\n");
+  dir.write("m.py", script);
+  for (bool launch : {false, true}) {
+    std::vector<std::string> args = {"check", "--no-cache", dir / "m.py"};
+    if (launch) args.insert(args.end(), {"--", "-d", "8"});
+    ProcessResult r = gshape(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(r.err, "0 refuted, 2 deferred")) << r.err;  // randn_c1 and linear_c1
+  }
 }
 
 }  // namespace
