@@ -844,9 +844,11 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
     Optional optional(proofs_optional_);
     return apply_rule(rule, call, *solver_, raw_);
   }();
+  bool never_checked = !result.modelled && result.note == kAdvancedIndexing;
+  if (never_checked) note_no_rule(site, rule.name + " with " + result.note);  // no check could check it either
   if (OpenSite* open = open_site(site)) {
     open->rules.push_back(rule.name);
-    if (!result.modelled) open->unmodelled = true;
+    if (!result.modelled && !never_checked) open->unmodelled = true;
     for (std::size_t i = first; i < raw_.size(); ++i)
       if (raw_[i].status != Status::Proven) open->not_proven = true;
     if (has_unknown_rank(call)) open->unknown_rank = true;

@@ -70,7 +70,7 @@ std::vector<Arg> basic_index_items(RuleContext& ctx, const Arg& index, std::size
   std::size_t ellipses = 0;
   for (const Arg& it : items) {
     IndexItem k = item_kind(it.value);
-    if (k == IndexItem::Other) throw NotModelled("advanced indexing");
+    if (k == IndexItem::Other) throw NotModelled(kAdvancedIndexing);
     if (k == IndexItem::Int || k == IndexItem::Slice) ++consumed;
     if (k == IndexItem::Ellipsis) ++ellipses;
   }

@@ -42,6 +42,20 @@ TEST(Check, GoodProjectExits0WithSummary) {
   EXPECT_EQ(r.out, "");
 }
 
+TEST(Check, AdvancedIndexingIsSaidToBeNotChecked) {
+  // no rule checks x[mask] at run time either: not "checked at run time only"
+  TempDir dir;
+  dir.write("m.py",
+            "import torch\n"
+            "x = torch.randn(4, 5)\n"
+            "m = torch.randn(5) > 0\n"
+            "y = x[m]\n");
+  ProcessResult r = gshape({"check", "--no-cache", dir / "m.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "not checked: 1 call of ops without a rule: operator.getitem with advanced indexing")) << r.err;
+  EXPECT_FALSE(contains(r.err, "checked at run time only")) << r.err;
+}
+
 TEST(Check, AScriptNamedAloneBringsTheModulesItImports) {
   // `gshape check train.py` follows `from model import Net` to the file
   // beside it, as Python finds it when it runs the script: the call's
