@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 namespace gshape::gradual {
@@ -124,52 +125,77 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
 }  // namespace
 
 namespace {
-using GroupKey = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t, std::string>;
+// (file, line, column, begin, end, tag): views of the raw obligations'
+// strings, which outlive the merge (copies cost an allocation per group)
+using GroupKey = std::tuple<std::string_view, uint32_t, uint32_t, uint32_t, uint32_t, std::string_view>;
+using Groups = std::map<GroupKey, std::vector<const RawObligation*>>;
 
 GroupKey group_key(const RawObligation& r) {
   const SourceLoc& l = r.ob->loc;
-  return {l.file ? l.file->path() : std::string(), l.line, l.column, l.begin, l.end, r.ob->tag};
+  return {l.file ? std::string_view(l.file->path()) : std::string_view(), l.line, l.column, l.begin, l.end,
+          std::string_view(r.ob->tag)};
+}
+
+Groups groups_of(const std::vector<RawObligation>& raw) {
+  Groups groups;
+  for (const RawObligation& r : raw) groups[group_key(r)].push_back(&r);
+  return groups;
+}
+
+// The constraint texts of a group's members, in order (each rendered once).
+std::vector<std::string> texts_of(const std::vector<const RawObligation*>& members) {
+  std::vector<std::string> texts;
+  texts.reserve(members.size());
+  for (const RawObligation* r : members) texts.push_back(r->ob->constraint_sexpr());
+  return texts;
 }
 
 // Whether the analyses of a site agree on the constraint texts they emitted
-// (then the members are merged per text).
-bool uniform(const std::vector<const RawObligation*>& members) {
-  std::map<int, std::set<std::string>> by_evaluation;
-  for (const RawObligation* r : members) by_evaluation[r->evaluation].insert(r->ob->constraint_sexpr());
-  for (const auto& [e, texts] : by_evaluation)
-    if (texts != by_evaluation.begin()->second) return false;
+// (then the members are merged per text); `texts` are the members'.
+bool uniform(const std::vector<const RawObligation*>& members, const std::vector<std::string>& texts) {
+  std::map<int, std::set<std::string_view>> by_evaluation;
+  for (std::size_t i = 0; i < members.size(); ++i) by_evaluation[members[i]->evaluation].insert(texts[i]);
+  for (const auto& [e, distinct] : by_evaluation)
+    if (distinct != by_evaluation.begin()->second) return false;
   return true;
+}
+
+// A uniform group's members split per constraint text, the texts in the
+// order they first occur, the members of each in theirs.
+std::vector<std::pair<std::string_view, std::vector<std::size_t>>> split_by_text(const std::vector<std::string>& texts) {
+  std::vector<std::pair<std::string_view, std::vector<std::size_t>>> out;
+  std::map<std::string_view, std::size_t> index;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    auto [it, fresh] = index.emplace(texts[i], out.size());
+    if (fresh) out.push_back({texts[i], {}});
+    out[it->second].second.push_back(i);
+  }
+  return out;
 }
 }  // namespace
 
 std::vector<std::size_t> skipped_proofs_that_matter(const std::vector<RawObligation>& raw) {
-  std::map<GroupKey, std::vector<std::size_t>> groups;
   bool any = false;
-  for (std::size_t i = 0; i < raw.size(); ++i) {
-    groups[group_key(raw[i])].push_back(i);
-    any = any || raw[i].ob->proof_skipped;
-  }
+  for (const RawObligation& r : raw) any = any || r.ob->proof_skipped;
   std::vector<std::size_t> out;
   if (!any) return out;
-  for (const auto& [key, indices] : groups) {
+  auto index_of = [&](const RawObligation* r) { return static_cast<std::size_t>(r - raw.data()); };
+  for (const auto& [key, members] : groups_of(raw)) {
     bool skipped = false;
-    for (std::size_t i : indices) skipped = skipped || raw[i].ob->proof_skipped;
+    for (const RawObligation* r : members) skipped = skipped || r->ob->proof_skipped;
     if (!skipped) continue;
-    std::vector<const RawObligation*> members;
-    for (std::size_t i : indices) members.push_back(&raw[i]);
-    if (!uniform(members)) {
-      for (std::size_t i : indices)
-        if (raw[i].ob->proof_skipped) out.push_back(i);
+    std::vector<std::string> texts = texts_of(members);
+    if (!uniform(members, texts)) {
+      for (const RawObligation* r : members)
+        if (r->ob->proof_skipped) out.push_back(index_of(r));
       continue;
     }
-    std::map<std::string, std::vector<std::size_t>> by_text;
-    for (std::size_t i : indices) by_text[raw[i].ob->constraint_sexpr()].push_back(i);
-    for (const auto& [text, group] : by_text) {
+    for (const auto& [text, positions] : split_by_text(texts)) {
       // what merge_members reads of deferred members, settled by the decided ones?
       bool refuted = false, first_settled = false, zero_settled = false, uncalled_settled = false;
       bool seen_deferred = false;
-      for (std::size_t i : group) {
-        const RawObligation& r = raw[i];
+      for (std::size_t k : positions) {
+        const RawObligation& r = *members[k];
         if (r.ob->status == Status::Refuted) refuted = true;
         if (r.ob->status != Status::Deferred) continue;
         if (!seen_deferred) first_settled = !r.ob->proof_skipped;
@@ -179,10 +205,10 @@ std::vector<std::size_t> skipped_proofs_that_matter(const std::vector<RawObligat
         uncalled_settled = uncalled_settled || !r.uncalled;
       }
       if (refuted) continue;  // a refuted member is the one merged
-      for (std::size_t i : group) {
-        const RawObligation& r = raw[i];
+      for (std::size_t k : positions) {
+        const RawObligation& r = *members[k];
         if (!r.ob->proof_skipped) continue;
-        if (!first_settled || !zero_settled || (!uncalled_settled && !r.uncalled)) out.push_back(i);
+        if (!first_settled || !zero_settled || (!uncalled_settled && !r.uncalled)) out.push_back(index_of(&r));
       }
     }
   }
@@ -191,29 +217,21 @@ std::vector<std::size_t> skipped_proofs_that_matter(const std::vector<RawObligat
 }
 
 std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw) {
-  // group by site and tag, in a stable order
-  using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t, std::string>;
-  std::map<Key, std::vector<const RawObligation*>> groups;
-  for (const RawObligation& r : raw) {
-    const SourceLoc& l = r.ob->loc;
-    groups[{l.file ? l.file->path() : std::string(), l.line, l.column, l.begin, l.end, r.ob->tag}].push_back(&r);
-  }
-  std::vector<AnalysedObligation> out;
-  for (const auto& [key, members] : groups) {
+  // group by site and tag, in a stable order; first which members each
+  // merged obligation merges, so that the output is allocated once, at its
+  // size (grown by doubling, its last two buffers were the peak of memory
+  // on a large file)
+  std::vector<std::vector<const RawObligation*>> merges;
+  for (const auto& [key, members] : groups_of(raw)) {
     // each analysis of the site: the set of constraint texts it emitted for the tag
-    std::map<int, std::set<std::string>> by_evaluation;
-    for (const RawObligation* r : members) by_evaluation[r->evaluation].insert(r->ob->constraint_sexpr());
-    bool uniform = true;
-    for (const auto& [e, texts] : by_evaluation) uniform = uniform && texts == by_evaluation.begin()->second;
-    if (uniform) {
-      std::map<std::string, std::vector<const RawObligation*>> by_text;
-      std::vector<std::string> order;
-      for (const RawObligation* r : members) {
-        std::string text = r->ob->constraint_sexpr();
-        if (!by_text.count(text)) order.push_back(text);
-        by_text[text].push_back(r);
+    std::vector<std::string> texts = texts_of(members);
+    if (uniform(members, texts)) {
+      for (const auto& [text, positions] : split_by_text(texts)) {
+        std::vector<const RawObligation*> same;
+        same.reserve(positions.size());
+        for (std::size_t k : positions) same.push_back(members[k]);
+        merges.push_back(std::move(same));
       }
-      for (const std::string& text : order) out.push_back(merge_members(by_text[text]));
       continue;
     }
     // disagreeing analyses: one obligation, the worst of each analysis' worst
@@ -224,15 +242,41 @@ std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligatio
     }
     std::vector<const RawObligation*> worst;
     for (const auto& [e, r] : worst_per_eval) worst.push_back(r);
-    out.push_back(merge_members(worst));
+    merges.push_back(std::move(worst));
   }
-  std::stable_sort(out.begin(), out.end(), [](const AnalysedObligation& a, const AnalysedObligation& b) {
-    const SourceLoc& la = a.ob.loc;
-    const SourceLoc& lb = b.ob.loc;
-    std::string pa = la.file ? la.file->path() : std::string();
-    std::string pb = lb.file ? lb.file->path() : std::string();
-    return std::tie(pa, la.line, la.column, a.ob.tag) < std::tie(pb, lb.line, lb.column, b.ob.tag);
+  std::vector<AnalysedObligation> out;
+  out.reserve(merges.size());
+  for (std::vector<const RawObligation*>& members : merges) {
+    out.push_back(merge_members(members));
+    std::vector<const RawObligation*>().swap(members);
+  }
+  // by file, line, column and tag, stably: the order sorted as indices, then
+  // applied in place (a stable sort of the obligations themselves takes a
+  // buffer of half of them)
+  std::vector<std::size_t> order(out.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
+    const SourceLoc& la = out[i].ob.loc;
+    const SourceLoc& lb = out[j].ob.loc;
+    std::string_view pa = la.file ? std::string_view(la.file->path()) : std::string_view();
+    std::string_view pb = lb.file ? std::string_view(lb.file->path()) : std::string_view();
+    return std::tie(pa, la.line, la.column, out[i].ob.tag) < std::tie(pb, lb.line, lb.column, out[j].ob.tag);
   });
+  // position k receives the obligation at order[k], cycle by cycle
+  std::vector<char> placed(out.size(), 0);
+  for (std::size_t start = 0; start < out.size(); ++start) {
+    if (placed[start]) continue;
+    placed[start] = 1;
+    if (order[start] == start) continue;
+    AnalysedObligation held = std::move(out[start]);
+    std::size_t k = start;
+    while (order[k] != start) {
+      out[k] = std::move(out[order[k]]);
+      k = order[k];
+      placed[k] = 1;
+    }
+    out[k] = std::move(held);
+  }
   for (std::size_t i = 0; i < out.size(); ++i) out[i].ob.id = static_cast<int>(i);
   return out;
 }
