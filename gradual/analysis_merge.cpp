@@ -223,6 +223,10 @@ std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligatio
   // on a large file)
   std::vector<std::vector<const RawObligation*>> merges;
   for (const auto& [key, members] : groups_of(raw)) {
+    if (members.size() == 1) {  // (uniform, one text: nothing to render)
+      merges.push_back(members);
+      continue;
+    }
     // each analysis of the site: the set of constraint texts it emitted for the tag
     std::vector<std::string> texts = texts_of(members);
     if (uniform(members, texts)) {
