@@ -127,8 +127,29 @@ int64_t py_mod(int64_t a, int64_t b) {
   return r;
 }
 
-const TermNode* const_node(int64_t v) { return intern(TermOp::Const, v, {}, v >= 0); }
-const TermNode* bool_node(bool v) { return intern(TermOp::BoolConst, v ? 1 : 0, {}, false); }
+// Small constants and the two booleans are asked for all the time (Dim(0),
+// Pred(true), `x + 1`): each is interned the first time, as before (so
+// node ids, the creation order, are unchanged), and its node remembered, so
+// later requests skip the table and its lock.
+constexpr int64_t kCachedConstMin = -64, kCachedConstMax = 1024;
+std::atomic<const TermNode*> cached_consts[kCachedConstMax - kCachedConstMin + 1];
+std::atomic<const TermNode*> cached_bools[2];
+
+const TermNode* const_node(int64_t v) {
+  if (v < kCachedConstMin || v > kCachedConstMax) return intern(TermOp::Const, v, {}, v >= 0);
+  std::atomic<const TermNode*>& slot = cached_consts[v - kCachedConstMin];
+  if (const TermNode* n = slot.load(std::memory_order_acquire)) return n;
+  const TermNode* n = intern(TermOp::Const, v, {}, v >= 0);
+  slot.store(n, std::memory_order_release);
+  return n;
+}
+const TermNode* bool_node(bool v) {
+  std::atomic<const TermNode*>& slot = cached_bools[v ? 1 : 0];
+  if (const TermNode* n = slot.load(std::memory_order_acquire)) return n;
+  const TermNode* n = intern(TermOp::BoolConst, v ? 1 : 0, {}, false);
+  slot.store(n, std::memory_order_release);
+  return n;
+}
 
 bool by_id(const TermNode* a, const TermNode* b) { return a->id < b->id; }
 
