@@ -15,8 +15,19 @@ namespace {
 
 int rank(Status s) { return s == Status::Refuted ? 2 : s == Status::Deferred ? 1 : 0; }
 
-// A group's members → one merged obligation with the outcome rules.
-AnalysedObligation merge_members(const std::vector<const RawObligation*>& members) {
+// What merging a group's members gives, before the obligation is built:
+// the member it shows (`rep`) and the outcome, by the outcome rules.
+struct Choice {
+  const RawObligation* rep = nullptr;
+  Outcome outcome = Outcome::Proven;
+  bool zero_warning = false;
+  bool uncalled_only = false;
+  bool without_z3 = true;
+  bool refuted_only_uncalled = true;
+  int contexts = 0;
+};
+
+Choice choose(const std::vector<const RawObligation*>& members) {
   const RawObligation* normal_refuted = nullptr;
   const RawObligation* batch_refuted = nullptr;
   const RawObligation* handled_refuted = nullptr;
@@ -50,36 +61,54 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
       zero_only = zero_only && !r->ob->zero_only.empty();
     }
   }
-  AnalysedObligation out;
-  const RawObligation* rep = members.front();
-  bool zero_warning = false;
+  Choice c;
+  c.rep = members.front();
   if (normal_refuted) {
-    rep = normal_refuted;
-    out.outcome = Outcome::Error;
+    c.rep = normal_refuted;
+    c.outcome = Outcome::Error;
   } else if (batch_refuted) {
-    rep = batch_refuted;
-    out.outcome = Outcome::Warning;
+    c.rep = batch_refuted;
+    c.outcome = Outcome::Warning;
   } else if (handled_refuted) {
-    rep = handled_refuted;
-    out.outcome = Outcome::Warning;
+    c.rep = handled_refuted;
+    c.outcome = Outcome::Warning;
   } else if (deferred && zero_only) {
-    rep = deferred;
-    out.outcome = Outcome::Warning;
-    zero_warning = true;
-    out.uncalled_only = deferred_only_uncalled;
+    c.rep = deferred;
+    c.outcome = Outcome::Warning;
+    c.zero_warning = true;
+    c.uncalled_only = deferred_only_uncalled;
   } else if (deferred) {
-    rep = deferred;
-    out.outcome = Outcome::Deferred;
-    out.uncalled_only = deferred_only_uncalled;
+    c.rep = deferred;
+    c.outcome = Outcome::Deferred;
+    c.uncalled_only = deferred_only_uncalled;
   } else {
-    out.outcome = Outcome::Proven;
+    c.outcome = Outcome::Proven;
   }
-  out.ob = *rep->ob;
-  out.ob.decided_without_z3 = without_z3;
+  c.without_z3 = without_z3;
+  c.refuted_only_uncalled = refuted_only_uncalled;
+  c.contexts = static_cast<int>(evaluations.size());
+  return c;
+}
+
+// The merged obligation of a choice: the shown member's obligation, copied,
+// or moved out of `spend` (the obligations `rep` points into) when given.
+AnalysedObligation merge_members(const Choice& c, std::vector<Obligation>* spend) {
+  const RawObligation* rep = c.rep;
+  bool zero_warning = c.zero_warning;
+  bool refuted_only_uncalled = c.refuted_only_uncalled;
+  AnalysedObligation out;
+  out.outcome = c.outcome;
+  out.uncalled_only = c.uncalled_only;
+  if (spend)
+    out.ob = std::move((*spend)[static_cast<std::size_t>(rep->ob - spend->data())]);
+  else
+    out.ob = *rep->ob;
+  // (rep->ob is not read from here on: it may have been moved from)
+  out.ob.decided_without_z3 = c.without_z3;
   if (out.ob.status == Status::Deferred && out.ob.origin.empty() &&
       out.ob.reason.rfind("the solver could not decide", 0) == 0)
     out.ob.origin = "solver";
-  out.contexts = static_cast<int>(evaluations.size());
+  out.contexts = c.contexts;
   if (rep->notes) out.notes = *rep->notes;
   if (out.outcome == Outcome::Error && refuted_only_uncalled && !rep->uncalled_root.empty()) {
     // the error is certain, but only on the way from a function the project
@@ -103,11 +132,11 @@ AnalysedObligation merge_members(const std::vector<const RawObligation*>& member
     out.ob.reason = "fails, but inside a try whose " + rep->handled_what + " handles the failure";
     out.notes.insert(out.notes.begin(),
                      {rep->handled_by, "this fails whenever it runs, but the " +
-                                           std::string(python_error_of(rep->ob->tag)) + " is caught here (" +
+                                           std::string(python_error_of(out.ob.tag)) + " is caught here (" +
                                            rep->handled_what + "): the program falls back instead of crashing"});
   } else if (zero_warning) {
     // holds only at size 0: still checked at run time
-    const std::vector<std::string>& names = rep->ob->zero_only;
+    const std::vector<std::string>& names = out.ob.zero_only;
     std::string which;
     for (std::size_t i = 0; i < names.size(); ++i)
       which += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
@@ -216,15 +245,17 @@ std::vector<std::size_t> skipped_proofs_that_matter(const std::vector<RawObligat
   return out;
 }
 
-std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw) {
-  // group by site and tag, in a stable order; first which members each
-  // merged obligation merges, so that the output is allocated once, at its
-  // size (grown by doubling, its last two buffers were the peak of memory
-  // on a large file)
-  std::vector<std::vector<const RawObligation*>> merges;
+namespace {
+// What each merged obligation merges, grouped by site and tag in a stable
+// order: its choice (the member it shows and its outcome). Counted before
+// any obligation is built, so that the output is allocated once, at its
+// size (grown by doubling, its last two buffers were the peak of memory on
+// a large file).
+std::vector<Choice> merge_choices(const std::vector<RawObligation>& raw) {
+  std::vector<Choice> choices;
   for (const auto& [key, members] : groups_of(raw)) {
     if (members.size() == 1) {  // (uniform, one text: nothing to render)
-      merges.push_back(members);
+      choices.push_back(choose(members));
       continue;
     }
     // each analysis of the site: the set of constraint texts it emitted for the tag
@@ -234,7 +265,7 @@ std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligatio
         std::vector<const RawObligation*> same;
         same.reserve(positions.size());
         for (std::size_t k : positions) same.push_back(members[k]);
-        merges.push_back(std::move(same));
+        choices.push_back(choose(same));
       }
       continue;
     }
@@ -246,17 +277,19 @@ std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligatio
     }
     std::vector<const RawObligation*> worst;
     for (const auto& [e, r] : worst_per_eval) worst.push_back(r);
-    merges.push_back(std::move(worst));
+    choices.push_back(choose(worst));
   }
+  return choices;
+}
+
+// The merged obligations of `choices`, sorted by file, line, column and tag
+// (stably), their ids their positions.
+std::vector<AnalysedObligation> build(const std::vector<Choice>& choices, std::vector<Obligation>* spend) {
   std::vector<AnalysedObligation> out;
-  out.reserve(merges.size());
-  for (std::vector<const RawObligation*>& members : merges) {
-    out.push_back(merge_members(members));
-    std::vector<const RawObligation*>().swap(members);
-  }
-  // by file, line, column and tag, stably: the order sorted as indices, then
-  // applied in place (a stable sort of the obligations themselves takes a
-  // buffer of half of them)
+  out.reserve(choices.size());
+  for (const Choice& c : choices) out.push_back(merge_members(c, spend));
+  // the order sorted as indices, then applied in place (a stable sort of
+  // the obligations themselves takes a buffer of half of them)
   std::vector<std::size_t> order(out.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
@@ -283,6 +316,19 @@ std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligatio
   }
   for (std::size_t i = 0; i < out.size(); ++i) out[i].ob.id = static_cast<int>(i);
   return out;
+}
+}  // namespace
+
+std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw) {
+  return build(merge_choices(raw), nullptr);
+}
+
+std::optional<std::vector<AnalysedObligation>> merge_obligations_spending(const std::vector<RawObligation>& raw,
+                                                                          std::vector<Obligation>& obligations) {
+  std::vector<Choice> choices = merge_choices(raw);
+  for (const Choice& c : choices)
+    if (c.rep->ob->proof_skipped) return std::nullopt;
+  return build(choices, &obligations);
 }
 
 }  // namespace gshape::gradual
