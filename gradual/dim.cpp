@@ -630,18 +630,38 @@ Pred operator!(const Pred& a) {
 // ------------------------------------------------------------------ inspection
 
 std::vector<Dim> symbols_of(const TermNode* node) {
+  // compound nodes visited (a DAG: shared subterms once); a linear scan
+  // while there are few, most terms being small, then a hash set
+  constexpr std::size_t kFew = 32;
+  std::vector<const TermNode*> few;
+  std::unordered_set<const TermNode*> many;
+  auto first_visit = [&](const TermNode* n) {
+    if (many.empty()) {
+      if (std::find(few.begin(), few.end(), n) != few.end()) return false;
+      if (few.size() < kFew) {
+        few.push_back(n);
+        return true;
+      }
+      many.insert(few.begin(), few.end());
+    }
+    return many.insert(n).second;
+  };
   std::vector<const TermNode*> found;
-  std::unordered_set<const TermNode*> seen;
   std::vector<const TermNode*> stack{node};
   while (!stack.empty()) {
     const TermNode* n = stack.back();
     stack.pop_back();
-    if (!seen.insert(n).second) continue;
-    if (n->op == TermOp::Symbol) found.push_back(n);
+    if (n->op == TermOp::Symbol) {
+      found.push_back(n);
+      continue;
+    }
+    if (n->args.empty() || !first_visit(n)) continue;  // a constant, or seen
     for (const TermNode* a : n->args) stack.push_back(a);
   }
   std::sort(found.begin(), found.end(), by_id);
+  found.erase(std::unique(found.begin(), found.end()), found.end());
   std::vector<Dim> out;
+  out.reserve(found.size());
   for (const TermNode* n : found) out.emplace_back(n);
   return out;
 }
