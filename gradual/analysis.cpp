@@ -192,13 +192,25 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
     if (ob.decided_without_z3) ++result.stats.decided_without_z3;
     if (ob.decided_by_witness) ++result.stats.decided_by_witness;
   }
-  result.obligations = merge_obligations(merged_input);
-  // (never expected: a skipped proof merged as the one printed; then every one is decided)
-  if (std::any_of(result.obligations.begin(), result.obligations.end(),
-                  [](const AnalysedObligation& a) { return a.ob.proof_skipped; })) {
-    for (std::size_t i = 0; i < raw.size(); ++i) in.resolve_skipped(i);
-    result.obligations = merge_obligations(merged_input);
+  // The raw obligations are read after the merge only for --args=symbolic's
+  // preconditions: otherwise the merged ones are moved out of them.
+  const std::size_t raw_count = raw.size();
+  std::optional<std::vector<AnalysedObligation>> merged;
+  if (!options.symbolic_args) merged = merge_obligations_spending(merged_input, raw);
+  if (merged) {
+    // spent: freed before the rest of the result is built
+    std::vector<RawObligation>().swap(merged_input);
+    std::vector<Obligation>().swap(raw);
+  } else {
+    merged = merge_obligations(merged_input);
+    // (never expected: a skipped proof merged as the one printed; then every one is decided)
+    if (std::any_of(merged->begin(), merged->end(), [](const AnalysedObligation& a) { return a.ob.proof_skipped; })) {
+      for (std::size_t i = 0; i < raw.size(); ++i) in.resolve_skipped(i);
+      merged = merge_obligations(merged_input);
+    }
   }
+  result.obligations = std::move(*merged);
+  merged.reset();
   // the cores of the proofs printed, one Z3 check each (docs/gradual.md)
   for (AnalysedObligation& a : result.obligations)
     if (a.ob.pending_core) {
@@ -237,7 +249,7 @@ AnalysisResult analyse_whole(const Project& project, const AnalysisOptions& opti
   result.launch_inputs = in.launch_inputs();
   AnalysisStats& st = result.stats;
   const AnalysisStats& is = in.stats();
-  st.raw_obligations = raw.size();
+  st.raw_obligations = raw_count;
   st.functions_analysed = is.functions_analysed;
   st.memo_hits = is.memo_hits;
   st.budget_exhausted = is.budget_exhausted;

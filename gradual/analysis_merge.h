@@ -15,6 +15,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -44,6 +45,14 @@ struct RawObligation {
 };
 
 std::vector<AnalysedObligation> merge_obligations(const std::vector<RawObligation>& raw);
+// The same, each merged obligation moved out of the raw one it shows
+// instead of copied (a copy of every obligation was a large part of the
+// peak of memory): for a caller that reads none of `obligations` after the
+// merge, every `raw[i].ob` pointing into it. Nothing is moved, and nullopt
+// returned, when a merged obligation would be one whose proof was skipped
+// (the caller decides them, then merges again).
+std::optional<std::vector<AnalysedObligation>> merge_obligations_spending(const std::vector<RawObligation>& raw,
+                                                                          std::vector<Obligation>& obligations);
 
 // The raw obligations whose proof was skipped (Obligation::proof_skipped) and
 // whose decision the merge could read: the first deferred member of a

@@ -42,7 +42,32 @@ class CanonicalQuery {
   }
 
  private:
-  std::unordered_map<const TermNode*, std::size_t> numbers_;
+  // node → its number: open addressing on the node's hash, linear probing
+  // (built for every decision, most of them answered by the cache; a
+  // node-based map cost an allocation per node)
+  struct Slot {
+    const TermNode* node = nullptr;
+    std::size_t number = 0;
+  };
+  std::vector<Slot> slots_ = std::vector<Slot>(64);
+  std::size_t count_ = 0;
+
+  std::size_t home(const TermNode* n) const { return (n->hash * 0x9E3779B97F4A7C15ull >> 20) & (slots_.size() - 1); }
+  Slot* find_slot(const TermNode* n) {
+    for (std::size_t i = home(n);; i = (i + 1) & (slots_.size() - 1))
+      if (!slots_[i].node || slots_[i].node == n) return &slots_[i];
+  }
+  void remember(const TermNode* n, std::size_t k) {
+    if ((count_ + 1) * 2 > slots_.size()) {
+      std::vector<Slot> old(slots_.size() * 2);
+      old.swap(slots_);
+      for (const Slot& s : old)
+        if (s.node) *find_slot(s.node) = s;
+    }
+    *find_slot(n) = {n, k};
+    ++count_;
+  }
+
   // bytes, not text: a query's key is built for every decision, most of
   // them answered by the cache
   void put(uint64_t x) {
@@ -50,11 +75,17 @@ class CanonicalQuery {
     key += static_cast<char>(x);
   }
   std::size_t number(const TermNode* n) {
-    auto it = numbers_.find(n);
-    if (it != numbers_.end()) return it->second;
-    std::vector<std::size_t> args;
-    args.reserve(n->args.size());
-    for (const TermNode* a : n->args) args.push_back(number(a));
+    if (Slot* s = find_slot(n); s->node) return s->number;
+    // the arguments' numbers (numbering them writes their own entries first)
+    constexpr std::size_t kInline = 8;
+    std::size_t inline_args[kInline];
+    std::vector<std::size_t> many;
+    std::size_t* args = inline_args;
+    if (n->args.size() > kInline) {
+      many.resize(n->args.size());
+      args = many.data();
+    }
+    for (std::size_t i = 0; i < n->args.size(); ++i) args[i] = number(n->args[i]);
     put(static_cast<uint64_t>(n->op));
     if (n->op == TermOp::Symbol) {
       key += n->nonneg ? '+' : '-';
@@ -63,10 +94,10 @@ class CanonicalQuery {
     } else {
       put(static_cast<uint64_t>(n->value));
     }
-    put(args.size());
-    for (std::size_t a : args) put(a);
-    std::size_t k = numbers_.size();
-    numbers_.emplace(n, k);
+    put(n->args.size());
+    for (std::size_t i = 0; i < n->args.size(); ++i) put(args[i]);
+    std::size_t k = count_;
+    remember(n, k);
     return k;
   }
 };
