@@ -113,10 +113,10 @@ const char* kHyperScript =
     "import torch\n"
     "import torch.nn as nn\n"
     "\n"
-    "n = int(sys.argv[1])\n"
+    "n, m, k = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])\n"  // three sizes: no check settles another
     "fc = nn.Linear(n, 4)\n"    // 6: nn_linear_c1 in_features >= 0
-    "x = torch.zeros(2, n)\n"   // 7: zeros_c1 size[1] >= 0
-    "y = x.view(2, n)\n";       // 8: view_c2 shape[1] >= -1
+    "x = torch.zeros(2, m)\n"   // 7: zeros_c1 size[1] >= 0
+    "y = x.view(2, k)\n";       // 8: view_c2 shape[1] >= -1
 
 TEST(Report, TriviaIsHiddenUnlessVerbose) {
   TempDir dir;
