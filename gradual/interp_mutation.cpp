@@ -9,6 +9,10 @@
 // from a stale value: it is checked at run time instead.
 #include "gradual/interp.h"
 
+#include <functional>
+#include <optional>
+#include <set>
+
 namespace gshape::gradual::interp {
 
 using namespace gshape::ir;
@@ -51,10 +55,48 @@ void Interpreter::assign_in_place(const Expr* target, const Value& before, const
   const auto* name = target ? dyn_cast<Name>(target) : nullptr;
   // the vars that hold the target's own binding skip it: it gets `after`
   bool target_global = name && (f.global_names.count(name->id) || !f.vars->count(name->id));
+  // Holders that are not names: an attribute of a project object (`h =
+  // self.h; h.unsqueeze_(0)`), an item of a list (`for t in ts:
+  // t.unsqueeze_(0)`), followed a few levels deep. Returns the value with
+  // them forgotten (objects are changed in place, through the write log).
+  std::set<const ObjectValue*> visited;
+  std::function<std::optional<Value>(const Value&, int)> forget_held = [&](const Value& v, int depth) -> std::optional<Value> {
+    if (depth > 3) return std::nullopt;
+    if (v.is_sequence() && v.items()) {
+      std::vector<Value> items = *v.items();
+      bool changed = false;
+      for (Value& item : items) {
+        if (may_alias(item, before)) {
+          item = after_unseen_change(item);
+          changed = true;
+        } else if (std::optional<Value> inner = forget_held(item, depth + 1)) {
+          item = std::move(*inner);
+          changed = true;
+        }
+      }
+      if (changed) return Value::sequence(v.sequence_kind(), std::move(items));
+      return std::nullopt;
+    }
+    auto inst = shared_as<InstanceObject>(v);
+    if (!inst || !visited.insert(inst.get()).second) return std::nullopt;
+    std::vector<std::pair<std::string, Value>> updates;
+    for (const auto& [attr, held] : inst->attributes) {
+      if (may_alias(held, before)) updates.emplace_back(attr, after_unseen_change(held));
+      else if (std::optional<Value> inner = forget_held(held, depth + 1)) updates.emplace_back(attr, std::move(*inner));
+    }
+    for (auto& [attr, value] : updates) write_object_attribute(inst, attr, value);
+    return std::nullopt;  // the object itself is the same
+  };
   auto forget_aliases = [&](Vars& vars, bool holds_target) {
     for (auto& [other, binding] : vars) {
       if (holds_target && name && other == name->id) continue;
-      if (!may_alias(binding.value, before)) continue;
+      if (!may_alias(binding.value, before)) {
+        if (std::optional<Value> changed = forget_held(binding.value, 0)) {
+          binding.value = std::move(*changed);
+          note_parameter_changed(other);
+        }
+        continue;
+      }
       binding.value = after_unseen_change(binding.value);
       note_parameter_changed(other);
     }

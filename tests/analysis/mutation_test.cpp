@@ -291,5 +291,29 @@ TEST(Mutation, AForwardSetOnTheInstanceIsTheOneCalled) {
   EXPECT_EQ(a.worst(line_of(src, "# lambda"), "broadcast_c1"), Outcome::Error) << a.dump();
 }
 
+TEST(Mutation, AnInPlaceChangeReachesAttributesAndListItemsHoldingTheTensor) {
+  // `h = self.h; h.unsqueeze_(0)` changes the buffer; `for t in ts:
+  // t.unsqueeze_(0)` changes the list's tensors (an outside tester's false proofs)
+  const std::string src =
+      "import torch\n"
+      "class State:\n"
+      "    def __init__(self):\n"
+      "        self.h = torch.zeros(4, 8)\n"
+      "    def grow(self):\n"
+      "        h = self.h\n"
+      "        h.unsqueeze_(0)\n"
+      "        return self.h.t()  # buffer\n"
+      "State().grow()\n"
+      "ts = [torch.zeros(4, 8), torch.zeros(4, 8)]\n"
+      "for t in ts:\n"
+      "    t.unsqueeze_(0)\n"
+      "u = ts[0].t()  # items\n"
+      "kept = torch.zeros(3, 5).t()  # unrelated\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# buffer"), "t_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# items"), "t_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# unrelated"), "t_c1"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
