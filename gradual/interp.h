@@ -591,8 +591,15 @@ class Interpreter {
   CallGraph call_graph_;
 
   // memoised calls: key → result; the log lists keys in insertion order (rollback)
-  // Module globals a call read, with the value read first (a memo hit needs them unchanged).
-  using GlobalReads = std::map<std::pair<const ModuleState*, std::string>, Value>;
+  // Module globals a call read, with the value read first (a memo hit needs
+  // them unchanged) and, for an instance (a config, a model), its version
+  // then: a memo hit needs its attributes unchanged too (`cfg.d_in = 6`
+  // between two calls of `build()` reading cfg.d_in).
+  struct GlobalRead {
+    Value value;
+    uint64_t version = 0;
+  };
+  using GlobalReads = std::map<std::pair<const ModuleState*, std::string>, GlobalRead>;
   struct MemoEntry {
     Value result;
     // The callee and the arguments, kept alive: a key names the callee and

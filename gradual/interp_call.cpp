@@ -469,9 +469,11 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
   // An analysis in a loop's silent pass recorded nothing: a recording visit
   // analyses the call again.
   auto globals_changed = [](const MemoEntry& e) {
-    for (const auto& [where, value] : e.global_reads) {
+    for (const auto& [where, read] : e.global_reads) {
       auto g = where.first->globals.find(where.second);
-      if (g == where.first->globals.end() || !same_value(g->second.value, value)) return true;
+      if (g == where.first->globals.end() || !same_value(g->second.value, read.value)) return true;
+      const auto* inst = object_as<InstanceObject>(g->second.value);
+      if (inst && inst->version != read.version) return true;  // an attribute of it was set
     }
     return false;
   };

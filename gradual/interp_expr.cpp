@@ -205,7 +205,11 @@ Value Interpreter::lookup_name(const std::string& name, const Node*) {
   }
   auto g = f.module->globals.find(name);
   if (g != f.module->globals.end()) {
-    if (!active_global_reads_.empty()) active_global_reads_.back().emplace(std::make_pair(f.module, name), g->second.value);
+    if (!active_global_reads_.empty()) {
+      const auto* inst = object_as<InstanceObject>(g->second.value);
+      active_global_reads_.back().emplace(std::make_pair(f.module, name),
+                                          GlobalRead{g->second.value, inst ? inst->version : 0});
+    }
     return g->second.value;
   }
   if (builtin_names().count(name)) return Value::object(std::make_shared<LibraryName>("builtins." + name));

@@ -162,6 +162,35 @@ TEST(Mutation, AMemoisedCallIsAnalysedAgainWhenAGlobalItReadChanged) {
   EXPECT_EQ(a.outcome(line_of(src, "# first"), "matmul_c2"), Outcome::Proven) << a.dump();
 }
 
+TEST(Mutation, AMemoisedCallIsAnalysedAgainWhenAGlobalObjectItReadChanged) {
+  // a global config instance changed between two build() calls; a call that
+  // writes a global object's attribute writes it again (an outside tester's)
+  const std::string src =
+      "import torch, torch.nn as nn\n"
+      "class Config:\n"
+      "    def __init__(self):\n"
+      "        self.d_in = 8\n"
+      "cfg = Config()\n"
+      "def build():\n"
+      "    return nn.Linear(cfg.d_in, 4)\n"
+      "enc = build()\n"
+      "cfg.d_in = 6\n"
+      "dec = build()\n"
+      "y = dec(torch.randn(2, 8))  # changed config\n"
+      "class Registry:\n"
+      "    pass\n"
+      "REG = Registry()\n"
+      "def f(x):\n"
+      "    REG.out = torch.cat([x, x], 1)\n"
+      "f(torch.randn(2, 4))\n"
+      "REG.out = torch.randn(2, 3)\n"
+      "f(torch.randn(2, 4))\n"
+      "z = REG.out.view(2, 3)  # written again\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# changed config"), "linear_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# written again"), "view_c5"), Outcome::Error) << a.dump();
+}
+
 TEST(Mutation, AVariableAnInnerFunctionDeclaresNonlocalIsUnknownAfterACall) {
   // bump() sets d = 5: view(-1, d) on 12 elements fails; it was proven with d = 4
   const std::string src =
