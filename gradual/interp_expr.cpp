@@ -863,6 +863,15 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
 
 bool Interpreter::set_attribute(const Value& obj, const std::string& attr, const Value& v, const SourceLoc& origin) {
   if (auto inst = shared_as<InstanceObject>(obj)) {
+    // a property of the class: the assignment runs its setter (which may
+    // store something else: `self._heads = v * 2`); without one, Python raises
+    const Value* cls_attr = inst->cls->lookup(attr);
+    auto property = cls_attr ? shared_as<FunctionObject>(*cls_attr) : nullptr;
+    if (property && property->flavor == FunctionObject::Flavor::Property) {
+      if (property->setter)
+        call_function(property->setter, {ArgValue{Argument::Type::Positional, {}, v, nullptr, {}}}, obj, nullptr);
+      return true;
+    }
     write_object_attribute(inst, attr, v);
     inst->origins[attr] = origin;
     return true;

@@ -52,6 +52,7 @@ struct FunctionObject : ObjectValue {
   std::string qualname;
   ClassObject* owner = nullptr;  // the class whose body defined it (for super())
   Flavor flavor = Flavor::Plain;
+  std::shared_ptr<FunctionObject> setter;  // a property's `@name.setter`
   const std::vector<ir::Parameter>& params() const;
 };
 

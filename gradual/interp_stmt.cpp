@@ -290,7 +290,13 @@ void Interpreter::exec(const Stmt* s) {
       for (auto it = def->decorators.rbegin(); it != def->decorators.rend(); ++it) {
         const Expr* d = *it;
         if (const auto* attr = dyn_cast<Attribute>(d)) {
-          if (attr->attr == "setter" || attr->attr == "deleter" || attr->attr == "getter") return;  // keep the property
+          if (attr->attr == "setter" || attr->attr == "deleter" || attr->attr == "getter") {  // keep the property
+            if (attr->attr == "setter") {  // an assignment to the name runs this function
+              auto property = shared_as<FunctionObject>(eval(attr->value));
+              if (property && property->flavor == FunctionObject::Flavor::Property) property->setter = fn;
+            }
+            return;
+          }
         }
         Value dv = eval(d);
         if (const auto* lib = object_as<LibraryName>(dv)) {

@@ -716,5 +716,25 @@ TEST(Calls, WhatATryBodyAssumedDoesNotHoldAfterACaughtFailure) {
   EXPECT_EQ(a.outcome(line_of(src, "# suppressed"), "view_c5"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Calls, AnAssignmentToAPropertyRunsItsSetter) {
+  // a normalising setter: cfg.heads = 3 stores 6 (an outside tester's false proof)
+  const std::string src =
+      "import torch\n"
+      "class Cfg:\n"
+      "    def __init__(self):\n"
+      "        self._heads = 2\n"
+      "    @property\n"
+      "    def heads(self):\n"
+      "        return self._heads\n"
+      "    @heads.setter\n"
+      "    def heads(self, v):\n"
+      "        self._heads = v * 2\n"
+      "cfg = Cfg()\n"
+      "cfg.heads = 3\n"
+      "x = torch.randn(2, 12).view(2, cfg.heads, 4)  # setter\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# setter"), "view_c5"), Outcome::Error) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
