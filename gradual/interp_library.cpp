@@ -528,6 +528,10 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
         ints = ints && (v.is_int() || v.is_bool());
         tensors = tensors && v.is_tensor();
       }
+      bool any_tensor = start && start->is_tensor();
+      for (const Value& v : *items) any_tensor = any_tensor || v.is_tensor();
+      // tensors broadcast together (builtins.sum's broadcast_c1)
+      if (any_tensor) apply_named_rule(path, std::nullopt, args, site);
       if (tensors && !items->empty()) {
         // tensors of one shape sum to that shape (nothing to broadcast);
         // of several shapes, to a tensor whose broadcast is not followed here

@@ -150,6 +150,20 @@ Shape broadcast_all(RuleContext& ctx, const std::string& tag, const std::vector<
   return shape_of_terms(*acc);
 }
 
+// Python's sum(items, start=0) of tensors: start + items[0] + items[1] ...,
+// all broadcast together (`broadcast_c1`). Items of other kinds are
+// Python's own business; a sequence the rule cannot list is not modelled.
+Value rule_builtin_sum(RuleContext& ctx) {
+  std::vector<Arg> operands{ctx.arg("start")};
+  bool tensors = operands.front().is_tensor();
+  for (const Arg& item : ctx.elements(ctx.arg("iterable"))) {
+    tensors = tensors || item.is_tensor();
+    operands.push_back(item);
+  }
+  if (!tensors) return Value::unknown();
+  return Value::tensor(broadcast_all(ctx, "broadcast_c1", operands));  // broadcast_c1
+}
+
 // torch.where(condition, input, other): `where_c1` the three broadcast.
 Value rule_where(RuleContext& ctx) {
   Arg cond = ctx.tensor("condition");
@@ -342,6 +356,7 @@ void register_pointwise_rules(RuleRegistry& r) {
   r.add("operator.neg", "input", rule_neg);
   r.add("operator.abs", "input", rule_abs);
   r.add("builtins.abs", "input", rule_abs);
+  r.add_check("builtins.sum", "iterable, start=0", rule_builtin_sum);
 
   r.add("torch.where", "condition, input=None, other=None, *, out=None", rule_where);
   r.add("Tensor.where", "input, condition, other", rule_tensor_where);

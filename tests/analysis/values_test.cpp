@@ -700,6 +700,22 @@ TEST(Values, ATensorsTruthAndScalarNeedExactlyOneElement) {
   EXPECT_EQ(a.outcome(line_of(src, "# symbolic"), "truth_c1"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Values, PythonsSumOfTensorsBroadcastsThem) {
+  // sum([t1, t2, t3]) is 0 + t1 + t2 + t3 (an outside tester's unchecked crash)
+  const std::string src =
+      "import torch\n"
+      "def bad():\n"
+      "    return sum([torch.zeros(2, 3), torch.zeros(2, 4)])  # bad\n"
+      "def good():\n"
+      "    return sum([torch.zeros(2, 3), torch.zeros(1, 3)])  # good\n"
+      "bad(); good()\n"
+      "n = sum([1, 2, 3])  # numbers\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# bad"), "broadcast_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# good"), "broadcast_c1"), Outcome::Proven) << a.dump();
+  EXPECT_TRUE(a.at(line_of(src, "# numbers"), "broadcast_c1").empty()) << a.dump();
+}
+
 TEST(Values, TypeWithADtypeConvertsAndWithoutOneNamesTheType) {
   // vit-pytorch's posemb helpers end with `return pe.type(dtype)`
   const std::string src =

@@ -72,6 +72,22 @@ class CalleeTests(unittest.TestCase):
         self.assertEqual(call_outcome(super(Scaled, scaled).forward, torch.empty(3, 6)), FAIL)
         self.assertEqual(call_outcome(super(Scaled, scaled).forward, torch.empty(3, 8)), PASS)
 
+    def test_pythons_sum_of_tensors(self):
+        a, b, c = torch.empty(2, 3), torch.empty(1, 3), torch.empty(2, 4)
+        for items in ([a, b], [a, c], [a, b, c], [b, a]):
+            def run(items=items):
+                return sum(items)
+            expected = FAIL if any(t.shape[-1] == 4 for t in items) else PASS
+            with self.subTest(shapes=[tuple(t.shape) for t in items]):
+                self.assertEqual(call_outcome(sum, items), expected)
+                try:
+                    run()
+                    python = PASS
+                except RuntimeError:
+                    python = FAIL
+                self.assertEqual(python, expected)
+        self.assertNotEqual(call_outcome(sum, [1, 2, 3]), FAIL)  # numbers: Python's own business
+
     def test_a_forward_set_on_the_instance_is_not_the_class_rule(self):
         # nn.Module.__call__ calls the instance's forward: the Linear rule
         # does not say what it accepts
