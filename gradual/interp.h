@@ -662,8 +662,9 @@ class Interpreter {
     std::vector<std::string> classes;  // the builtin classes it catches (python_errors.h)
     const ir::Stmt* try_body = nullptr;
   };
-  // The innermost handler of the current function that catches what a
-  // failure of constraint `tag` raises; null when none does.
+  // The innermost handler, of the current function or of a caller (the
+  // failure propagates), that catches what a failure of constraint `tag`
+  // raises; null when none does.
   const Handler* handler_for(const std::string& tag) const;
   std::vector<Handler> handlers_;
   // The except clauses whose bodies are being analysed, with their frame depth.

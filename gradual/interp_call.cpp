@@ -315,6 +315,9 @@ Value Interpreter::with_fresh_symbols(const Value& v, std::size_t first, std::si
 std::string Interpreter::memo_key(const FunctionObject& fn, const std::vector<Value>& args) const {
   std::string key = std::to_string(reinterpret_cast<uintptr_t>(&fn)) + "|" + std::to_string(context_) + "|";
   for (const Value& v : args) key += value_key(v) + ";";
+  // a call inside a try whose handler catches shape errors: its failures are
+  // warnings there, errors elsewhere (handler_for), so the entry is the try's
+  if (!handlers_.empty()) key += "|try" + std::to_string(handlers_.back().loc.begin) + "." + std::to_string(handlers_.size());
   return key;
 }
 
@@ -828,7 +831,8 @@ void Interpreter::debug_trace(const Node* site, std::size_t first) {
 
 const Interpreter::Handler* Interpreter::handler_for(const std::string& tag) const {
   std::string_view raised = python_error_of(tag);
-  for (auto it = handlers_.rbegin(); it != handlers_.rend() && it->frame_depth == frames_.size(); ++it)
+  // the failure propagates out of callees: a handler of a caller catches it too
+  for (auto it = handlers_.rbegin(); it != handlers_.rend(); ++it)
     for (const std::string& caught : it->classes)
       if (catches(caught, raised)) return &*it;
   return nullptr;

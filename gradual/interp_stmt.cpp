@@ -435,6 +435,22 @@ void Interpreter::exec(const Stmt* s) {
       // assumed does not hold after it
       Vars before = *frame().vars;
       {
+        // what it suppresses is caught: a certain failure in the body is a warning
+        std::vector<std::string> classes;
+        for (const WithItem& item : w->items)
+          if (const auto* call = dyn_cast<Call>(item.context))
+            for (const Argument& arg : call->args) caught_classes(arg.value, classes);
+        std::size_t pushed = 0;
+        if (!classes.empty()) {
+          handlers_.push_back({w->loc, "with " + source_text(w->items.front().context->loc, 40), frames_.size(),
+                               std::move(classes), w->body.empty() ? nullptr : w->body.front()});
+          pushed = 1;
+        }
+        struct Pop {
+          std::vector<Handler>& handlers;
+          std::size_t n;
+          ~Pop() { handlers.resize(handlers.size() - n); }
+        } pop{handlers_, pushed};
         SolverScope scope(*solver_);
         exec_body(w->body);
       }

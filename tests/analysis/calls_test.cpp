@@ -647,6 +647,36 @@ TEST(Calls, AHandlerCatchesWhatPyTorchRaisesForTheConstraint) {
   EXPECT_EQ(a.outcome(line_of(src, "# view"), "view_c5"), Outcome::Error) << a.dump();
 }
 
+TEST(Calls, AFailureInACalleeCaughtByTheCallerIsAWarning) {
+  // an outside tester's correct program: the fast path fails, the caller's
+  // handler falls back; the same helper called unguarded fails for certain
+  const std::string src =
+      "import contextlib\n"
+      "import torch\n"
+      "def fast(x):\n"
+      "    return x.view(x.size(0), 7)  # fast\n"
+      "def robust(x):\n"
+      "    try:\n"
+      "        return fast(x)\n"
+      "    except RuntimeError:\n"
+      "        return x.reshape(x.size(0), -1)\n"
+      "robust(torch.randn(2, 3))\n"
+      "y = torch.randn(2, 3)\n"
+      "with contextlib.suppress(RuntimeError):\n"
+      "    y = y.view(7)  # suppressed\n"
+      "def slow(x):\n"
+      "    return x.view(x.size(0), 5)  # unguarded\n"
+      "try:\n"
+      "    slow(torch.randn(2, 3))\n"
+      "except RuntimeError:\n"
+      "    pass\n"
+      "slow(torch.randn(2, 3))\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# fast"), "view_c5"), Outcome::Warning) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# suppressed"), "view_c5"), Outcome::Warning) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# unguarded"), "view_c5"), Outcome::Error) << a.dump();
+}
+
 TEST(Calls, AReturnAnnotationGivesCallersTheShape) {
   // an outside user's program: data read from JSON, its shape stated on the
   // loader's return; the caller's forgotten flatten is certain
