@@ -84,10 +84,7 @@ std::optional<SitePlan> site_of(const ir::Node* node) {
       const auto* a = ir::cast<ir::Assign>(node);
       if (a->targets.size() != 1) return std::nullopt;
       if (a->targets.front()->kind == ir::Kind::Tuple || a->targets.front()->kind == ir::Kind::List) {
-        const auto& elts = static_cast<const ir::SequenceExpr*>(a->targets.front())->elts;
-        for (const ir::Expr* e : elts)
-          if (e->kind == ir::Kind::Starred) return std::nullopt;
-        s.rule = gradual::unpack_rule(elts.size());
+        s.rule = gradual::unpack_rule(a->targets.front());
         if (s.rule.empty()) return std::nullopt;
         add(a->value, "arg");
         break;

@@ -203,11 +203,13 @@ class Interpreter {
   // `a, b, c = v` of a tensor or of tensors: as many values as names
   // (operator.unpackN); the statement is the site.
   void check_unpacking(const ir::Assign* a, const Value& v);
-  // `for a, b, c in items` of a tensor or of tensors: every item unpacks into
-  // as many values as names (operator.iter_unpackN); the loop is the site.
-  void check_iter_unpacking(const ir::For* loop, const Value& items);
-  // `with contextlib.suppress(...)` (by name): the body may stop anywhere.
-  static bool suppresses_exceptions(const ir::With& w);
+  // The unpacking at `site` of `v` (`a, b = v`: operator.unpackN; `for a, b
+  // in v`, each item: operator.iter_unpackN) by `rule` when v holds tensors;
+  // no rule (empty): no site.
+  void check_unpacked(const ir::Node* site, const std::string& rule, const Value& v, const ir::Expr* value_expr);
+  // The `contextlib.suppress(...)` call (by name) of a with statement, or
+  // null: its body may stop anywhere.
+  static const ir::Call* suppress_call(const ir::With& w);
   // Python converts `v`, the value of `test`, to bool at `site` (an if,
   // while or assert statement, a ternary, `not v`): a tensor must hold
   // exactly one element (operator.truth). No site when the test's value is
@@ -661,6 +663,12 @@ class Interpreter {
     std::size_t frame_depth = 0;
     std::vector<std::string> classes;  // the builtin classes it catches (python_errors.h)
     const ir::Stmt* try_body = nullptr;
+  };
+  // The `n` handlers a try (or a `with suppress(...)`) pushed, popped when its body ends.
+  struct HandlerScope {
+    std::vector<Handler>& handlers;
+    std::size_t n;
+    ~HandlerScope() { handlers.resize(handlers.size() - n); }
   };
   // The innermost handler, of the current function or of a caller (the
   // failure propagates), that catches what a failure of constraint `tag`

@@ -8,6 +8,7 @@
 // rule); failures only there are warnings. Comprehensions follow the same
 // iteration plans.
 #include "gradual/interp.h"
+#include "gradual/operator_rules.h"
 
 namespace gshape::gradual::interp {
 
@@ -601,7 +602,7 @@ void Interpreter::run_loop(const Expr* target, const Body& body, const Body& ore
 
 void Interpreter::exec_for(const For* loop) {
   Value it = eval(loop->iter);
-  check_iter_unpacking(loop, it);
+  check_unpacked(loop, iter_unpack_rule(loop->target), it, loop->iter);  // `for a, b in items`
   std::string hint = loop->target ? source_text(loop->target->loc, 24) : std::string("item");
   IterPlan plan = plan_iteration(it, hint);
   if (!plan.unroll && plan.passes.empty()) {

@@ -426,7 +426,8 @@ void Interpreter::exec(const Stmt* s) {
         bool itself = object_as<InstanceObject>(ctx) || object_as<FileObject>(ctx);
         if (item.target) assign(item.target, itself ? ctx : Value::unknown(), item.context->loc);
       }
-      if (!suppresses_exceptions(*w)) {
+      const Call* suppress = suppress_call(*w);
+      if (!suppress) {
         exec_body(w->body);
         return;
       }
@@ -437,20 +438,14 @@ void Interpreter::exec(const Stmt* s) {
       {
         // what it suppresses is caught: a certain failure in the body is a warning
         std::vector<std::string> classes;
-        for (const WithItem& item : w->items)
-          if (const auto* call = dyn_cast<Call>(item.context))
-            for (const Argument& arg : call->args) caught_classes(arg.value, classes);
+        for (const Argument& arg : suppress->args) caught_classes(arg.value, classes);
         std::size_t pushed = 0;
         if (!classes.empty()) {
-          handlers_.push_back({w->loc, "with " + source_text(w->items.front().context->loc, 40), frames_.size(),
+          handlers_.push_back({w->loc, "with " + source_text(suppress->loc, 40), frames_.size(),
                                std::move(classes), w->body.empty() ? nullptr : w->body.front()});
           pushed = 1;
         }
-        struct Pop {
-          std::vector<Handler>& handlers;
-          std::size_t n;
-          ~Pop() { handlers.resize(handlers.size() - n); }
-        } pop{handlers_, pushed};
+        HandlerScope pop{handlers_, pushed};
         SolverScope scope(*solver_);
         exec_body(w->body);
       }
@@ -481,11 +476,7 @@ void Interpreter::exec(const Stmt* s) {
         std::optional<SolverScope> body_facts;
         if (!t->handlers.empty()) body_facts.emplace(*solver_);
         {
-          struct Pop {
-            std::vector<Handler>& handlers;
-            std::size_t n;
-            ~Pop() { handlers.resize(handlers.size() - n); }
-          } pop{handlers_, pushed};
+          HandlerScope pop{handlers_, pushed};
           exec_body(t->body);
         }
         if (frame().live) exec_body(t->orelse);
@@ -762,13 +753,13 @@ void Interpreter::fix_rank_of_starred_shape(const Assign* a) {
 }
 
 void Interpreter::check_unpacking(const Assign* a, const Value& v) {
-  if (a->targets.size() != 1 || !(isa<Tuple>(a->targets.front()) || isa<List>(a->targets.front()))) return;
-  const auto& elts = static_cast<const SequenceExpr*>(a->targets.front())->elts;
-  for (const Expr* e : elts)
-    if (isa<Starred>(e)) return;
-  std::string rule = unpack_rule(elts.size());
+  if (a->targets.size() != 1) return;
+  check_unpacked(a, unpack_rule(a->targets.front()), v, a->value);
+}
+
+void Interpreter::check_unpacked(const Node* site, const std::string& rule, const Value& v, const Expr* value_expr) {
   if (rule.empty()) return;
-  SiteOutcome outcome(*this, a);
+  SiteOutcome outcome(*this, site);
   bool tensors = v.is_tensor() || (v.is_sequence() && v.element() && v.element()->is_tensor());
   if (v.is_sequence() && v.items())
     for (const Value& item : *v.items()) tensors = tensors || item.is_tensor();
@@ -776,40 +767,22 @@ void Interpreter::check_unpacking(const Assign* a, const Value& v) {
     // a value of unknown kind may hold tensors: checked at run time; the
     // unpacking of other values is Python's own business (no shape error)
     bool unknown = v.is_unknown() || (v.is_sequence() && !v.items() && (!v.element() || v.element()->is_unknown()));
-    if (unknown) note_unresolved(a, "the unpacked value is not known (it may hold tensors)");
+    if (unknown) note_unresolved(site, "the unpacked operand is not known (it may hold tensors)");
     return;
   }
-  std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, v, a->value, {}}};
-  apply_named_rule(rule, std::nullopt, args, a);
+  std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, v, value_expr, {}}};
+  apply_named_rule(rule, std::nullopt, args, site);
 }
 
-bool Interpreter::suppresses_exceptions(const With& w) {
+const Call* Interpreter::suppress_call(const With& w) {
   for (const WithItem& item : w.items) {
     const auto* call = dyn_cast<Call>(item.context);
     if (!call) continue;
     const Expr* f = call->func;
-    if (const auto* n = dyn_cast<Name>(f); n && n->id == "suppress") return true;
-    if (const auto* a = dyn_cast<Attribute>(f); a && a->attr == "suppress") return true;
+    if (const auto* n = dyn_cast<Name>(f); n && n->id == "suppress") return call;
+    if (const auto* a = dyn_cast<Attribute>(f); a && a->attr == "suppress") return call;
   }
-  return false;
-}
-
-void Interpreter::check_iter_unpacking(const For* loop, const Value& items) {
-  std::string rule = iter_unpack_rule(loop->target);
-  if (rule.empty()) return;
-  SiteOutcome outcome(*this, loop);
-  bool tensors = items.is_tensor() || (items.is_sequence() && items.element() && items.element()->is_tensor());
-  if (items.is_sequence() && items.items())
-    for (const Value& item : *items.items()) tensors = tensors || item.is_tensor();
-  if (!tensors) {
-    // as check_unpacking: a value of unknown kind may hold tensors
-    bool unknown = items.is_unknown() ||
-                   (items.is_sequence() && !items.items() && (!items.element() || items.element()->is_unknown()));
-    if (unknown) note_unresolved(loop, "the iterated operand is not known (it may hold tensors)");
-    return;
-  }
-  std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, items, loop->iter, {}}};
-  apply_named_rule(rule, std::nullopt, args, loop);
+  return nullptr;
 }
 
 bool Interpreter::may_be_tensor(const Value& v) {
@@ -821,12 +794,14 @@ bool Interpreter::may_be_tensor(const Value& v) {
 }
 
 void Interpreter::check_truth(const Node* site, const Expr* test, const Value& v) {
-  std::string rule = truth_test_rule(test);
-  if (rule.empty() && !(isa<UnaryOp>(site) && cast<UnaryOp>(site)->op == UnaryOpKind::Not)) return;
+  // `not x` is a site whatever x is (as the rewriter's expression index has it)
+  const auto* negation = dyn_cast<UnaryOp>(site);
+  std::string rule = negation ? unary_operator_rule(negation->op) : truth_test_rule(test);
+  if (rule.empty()) return;
   SiteOutcome outcome(*this, site);
   if (v.is_tensor()) {
     std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, v, test, {}}};
-    apply_named_rule("operator.truth", std::nullopt, args, site);
+    apply_named_rule(rule, std::nullopt, args, site);
   } else if (may_be_tensor(v) && test != compared_non_tensors_) {
     note_unresolved(site, "the tested operand is not known (it may be a tensor)");
   }

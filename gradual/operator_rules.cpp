@@ -90,12 +90,26 @@ std::string unpack_rule(std::size_t names) {
                                                                         : std::string();
 }
 
-std::string iter_unpack_rule(const ir::Expr* target) {
-  if (!(ir::isa<ir::Tuple>(target) || ir::isa<ir::List>(target))) return {};
+namespace {
+// The names a tuple or list target unpacks into; 0 for another target or one
+// with a starred name (its split is not known).
+std::size_t names_unpacked(const ir::Expr* target) {
+  if (!(ir::isa<ir::Tuple>(target) || ir::isa<ir::List>(target))) return 0;
   const auto& elts = static_cast<const ir::SequenceExpr*>(target)->elts;
   for (const ir::Expr* e : elts)
-    if (ir::isa<ir::Starred>(e)) return {};
-  return iter_unpack_rule(elts.size());
+    if (ir::isa<ir::Starred>(e)) return 0;
+  return elts.size();
+}
+}  // namespace
+
+std::string unpack_rule(const ir::Expr* target) {
+  std::size_t names = names_unpacked(target);
+  return names ? unpack_rule(names) : std::string();
+}
+
+std::string iter_unpack_rule(const ir::Expr* target) {
+  std::size_t names = names_unpacked(target);
+  return names ? iter_unpack_rule(names) : std::string();
 }
 
 std::string iter_unpack_rule(std::size_t names) {

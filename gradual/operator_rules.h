@@ -25,12 +25,14 @@ std::string truth_test_rule(const ir::Expr* test);
 // name; empty beyond kMaxUnpacked names.
 constexpr int kMaxUnpacked = 16;
 std::string unpack_rule(std::size_t names);
+// The same for an assignment's target: empty unless it is a tuple or list of
+// names without a starred one.
+std::string unpack_rule(const ir::Expr* target);
 // `for a, b, c in items` (no starred name): "operator.iter_unpack3", checked
 // once on the iterable (each item unpacks into that many values); empty
 // beyond kMaxUnpacked names.
 std::string iter_unpack_rule(std::size_t names);
-// The same for a loop's target: empty unless it is a tuple or list of names
-// without a starred one.
+// The same for a loop's target (as unpack_rule's).
 std::string iter_unpack_rule(const ir::Expr* target);
 
 }  // namespace gshape::gradual

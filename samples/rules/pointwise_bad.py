@@ -9,6 +9,12 @@ def case_broadcast():
     x + torch.zeros(4)
 
 
+def case_python_sum():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: broadcast_c1
+    sum([x, torch.zeros(2, 4)])
+
+
 def case_inplace():
     x = torch.zeros(3)
     # expect-error@+1: inplace_c1

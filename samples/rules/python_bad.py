@@ -1,5 +1,6 @@
-"""Indexing, assigning into a tensor, unpacking tensors, size queries and
-TensorDataset, each constraint violated once."""
+"""Indexing, assigning into a tensor, unpacking tensors (into names and in
+a loop's target), a tensor's truth and its conversion to a number, size
+queries and TensorDataset, each constraint violated once."""
 import torch
 from torch.utils.data import TensorDataset
 
@@ -71,6 +72,34 @@ def case_dataset_scalar():
 def case_dataset_mismatch():
     # expect-error@+1: tensordataset_c2
     TensorDataset(torch.zeros(10, 3), torch.zeros(9))
+
+
+def case_loop_unpack_rows():
+    boxes = torch.zeros(5, 4)
+    # expect-error@+1: iter_unpack_c1
+    for x0, y0, x1 in boxes: pass
+
+
+def case_loop_over_scalar():
+    # expect-error@+1: iter_unpack_c2
+    for a, b in torch.tensor(1.0): pass
+
+
+def case_loop_unpack_scalar_rows():
+    # expect-error@+1: iter_unpack_c3
+    for a, b in torch.zeros(3): pass
+
+
+def case_truth_of_several():
+    v = torch.zeros(3)
+    # expect-error@+1: truth_c1
+    if v > 0: pass
+
+
+def case_item_of_several():
+    loss = torch.zeros(4)
+    # expect-error@+1: item_c1
+    loss.item()
 
 
 if __name__ == "__main__":

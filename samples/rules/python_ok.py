@@ -1,6 +1,7 @@
 """Indexing, assigning into a tensor, unpacking tensors, size queries and
 TensorDataset where every constraint holds (getitem_c1-c3, setitem_c1-c4,
-unpack_c1-c2, size_c1, tensordataset_c1-c2): no diagnostic."""
+unpack_c1-c2, iter_unpack_c1-c3, truth_c1, item_c1, size_c1,
+tensordataset_c1-c2): no diagnostic."""
 import torch
 from torch.utils.data import TensorDataset
 
@@ -23,6 +24,16 @@ def case_unpacking():
     q, k, v = torch.zeros(2, 9).chunk(3, dim=-1)
     h, w = torch.zeros(2, 5)
     return q, k, v, h, w, torch.zeros(2, 3).shape[-1]
+
+
+def case_loops_truth_and_numbers():
+    for x0, y0, x1, y1 in torch.zeros(5, 4): pass
+    for a, b in [torch.zeros(2), torch.zeros(2, 3)]: pass
+    for a, b in torch.zeros(0): pass  # no rows: nothing is unpacked
+    v = torch.zeros(3)
+    if v.sum() > 0 or not v[0]: pass
+    assert (v >= 0).all()
+    return v.sum().item(), float(v[1]), int(v[:1]), bool(v[2])
 
 
 def case_sizes():
