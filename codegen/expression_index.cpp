@@ -2,10 +2,10 @@
 // expression's role, context and rank.
 #include "codegen/expression_index.h"
 
-#include "gradual/operator_rules.h"
-
 #include <algorithm>
 #include <string_view>
+
+#include "gradual/operator_rules.h"
 
 namespace gshape::codegen {
 

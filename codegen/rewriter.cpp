@@ -1,7 +1,6 @@
 #include "codegen/rewriter.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <set>
 #include <tuple>
@@ -51,6 +50,25 @@ bool needs_separator(std::string_view text, uint32_t at) {
   return false;
 }
 
+// An index of names and constants (`i`, `:, 0`, `k, -1`, `::2`): reading it
+// again runs no code.
+bool simple_index(const ir::Expr* i) {
+  if (!i) return true;  // an omitted slice bound
+  switch (i->kind) {
+    case ir::Kind::Name: case ir::Kind::Constant: return true;
+    case ir::Kind::UnaryOp: return ir::cast<ir::UnaryOp>(i)->operand->kind == ir::Kind::Constant;
+    case ir::Kind::Slice: {
+      const auto* sl = ir::cast<ir::Slice>(i);
+      return simple_index(sl->lower) && simple_index(sl->upper) && simple_index(sl->step);
+    }
+    case ir::Kind::Tuple:
+      for (const ir::Expr* item : ir::cast<ir::Tuple>(i)->elts)
+        if (!simple_index(item)) return false;
+      return true;
+    default: return false;
+  }
+}
+
 // An expression Python can evaluate a second time to the same value without
 // running user code beyond attribute and item lookups: a name, an attribute
 // of one (`self.h`), a subscript of one by names and constants (`x[i]`,
@@ -61,26 +79,8 @@ bool rereadable(const ir::Expr* e) {
   switch (e->kind) {
     case ir::Kind::Name: return true;
     case ir::Kind::Attribute: return rereadable(ir::cast<ir::Attribute>(e)->value);
-    case ir::Kind::Subscript: {
-      const auto* x = ir::cast<ir::Subscript>(e);
-      std::function<bool(const ir::Expr*)> simple = [&](const ir::Expr* i) {
-        if (!i) return true;  // an omitted slice bound
-        switch (i->kind) {
-          case ir::Kind::Name: case ir::Kind::Constant: return true;
-          case ir::Kind::UnaryOp: return ir::cast<ir::UnaryOp>(i)->operand->kind == ir::Kind::Constant;
-          case ir::Kind::Slice: {
-            const auto* sl = ir::cast<ir::Slice>(i);
-            return simple(sl->lower) && simple(sl->upper) && simple(sl->step);
-          }
-          case ir::Kind::Tuple:
-            for (const ir::Expr* item : ir::cast<ir::Tuple>(i)->elts)
-              if (!simple(item)) return false;
-            return true;
-          default: return false;
-        }
-      };
-      return rereadable(x->value) && simple(x->index);
-    }
+    case ir::Kind::Subscript:
+      return rereadable(ir::cast<ir::Subscript>(e)->value) && simple_index(ir::cast<ir::Subscript>(e)->index);
     default: return false;
   }
 }

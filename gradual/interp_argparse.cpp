@@ -286,26 +286,30 @@ Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parse
     }
     return Value::none();
   }
-  if ((m == "parse_args" || m == "parse_known_args") && !arg0() && !a.kw("args") && project_changes_argv()) {
+  const bool parsing = m == "parse_args" || m == "parse_known_args";
+  // parse_known_args gives the namespace and the words it did not read
+  auto parsed = [&](Value nsv) {
+    return m == "parse_known_args" ? Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())}) : nsv;
+  };
+  // every value unknown, not the defaults
+  auto unknown_values = [&](ObjectValue& ns) {
+    ns.attributes.clear();
+    for (const auto& [k, v] : parser->defaults) ns.attributes[k] = Value::unknown();
+    forget_commands(*parser, ns);
+  };
+  if (parsing && !arg0() && !a.kw("args") && project_changes_argv()) {
     // the program edits sys.argv before parsing it (injected options, a
     // shorthand it expands): neither the launch's words nor the defaults
-    // are what argparse reads, so every value is unknown
+    // are what argparse reads
     auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
     note_created(ns.get(), site->loc);
-    for (const auto& [k, v] : parser->defaults) ns->attributes[k] = Value::unknown();
-    forget_commands(*parser, *ns);
-    Value nsv = Value::object(ns);
-    if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
-    return nsv;
+    unknown_values(*ns);
+    return parsed(Value::object(ns));
   }
-  if ((m == "parse_args" || m == "parse_known_args") && (launch_applies_here() || options_.symbolic_args) && !arg0() &&
-      !a.kw("args")) {
-    Value nsv = parse_command_line(*parser, site, m == "parse_known_args");
-    if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
-    return nsv;
-  }
+  if (parsing && (launch_applies_here() || options_.symbolic_args) && !arg0() && !a.kw("args"))
+    return parsed(parse_command_line(*parser, site, m == "parse_known_args"));
   const Value* given = arg0() ? arg0() : a.kw("args") ? &a.kw("args")->value : nullptr;
-  if ((m == "parse_args" || m == "parse_known_args") && given && !given->is_none()) {
+  if (parsing && given && !given->is_none()) {
     // parse_args(['--batch-size', '8']): the program's own words, not the
     // command line. Parsed when they are constant strings that argparse
     // accepts; otherwise every value is unknown (not the defaults).
@@ -330,25 +334,16 @@ Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parse
       launch_errors_.resize(errors_before);  // argparse's own errors are not the launch's
       failed = failed || (!extras.empty() && m == "parse_args");
     }
-    if (failed) {
-      ns->attributes.clear();
-      for (const auto& [k, v] : parser->defaults) ns->attributes[k] = Value::unknown();
-      forget_commands(*parser, *ns);
-    }
-    Value nsv = Value::object(ns);
-    if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
-    return nsv;
+    if (failed) unknown_values(*ns);
+    return parsed(Value::object(ns));
   }
-  if (m == "parse_args" || m == "parse_known_args") {
+  if (parsing) {
     auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
     for (const auto& [k, v] : parser->defaults) ns->attributes[k] = v;
     forget_commands(*parser, *ns);
     note_created(ns.get(), site->loc);
-    Value nsv = Value::object(ns);
-    if (m == "parse_known_args") return Value::tuple({nsv, Value::unknown_length(SequenceKind::List, Value::string())});
-    return nsv;
+    return parsed(Value::object(ns));
   }
-  return Value::unknown();
   return Value::unknown();
 }
 

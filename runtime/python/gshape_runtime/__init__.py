@@ -240,12 +240,12 @@ def _locate_layer(module):
     if built is None or built[0]() is not seq:
         return ("; raised in layer %s (%s) of an nn.Sequential called at this line" % (index, cls), None, 0, "")
     filename, line, layers = built[1], built[2], built[3]
+    # its place in the constructor's call (not its index now: a layer may have
+    # been inserted or popped since); None when it was added later
     written = next((str(i) for i, ref in enumerate(layers) if ref() is module), None)
     if not key.isdigit() and written is not None:
         written = key  # a named layer (an OrderedDict): the source does not list it by position
-    layer_line, text, target = _layer_construction(filename, line, written if written is not None else "?")
-    if written is None:
-        layer_line, text = None, None  # added after the constructor ran
+    layer_line, text, target = _layer_construction(filename, line, written or "?")
     name = (target or "nn.Sequential") + index
     if written is None:
         suffix = ("; raised in %s (%s), added to the nn.Sequential built at line %d, called at this line"
