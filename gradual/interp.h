@@ -374,6 +374,12 @@ class Interpreter {
   // then reads neither the launch's words nor an empty command line.
   bool project_changes_argv();
   std::optional<bool> changes_argv_;
+  // Some module of the unit contains `word` (and passes `also`, if given).
+  bool project_text_matches(const std::string& word,
+                            const std::function<bool(const std::string&)>& also = nullptr) const;
+  // Some module names the channels-last memory format: 4-d results may not
+  // be contiguous (channels_last_layout).
+  std::optional<bool> uses_channels_last_;
   // yaml.safe_load / yaml.load of a file a launch names (yaml_config.cpp reads it).
   std::optional<Value> read_launch_yaml(const Value& source, const ir::Node* site);
   void hold_config_ints(Value& v, const std::string& name, const std::string& prefix, const ir::Node* site, int depth);

@@ -348,21 +348,23 @@ Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parse
 }
 
 bool Interpreter::project_changes_argv() {
-  if (changes_argv_) return *changes_argv_;
   // by its text: `sys.argv += [...]`, `sys.argv = ...`, `sys.argv[1:] = ...`,
   // `sys.argv.append(...)` and the other list methods, `del sys.argv[...]`
   static const std::regex change(
       R"(\bsys\.argv\s*(\+=|=[^=]|\[[^\]]*\]\s*=[^=]|\.(append|extend|insert|remove|pop|clear|sort|reverse)\s*\()|\bdel\s+sys\.argv\b)");
-  changes_argv_ = false;
+  if (!changes_argv_) changes_argv_ = project_text_matches(
+        "sys.argv", [](const std::string& text) { return std::regex_search(text, change); });
+  return *changes_argv_;
+}
+
+bool Interpreter::project_text_matches(const std::string& word,
+                                       const std::function<bool(const std::string&)>& also) const {
   for (const ProjectModule& pm : project_.modules) {
     if (!pm.file) continue;
     const std::string& text = pm.file->text();
-    if (text.find("sys.argv") != std::string::npos && std::regex_search(text, change)) {
-      changes_argv_ = true;
-      break;
-    }
+    if (text.find(word) != std::string::npos && (!also || also(text))) return true;
   }
-  return *changes_argv_;
+  return false;
 }
 
 bool Interpreter::launch_applies_here() const {

@@ -850,6 +850,8 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
     Optional optional(proofs_optional_);
     return apply_rule(rule, call, *solver_, raw_);
   }();
+  if (!uses_channels_last_) uses_channels_last_ = project_text_matches("channels_last");
+  if (*uses_channels_last_) result.value = channels_last_layout(rule.name, call, result.value);
   bool never_checked = !result.modelled && result.note == kAdvancedIndexing;
   if (never_checked) note_no_rule(site, rule.name + " with " + result.note);  // no check could check it either
   if (OpenSite* open = open_site(site)) {

@@ -197,12 +197,40 @@ std::optional<std::vector<int64_t>> permuted_strides(const std::string& name, co
   return out;
 }
 
+// The layout a `memory_format=` keyword asks for (`.to`, `.contiguous`,
+// `.clone`, `torch.empty`, ...): torch.contiguous_format is contiguous,
+// preserve_format (or no keyword) leaves it to the op, any other format
+// (channels_last, one held in a variable) is not known to be contiguous.
+std::optional<bool> requested_layout(const CallSite& call) {
+  for (const auto& [k, op] : call.keywords) {
+    if (k != "memory_format") continue;
+    auto ends_with = [&](const std::string& suffix) {
+      return op.text.size() >= suffix.size() && op.text.compare(op.text.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    if (ends_with("contiguous_format")) return true;
+    if (ends_with("preserve_format")) return std::nullopt;
+    return false;
+  }
+  return std::nullopt;
+}
+
+bool any_tensor(const Operand& op) {
+  if (op.value.is_tensor() || op.value.is_unknown()) return true;
+  if (op.value.is_sequence() && op.value.items())
+    for (const Value& item : *op.value.items())
+      if (item.is_tensor() || item.is_unknown()) return true;
+  for (const Operand& e : op.elements)
+    if (any_tensor(e)) return true;
+  return false;
+}
+
 // The layout of a rule's result (rules compute shapes; layout is the same
 // for whole families of ops): a strided view may be non-contiguous, an
 // allocating op is contiguous, and any other op keeps its operands' layout
 // (element-wise ops follow their input's strides, a view of a transposed
 // tensor stays transposed).
 Value result_layout(const std::string& name, const CallSite& call, const Value& result) {
+  if (std::optional<bool> requested = requested_layout(call)) return with_layout(result, *requested);
   if (strided_view(name)) {
     if (result.is_tensor() && result.shape().constant_sizes()) {
       std::optional<std::vector<int64_t>> strides = permuted_strides(name, call);
@@ -218,6 +246,26 @@ Value result_layout(const std::string& name, const CallSite& call, const Value& 
 }
 
 }  // namespace
+
+Value channels_last_layout(const std::string& name, const CallSite& call, const Value& result) {
+  if (!result.is_tensor() || !result.contiguous()) return result;
+  if (result.shape().rank_known() && result.shape().rank() < 4) return result;
+  if (requested_layout(call)) return result;  // asked for by the call itself
+  // always allocated row-major, whatever the operands' format (checked
+  // against PyTorch: matmul, linear, layer_norm and repeat of a
+  // channels-last tensor are contiguous)
+  static const std::set<std::string> row_major = {
+      "Tensor.contiguous", "torch.matmul", "Tensor.matmul", "operator.matmul", "torch.mm", "Tensor.mm", "torch.bmm",
+      "Tensor.bmm", "torch.nn.functional.linear", "torch.nn.Linear.forward", "torch.nn.functional.layer_norm",
+      "torch.nn.LayerNorm.forward", "Tensor.repeat"};
+  if (row_major.count(name)) return result;
+  bool from_tensor = false;
+  for (const Operand& op : call.positional) from_tensor = from_tensor || any_tensor(op);
+  for (const auto& [k, op] : call.keywords) from_tensor = from_tensor || any_tensor(op);
+  bool module_call = name.rfind("torch.nn.", 0) == 0 && name.size() > 8 &&
+                     name.compare(name.size() - 8, 8, ".forward") == 0;
+  return from_tensor || module_call ? with_layout(result, false) : result;
+}
 
 RuleResult apply_rule(const Rule& rule, const CallSite& call, Discharger& solver, std::vector<Obligation>& obligations) {
   RuleResult result;

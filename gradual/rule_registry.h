@@ -61,6 +61,13 @@ struct RuleResult {
   std::vector<Advice> advice;   // warnings that are no obligation (RuleContext::advise)
 };
 
+// In a project that uses the channels-last memory format, a result of rank
+// 4 or more (or unknown) computed from a tensor may be laid out channels-last:
+// convolutions, norms, pools, cat and element-wise ops propagate it, and a
+// module converted by `.to(memory_format=...)` produces it from a contiguous
+// input. Such a result is not known to be contiguous (view_c6 is checked).
+Value channels_last_layout(const std::string& name, const CallSite& call, const Value& result);
+
 // Binds the call to the rule's signature, runs the rule, and discharges its
 // obligations with `solver` (appending them to `obligations`). Never throws:
 // a call the rule does not model yields an unknown value and no error.

@@ -229,6 +229,36 @@ TEST_F(Guarantee, AViewAfterATransposeIsChecked) {
   EXPECT_EQ(m[3], "view_c6");
 }
 
+// A channels-last tensor is not contiguous: the flattening view after a conv
+// stack converted to that format was proven (an outside tester's report).
+TEST_F(Guarantee, AViewOfAChannelsLastTensorIsChecked) {
+  std::smatch m = failure(stopped("channels_last.py",
+                                  "import sys\n"
+                                  "import torch\n"
+                                  "import torch.nn as nn\n"
+                                  "conv = nn.Conv2d(3, 8, 3, padding=1)\n"
+                                  "if sys.argv[1] == 'fast':\n"
+                                  "    conv = conv.to(memory_format=torch.channels_last)\n"
+                                  "h = conv(torch.randn(2, 3, 4, 4))\n"
+                                  "y = h.view(2, -1)\n"
+                                  "print('ok')\n",
+                                  "plain", "fast"));
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(m[1], "8");
+  EXPECT_EQ(m[3], "view_c6");
+  m = failure(stopped("channels_last_input.py",
+                      "import sys\n"
+                      "import torch\n"
+                      "x = torch.randn(2, 3, 4, 4)\n"
+                      "fmt = torch.channels_last if sys.argv[1] == 'fast' else torch.contiguous_format\n"
+                      "y = torch.relu(x.contiguous(memory_format=fmt)).view(2, -1)\n"
+                      "print('ok')\n",
+                      "plain", "fast"));
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(m[1], "5");
+  EXPECT_EQ(m[3], "view_c6");
+}
+
 // A tensor reshaped in place (`x.t_()`) used to keep its old shape, so the
 // layer after it was proven for the shape it no longer had.
 TEST_F(Guarantee, ATensorReshapedInPlaceIsCheckedWithItsNewShape) {
