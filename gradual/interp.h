@@ -407,6 +407,8 @@ class Interpreter {
     std::optional<Value> old_value;
   };
   void write_object_attribute(const std::shared_ptr<ObjectValue>& obj, const std::string& name, const Value& v);
+  // A library convolution whose weight was replaced takes its sizes from it.
+  void replace_conv_sizes(const std::shared_ptr<ObjectValue>& module, const Value& weight);
   // Where a branch or loop pass starts: the write log's length and the object clock.
   struct WriteMark {
     std::size_t log;

@@ -3,6 +3,7 @@
 // operands of operators go to the registry's `operator.*` rules.
 #include <cmath>
 #include <limits>
+#include <regex>
 #include <set>
 
 #include "gradual/interp.h"
@@ -908,9 +909,33 @@ bool Interpreter::set_attribute(const Value& obj, const std::string& attr, const
       write_object_attribute(module, rows, Value::integer(known ? v.shape()[0] : Dim::symbol(rows)));
       write_object_attribute(module, cols, Value::integer(known ? v.shape()[1] : Dim::symbol(cols)));
     }
+    if (attr == "weight") replace_conv_sizes(module, v);
     return true;
   }
   return false;
+}
+
+// A convolution's forward reads its sizes from its weight (the rule takes a
+// weight of constant sizes as it is): for any other new weight the
+// constructor's sizes are replaced by the new weight's, unknown where it is.
+void Interpreter::replace_conv_sizes(const std::shared_ptr<ObjectValue>& module, const Value& weight) {
+  static const std::regex conv(R"(torch\.nn\.Conv(Transpose)?([123])d)");
+  std::smatch m;
+  if (!std::regex_match(module->class_name, m, conv)) return;
+  const bool transposed = m[1].matched;
+  const std::size_t n = static_cast<std::size_t>(std::stoi(m[2].str()));
+  const Value* groups = module->attribute("groups");
+  std::optional<int64_t> g =
+      groups && groups->is_int() ? groups->as_int().constant_value() : std::optional<int64_t>();
+  bool known = weight.is_tensor() && weight.shape().rank_known() && weight.shape().rank() == n + 2;
+  auto dim = [&](std::size_t i, const char* name) { return known ? weight.shape()[i] : Dim::symbol(name); };
+  Dim w0 = dim(0, transposed ? "in_channels" : "out_channels");
+  Dim w1 = known && g ? weight.shape()[1] * Dim::constant(*g) : Dim::symbol(transposed ? "out_channels" : "in_channels");
+  write_object_attribute(module, transposed ? "in_channels" : "out_channels", Value::integer(w0));
+  write_object_attribute(module, transposed ? "out_channels" : "in_channels", Value::integer(w1));
+  std::vector<Value> kernel;
+  for (std::size_t a = 0; a < n; ++a) kernel.push_back(Value::integer(dim(a + 2, "kernel_size")));
+  write_object_attribute(module, "kernel_size", Value::tuple(std::move(kernel)));
 }
 
 }  // namespace gshape::gradual::interp

@@ -325,6 +325,25 @@ Value rule_conv_module_forward(RuleContext& ctx) {
   if (Transposed) s.output_padding = module_ints(module, "output_padding");
   if (s.kernel.size() != N || s.stride.size() != N || s.dilation.size() != N || s.padding.size() != N)
     throw NotModelled("hyperparameters of another length");
+  // The forward passes self.weight to F.convNd, which reads the weight's
+  // sizes, not the constructor's: a replaced weight (`conv.weight =
+  // nn.Parameter(...)`, always seen at run time) counts. Taken when its sizes
+  // are constants and groups is; a symbolic construction's weight has the
+  // constructor's sizes, and a replacement by a symbolic one makes them
+  // unknown (the analysis' attribute write).
+  const Value* weight = module_field(module, "weight");
+  std::optional<std::vector<int64_t>> w =
+      weight && weight->is_tensor() ? weight->shape().constant_sizes() : std::nullopt;
+  if (w && w->size() == N + 2 && s.groups.is_literal()) {
+    IntTerm w0((*w)[0]), w1((*w)[1]);
+    in = Transposed ? w0 : w1 * s.groups;
+    out = Transposed ? w1 * s.groups : w0;
+    s.in_channels = in;
+    s.out_channels = out;
+    s.filters = w0;
+    if (Transposed) s.depth = w1;
+    for (std::size_t a = 0; a < N; ++a) s.kernel[a] = IntTerm((*w)[a + 2]);
+  }
   std::string cls = module_class(s);
   std::vector<IntTerm> kernel = s.kernel;
   s.name = [cls, in, out, kernel](Message& m) {

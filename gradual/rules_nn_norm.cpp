@@ -18,20 +18,51 @@ IntTerm values_per_channel(RuleContext& ctx, const Arg& input) {
 
 // ------------------------------------------------------------------ batch norm
 
+// The channel counts a norm module's forward checks: it passes self.weight,
+// self.bias (and its running statistics) to the functional op, which reads
+// their sizes, not num_features, so a replaced parameter or statistic counts
+// (`bn.weight = nn.Parameter(torch.ones(8))`, always seen at run time). The
+// distinct element counts of the tensors among `names`, `declared` standing
+// for those equal to it; `declared` alone when there is none.
+std::vector<IntTerm> parameter_channels(const Arg& module, std::initializer_list<const char*> names,
+                                        const std::optional<IntTerm>& declared) {
+  std::vector<IntTerm> out;
+  auto add = [&out](const IntTerm& t) {
+    for (const IntTerm& seen : out)
+      if (seen.dim() == t.dim()) return;
+    out.push_back(t);
+  };
+  bool any = false;
+  for (const char* name : names) {
+    const Value* v = module_field(module, name);
+    if (!v || !v->is_tensor() || !v->shape().rank_known()) continue;
+    any = true;
+    Dim n = v->shape().numel();
+    if (declared && declared->dim() == n) {
+      add(*declared);
+    } else if (std::optional<int64_t> c = n.constant_value()) {
+      add(IntTerm(*c));
+    } else {
+      add(IntTerm::opaque(n, module.role + "." + name + ".numel()"));
+    }
+  }
+  if (!any && declared) out.push_back(*declared);
+  return out;
+}
+
 // The checks after the module's rank check: `batch_norm_c2` the channel
 // axis matches the statistics and affine parameters (only checked when
 // there are some), `batch_norm_c3` in training mode more than one value
 // per channel. An empty input returns at once in torch (no check but
 // Python's), `empty` says when.
-Value batch_norm_checks(RuleContext& ctx, const Arg& input, const std::optional<IntTerm>& features,
+Value batch_norm_checks(RuleContext& ctx, const Arg& input, const std::vector<IntTerm>& features,
                         const BoolTerm& training, const std::string& what) {
   // `what`: "nn.BatchNorm2d" or "batch_norm"
   BoolTerm empty = eq(ctx.numel(input), 0);
-  if (features) {
+  for (const IntTerm& f : features) {
     Message m2;
-    m2 << what << "(" << *features << ") expects " << *features << " channels but the input's dimension 1 is "
-       << ctx.size(input, 1);
-    ctx.require("batch_norm_c2", empty || eq(ctx.size(input, 1), *features), m2);  // batch_norm_c2
+    m2 << what << "(" << f << ") expects " << f << " channels but the input's dimension 1 is " << ctx.size(input, 1);
+    ctx.require("batch_norm_c2", empty || eq(ctx.size(input, 1), f), m2);  // batch_norm_c2
   }
   Message m3;
   m3 << what << " expected more than 1 value per channel when training, got input of shape " << ctx.shape_hole(input);
@@ -97,8 +128,9 @@ Value rule_batch_norm_forward(RuleContext& ctx) {
   BoolTerm ranked = Rank == 1 ? eq(rank, 2) || eq(rank, 3) : eq(rank, 4);
   if (ctx.require("batch_norm_c1", ranked, m1) == Status::Refuted) return unknown_tensor();  // batch_norm_c1
   bool has_stats = module_flag(module, "affine") || module_flag(module, "track_running_stats");
-  return batch_norm_checks(ctx, input, has_stats ? std::optional<IntTerm>(features) : std::nullopt,
-                           training_of(ctx, module), "nn.BatchNorm" + std::to_string(Rank) + "d");
+  std::vector<IntTerm> channels = parameter_channels(module, {"weight", "bias", "running_mean", "running_var"},
+                                                     has_stats ? std::optional<IntTerm>(features) : std::nullopt);
+  return batch_norm_checks(ctx, input, channels, training_of(ctx, module), "nn.BatchNorm" + std::to_string(Rank) + "d");
 }
 
 // F.batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, ...):
@@ -124,7 +156,7 @@ Value rule_f_batch_norm(RuleContext& ctx) {
   m4 << "batch_norm: running_mean and running_var must be given when not training";
   bool stats = !ctx.arg("running_mean").is_none() && !ctx.arg("running_var").is_none();
   ctx.require("batch_norm_c4", empty || BoolTerm(training || stats), m4);  // batch_norm_c4
-  return batch_norm_checks(ctx, input, std::nullopt, BoolTerm(training), "batch_norm");
+  return batch_norm_checks(ctx, input, {}, BoolTerm(training), "batch_norm");
 }
 
 // ------------------------------------------------------------------ layer norm
@@ -234,7 +266,7 @@ Value rule_layer_norm_forward(RuleContext& ctx) {
 // `group_norm_c1` at least 2 dims, `group_norm_c2` channels divisible by
 // the groups, `group_norm_c3` weight and bias have one entry per channel,
 // `group_norm_c4` more than one value per group (Python checks it always).
-Value group_norm(RuleContext& ctx, const Arg& input, const IntTerm& groups, const std::optional<IntTerm>& channels,
+Value group_norm(RuleContext& ctx, const Arg& input, const IntTerm& groups, const std::vector<IntTerm>& channels,
                  const std::vector<Arg>& params, const std::string& what) {
   Message m1;
   m1 << what << " expects an input with at least 2 dimensions, got input of shape " << ctx.shape_hole(input);
@@ -254,10 +286,10 @@ Value group_norm(RuleContext& ctx, const Arg& input, const IntTerm& groups, cons
   Message m2;
   m2 << what << " expects the number of channels " << c << " to be divisible by num_groups " << groups;
   ctx.require("group_norm_c2", eq(mod(c, groups), 0), m2);  // group_norm_c2
-  if (channels) {
+  for (const IntTerm& channel_count : channels) {
     Message m3;
-    m3 << what << " has weight and bias for " << *channels << " channels but the input's dimension 1 is " << c;
-    ctx.require("group_norm_c3", eq(c, *channels), m3);  // group_norm_c3
+    m3 << what << " has weight and bias for " << channel_count << " channels but the input's dimension 1 is " << c;
+    ctx.require("group_norm_c3", eq(c, channel_count), m3);  // group_norm_c3
   }
   for (const Arg& p : params) {
     Message m3;
@@ -276,7 +308,7 @@ Value rule_f_group_norm(RuleContext& ctx) {
     Arg p = ctx.arg(name);
     if (!p.is_none()) params.push_back(ctx.as_tensor(p));
   }
-  return group_norm(ctx, input, groups, std::nullopt, params, "group_norm");
+  return group_norm(ctx, input, groups, {}, params, "group_norm");
 }
 
 Value rule_group_norm_init(RuleContext& ctx) {
@@ -307,8 +339,9 @@ Value rule_group_norm_forward(RuleContext& ctx) {
   IntTerm groups = module_int(ctx, module, "num_groups");
   IntTerm channels = module_int(ctx, module, "num_channels");
   bool affine = module_flag(module, "affine");
-  return group_norm(ctx, ctx.tensor("input"), groups, affine ? std::optional<IntTerm>(channels) : std::nullopt, {},
-                    "nn.GroupNorm");
+  return group_norm(ctx, ctx.tensor("input"), groups,
+                    parameter_channels(module, {"weight", "bias"}, affine ? std::optional<IntTerm>(channels) : std::nullopt),
+                    {}, "nn.GroupNorm");
 }
 
 // ------------------------------------------------------------------ instance norm
@@ -338,6 +371,12 @@ Value rule_instance_norm_forward(RuleContext& ctx) {
   IntTerm features = module_int(ctx, module, "num_features");
   bool affine = module_flag(module, "affine");
   bool track = module_flag(module, "track_running_stats");
+  if (affine || track) {
+    // the parameters and statistics F.instance_norm reads (a replaced one counts)
+    std::vector<IntTerm> counts = parameter_channels(module, {"weight", "bias", "running_mean", "running_var"}, features);
+    if (counts.size() != 1) throw NotModelled(what + " whose parameters and statistics differ in size");
+    features = counts[0];
+  }
   IntTerm rank = ctx.rank(input);
   Message m1;
   m1 << "expected " << std::to_string(Rank + 1) << "D or " << std::to_string(Rank + 2) << "D input (got " << rank

@@ -314,5 +314,40 @@ TEST(Objects, ALayersReplacedWeightGivesItsSizes) {
   EXPECT_EQ(a.shape(line_of(src, "# fits"), "w"), "[2, 50]") << a.dump();
 }
 
+TEST(Objects, AConvsOrNormsReplacedParametersGiveItsSizes) {
+  // an outside tester's report: the forward reads the weight's sizes, not
+  // the constructor's (a grayscale stem made of an RGB one: false error; a
+  // replaced weight of another size: false proof)
+  const std::string src =
+      "import sys\n"
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "conv = nn.Conv2d(3, 16, 3, padding=1)\n"
+      "conv.weight = nn.Parameter(conv.weight.sum(1, keepdim=True))\n"
+      "a = conv(torch.randn(2, 1, 8, 8))  # grayscale\n"
+      "b = conv(torch.randn(2, 3, 8, 8))  # rgb\n"
+      "k = int(sys.argv[1])\n"
+      "wide = nn.Conv2d(3, 16, 3)\n"
+      "wide.weight = nn.Parameter(torch.randn(16, k, 5, 5))\n"
+      "c = wide(torch.randn(2, 3, 8, 8))  # symbolic\n"
+      "bn = nn.BatchNorm2d(16)\n"
+      "bn.weight = nn.Parameter(torch.ones(8))\n"
+      "bn.bias = nn.Parameter(torch.zeros(8))\n"
+      "bn.running_mean = torch.zeros(8)\n"
+      "bn.running_var = torch.ones(8)\n"
+      "bn.eval()\n"
+      "d = bn(torch.randn(2, 8, 4, 4))  # bn\n"
+      "bn.running_var = torch.ones(16)\n"
+      "e = bn(torch.randn(2, 8, 4, 4))  # mixed\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# grayscale"), "conv2d_c2"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# grayscale"), "a"), "[2, 16, 8, 8]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# rgb"), "conv2d_c2"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# symbolic"), "conv2d_c2"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# symbolic"), "c"), "[2, 16, 4, 4]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# bn"), "batch_norm_c2"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# mixed"), "batch_norm_c2"), Outcome::Error) << a.dump();  // running_var: 16
+}
+
 }  // namespace
 }  // namespace gshape::testing

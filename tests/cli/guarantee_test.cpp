@@ -229,6 +229,25 @@ TEST_F(Guarantee, AViewAfterATransposeIsChecked) {
   EXPECT_EQ(m[3], "view_c6");
 }
 
+// A convolution's forward reads its weight's sizes: a grayscale stem made of
+// an RGB one runs under `gshape run` (the run-time snapshot read the stale
+// in_channels: a false ShapeCheckError), and an RGB input to it is stopped.
+TEST_F(Guarantee, AReplacedConvWeightIsCheckedWithItsOwnSizes) {
+  std::smatch m = failure(stopped("stem.py",
+                                  "import sys\n"
+                                  "import torch\n"
+                                  "import torch.nn as nn\n"
+                                  "conv = nn.Conv2d(3, 16, 3, padding=1)\n"
+                                  "conv.weight = nn.Parameter(conv.weight.sum(1, keepdim=True))\n"
+                                  "c = 1 if sys.argv[1] == 'gray' else 3\n"
+                                  "y = conv(torch.randn(2, c, 8, 8))\n"
+                                  "print('ok', tuple(y.shape))\n",
+                                  "gray", "rgb"));
+  ASSERT_FALSE(m.empty());
+  EXPECT_EQ(m[1], "7");
+  EXPECT_EQ(m[3], "conv2d_c2");
+}
+
 // A channels-last tensor is not contiguous: the flattening view after a conv
 // stack converted to that format was proven (an outside tester's report).
 TEST_F(Guarantee, AViewOfAChannelsLastTensorIsChecked) {
