@@ -251,6 +251,14 @@ class Interpreter {
                    const ir::Node* site);
   Value call_function(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
                       const std::optional<Value>& self, const ir::Node* site);
+  Value call_function_body(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
+                           const std::optional<Value>& self, const ir::Node* site);
+  // A call of an lru_cache'd function: an earlier result for equal arguments,
+  // joined with every result the call may return instead.
+  Value call_cached(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
+                    const std::optional<Value>& self, const ir::Node* site);
+  // The result cache a decorator gives (lru_cache, cache), or nullptr.
+  std::shared_ptr<FunctionObject::ResultCache> result_cache_of(const ir::Expr* decorator);
   Value instantiate(const std::shared_ptr<ClassObject>& cls, const std::vector<ArgValue>& args, const ir::Node* site);
   // Applies the rule `name` when the registry has it; nullopt when it has not.
   std::optional<Value> apply_named_rule(const std::string& name, const std::optional<Receiver>& receiver,

@@ -323,6 +323,67 @@ std::string Interpreter::memo_key(const FunctionObject& fn, const std::vector<Va
 
 Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
                                  const std::optional<Value>& self, const Node* site) {
+  if (fn && fn->result_cache) return call_cached(fn, args, self, site);
+  return call_function_body(fn, args, self, site);
+}
+
+namespace {
+// The key Python's lru_cache would hash the arguments by, when the analysis
+// knows it: constants, strings, None and tuples of them. nullopt for
+// anything else (a tensor or an object is keyed by its identity).
+std::optional<std::string> argument_key(const Value& v) {
+  if (v.is_none()) return std::string("N");
+  if (v.is_str() && v.as_str()) return "s" + std::to_string(v.as_str()->size()) + ":" + *v.as_str();
+  if (v.is_int() && v.as_int().is_constant()) return "i" + std::to_string(*v.as_int().constant_value());
+  if (v.is_bool() && v.as_bool().is_constant()) return std::string(v.as_bool().is_true() ? "T" : "F");
+  if (v.is_float() && v.as_float()) return "f" + std::to_string(*v.as_float());
+  if (v.is_sequence() && v.sequence_kind() == SequenceKind::Tuple && v.items()) {
+    std::string key = "(";
+    for (const Value& item : *v.items()) {
+      std::optional<std::string> k = argument_key(item);
+      if (!k) return std::nullopt;
+      key += *k + ",";
+    }
+    return key + ")";
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+Value Interpreter::call_cached(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
+                               const std::optional<Value>& self, const Node* site) {
+  FunctionObject::ResultCache& cache = *fn->result_cache;
+  std::optional<std::string> key = std::string();
+  if (self) key = std::nullopt;  // a method: keyed by the instance's identity
+  for (const ArgValue& a : args) {
+    if (!key) break;
+    std::optional<std::string> k = a.type == Argument::Type::Positional || a.type == Argument::Type::Keyword
+                                       ? argument_key(a.value)
+                                       : std::nullopt;
+    key = k ? std::optional<std::string>(*key + a.name + "=" + *k + ";") : std::nullopt;
+  }
+  if (key && key->empty()) key = "()";
+  // Entries may be evicted (a bounded cache that holds as many as it can,
+  // `cache_clear()` anywhere in the unit): a hit may be a fresh call too.
+  bool evictable = (cache.maxsize && static_cast<int64_t>(cache.entries.size()) >= cache.maxsize.value()) ||
+                   project_text_matches("cache_clear");
+  JoinOptions join;
+  std::optional<Value> result;
+  auto add = [&](const Value& v) {
+    result = result ? join_values(*result, v, join, fn->def ? fn->def->name + "()" : "result") : v;
+  };
+  bool hit = false;
+  for (const auto& [k, v] : cache.entries) {
+    if (key && k == *key) hit = true;
+    if (!key || k.empty() || k == *key) add(v);
+  }
+  if (!hit || evictable) add(call_function_body(fn, args, self, site));
+  if (!hit) cache.entries.emplace_back(key ? *key : std::string(), *result);
+  return *result;
+}
+
+Value Interpreter::call_function_body(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
+                                      const std::optional<Value>& self, const Node* site) {
   if (!fn || (!fn->def && !fn->lambda)) return Value::unknown();
   // A call the analysis does not follow leaves the callee unanalysed in that
   // context: it is analysed again with unknown arguments (analyse_uncalled).

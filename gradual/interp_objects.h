@@ -53,6 +53,15 @@ struct FunctionObject : ObjectValue {
   ClassObject* owner = nullptr;  // the class whose body defined it (for super())
   Flavor flavor = Flavor::Plain;
   std::shared_ptr<FunctionObject> setter;  // a property's `@name.setter`
+  // `@functools.lru_cache` / `@functools.cache`: a call with arguments equal
+  // to an earlier call's returns that call's result, the body is not run.
+  struct ResultCache {
+    std::optional<int64_t> maxsize;  // nullopt: unbounded
+    // earlier results by their arguments' key; "" for arguments the
+    // analysis cannot compare (they may equal any later call's)
+    std::vector<std::pair<std::string, Value>> entries;
+  };
+  std::shared_ptr<ResultCache> result_cache;
   const std::vector<ir::Parameter>& params() const;
 };
 

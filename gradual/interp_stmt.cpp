@@ -57,6 +57,36 @@ void caught_classes(const Expr* type, std::vector<std::string>& out) {
   if (known.count(name)) out.push_back(name);
 }
 
+}  // namespace
+
+// `@functools.lru_cache`, `@lru_cache(maxsize=None)`, `@functools.cache`:
+// the cache the decorated function gets (maxsize 128 by default, unbounded
+// for None and functools.cache, 0 when not known: every entry evictable).
+std::shared_ptr<FunctionObject::ResultCache> Interpreter::result_cache_of(const Expr* d) {
+  const auto* call = dyn_cast<Call>(d);
+  Value decorator = eval(call ? call->func : d);
+  const auto* lib = object_as<LibraryName>(decorator);
+  if (!lib || (lib->path != "functools.lru_cache" && lib->path != "functools.cache")) return nullptr;
+  auto cache = std::make_shared<FunctionObject::ResultCache>();
+  if (lib->path == "functools.cache") return cache;
+  cache->maxsize = 128;
+  if (!call) return cache;
+  for (std::size_t i = 0; i < call->args.size(); ++i) {
+    const Argument& a = call->args[i];
+    if (!(a.type == Argument::Type::Positional && i == 0) && !(a.type == Argument::Type::Keyword && a.name == "maxsize"))
+      continue;
+    Value m = eval(a.value);
+    if (m.is_none()) {
+      cache->maxsize.reset();
+    } else {
+      cache->maxsize = m.is_int() && m.as_int().is_constant() ? *m.as_int().constant_value() : 0;
+    }
+  }
+  return cache;
+}
+
+namespace {
+
 bool is_dataclass_decorator(const Expr* d) {
   if (const auto* c = dyn_cast<Call>(d)) d = c->func;
   if (const auto* n = dyn_cast<Name>(d)) return n->id == "dataclass";
@@ -297,6 +327,10 @@ void Interpreter::exec(const Stmt* s) {
             }
             return;
           }
+        }
+        if (auto cache = result_cache_of(d)) {
+          if (auto f = shared_as<FunctionObject>(result)) f->result_cache = cache;
+          continue;
         }
         Value dv = eval(d);
         if (const auto* lib = object_as<LibraryName>(dv)) {

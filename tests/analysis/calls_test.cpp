@@ -766,5 +766,38 @@ TEST(Calls, AnAssignmentToAPropertyRunsItsSetter) {
   EXPECT_EQ(a.outcome(line_of(src, "# setter"), "view_c5"), Outcome::Error) << a.dump();
 }
 
+TEST(Calls, AnLruCachedFunctionReturnsItsEarlierResult) {
+  // an outside tester's report: the second call returns the first call's
+  // tensor although the global it read has changed (false proof and false
+  // error); with arguments the analysis cannot compare, either result
+  const std::string src =
+      "import functools\n"
+      "import sys\n"
+      "import torch\n"
+      "D = 4\n"
+      "@functools.lru_cache(maxsize=None)\n"
+      "def make_proj():\n"
+      "    return torch.randn(3, D)\n"
+      "a = make_proj()\n"
+      "D = 5\n"
+      "b = make_proj()  # cached\n"
+      "c = b @ torch.randn(4, 1)  # fits\n"
+      "@functools.lru_cache()\n"
+      "def mask(n):\n"
+      "    return torch.ones(n, D)\n"
+      "m1 = mask(2)\n"
+      "D = 6\n"
+      "m2 = mask(2)  # same key\n"
+      "m3 = mask(3)  # new key\n"
+      "m4 = mask(int(sys.argv[1]))  # unknown key\n"
+      "d = m4 @ torch.randn(6, 1)  # either\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# cached"), "b"), "[3, 4]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# fits"), "matmul_c2"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# same key"), "m2"), "[2, 5]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# new key"), "m3"), "[3, 6]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# either"), "matmul_c2"), Outcome::Deferred) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
