@@ -121,6 +121,7 @@ class IndexBuilder {
       }
       case Kind::Attribute:
         expr(cast<Attribute>(e)->value, inner);
+        if (!gradual::tensor_attribute_rule(cast<Attribute>(e)->attr, true).empty()) site(e, ctx);  // `x.mT`
         break;
       case Kind::Subscript: {
         const Expr* index = cast<Subscript>(e)->index;

@@ -112,6 +112,12 @@ std::optional<SitePlan> site_of(const ir::Node* node) {
       add(f->iter, "arg");
       break;
     }
+    case ir::Kind::Attribute: {  // `x.mT`: the read's rule, on the receiver
+      const auto* a = ir::cast<ir::Attribute>(node);
+      s.rule = gradual::tensor_attribute_rule(a->attr, true);
+      add(a->value, "arg");
+      break;
+    }
     case ir::Kind::Compare: {
       const auto* c = ir::cast<ir::Compare>(node);
       if (c->ops.size() != 1 || c->comparators.size() != 1) return std::nullopt;

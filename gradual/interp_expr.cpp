@@ -635,7 +635,15 @@ Value Interpreter::binary(BinOpKind op, const Value& a, const Value& b, const No
       for (int64_t i = 0; i < *count; ++i) items.insert(items.end(), seq.items()->begin(), seq.items()->end());
       return Value::sequence(seq.sequence_kind(), std::move(items));
     }
-    return concat(seq, seq);
+    // a count not known (or too large): a sequence of unknown length whose
+    // items are the sequence's own (`[3] * n` is not `[3, 3]`)
+    Value element = seq.element() ? *seq.element() : Value::unknown();
+    if (seq.items() && !seq.items()->empty()) {
+      element = seq.items()->front();
+      for (const Value& item : *seq.items())
+        if (!same_value(item, element)) element = Value::unknown();
+    }
+    return Value::unknown_length(seq.sequence_kind(), element);
   }
   return Value::unknown();
 }
@@ -724,10 +732,10 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
     }
     if (attr == "ndim") return s.rank_known() ? Value::integer(static_cast<int64_t>(s.rank())) : Value::unknown();
     if (attr == "data" || attr == "grad") return obj;
-    if (attr == "T" || attr == "mT") {
+    if (std::string rule = tensor_attribute_rule(attr, false); !rule.empty()) {
       if (site) {
         std::optional<Receiver> recv = Receiver{obj, obj_expr};
-        if (auto r = apply_named_rule("Tensor." + attr, recv, {}, site)) return *r;
+        if (auto r = apply_named_rule(rule, recv, {}, site)) return *r;
       }
       return Value::tensor(Shape::unknown(), false);
     }

@@ -117,4 +117,9 @@ std::string iter_unpack_rule(std::size_t names) {
                                                                         : std::string();
 }
 
+std::string tensor_attribute_rule(const std::string& attr, bool checked) {
+  if (attr == "mT" || attr == "mH" || attr == "H" || (attr == "T" && !checked)) return "Tensor." + attr;
+  return {};
+}
+
 }  // namespace gshape::gradual

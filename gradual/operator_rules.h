@@ -34,5 +34,9 @@ std::string unpack_rule(const ir::Expr* target);
 std::string iter_unpack_rule(std::size_t names);
 // The same for a loop's target (as unpack_rule's).
 std::string iter_unpack_rule(const ir::Expr* target);
+// A tensor attribute whose read has a rule: "Tensor.mT" for `x.mT`, `x.mH`,
+// `x.H` (they fail on some ranks) and "Tensor.T" (no requirement); empty
+// for any other attribute. `checked`: only those with a requirement.
+std::string tensor_attribute_rule(const std::string& attr, bool checked);
 
 }  // namespace gshape::gradual

@@ -247,6 +247,25 @@ Value rule_T(RuleContext& ctx) {
   return Value::tensor(Shape(std::vector<Dim>(in.dims().rbegin(), in.dims().rend())));
 }
 
+// Tensor.mT / Tensor.mH: the last two axes swapped; a 0-d tensor is itself,
+// a 1-d one is an error. Tensor.H: the same for 0-d and 2-d tensors only.
+template <bool Batched>
+Value rule_matrix_transpose(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm rank = ctx.rank(input);
+  Message m;
+  const char* attr = Batched ? (ctx.rule_name() == "Tensor.mH" ? "mH" : "mT") : "H";
+  m << "tensor." << attr << " is only supported on "
+    << (Batched ? "matrices or batches of matrices" : "matrices (2-D tensors)") << ". Got " << rank << "-D tensor.";
+  BoolTerm ok = Batched ? ne(rank, 1) : eq(rank, 0) || eq(rank, 2);
+  if (ctx.require(Batched ? "mt_c1" : "adjoint_c1", ok, m) == Status::Refuted) return unknown_tensor();  // mt_c1 adjoint_c1
+  const Shape& in = input.shape();
+  if (!in.rank_known()) return unknown_tensor();
+  std::vector<Dim> out = in.dims();
+  if (out.size() >= 2) std::swap(out[out.size() - 2], out[out.size() - 1]);
+  return Value::tensor(Shape(std::move(out)));
+}
+
 // Whether a size is 1: a constant, or decided by the facts; nullopt if not known.
 std::optional<bool> is_one(RuleContext& ctx, const Dim& d) {
   Pred p = eq(d, 1);
@@ -717,6 +736,9 @@ void register_shape_rules(RuleRegistry& r) {
   r.add("torch.t", "input", rule_t);
   r.add("Tensor.t", "input", rule_t);
   r.add("Tensor.T", "input", rule_T);
+  r.add("Tensor.mT", "input", rule_matrix_transpose<true>);
+  r.add("Tensor.mH", "input", rule_matrix_transpose<true>);
+  r.add("Tensor.H", "input", rule_matrix_transpose<false>);
   r.add("torch.squeeze", "input, dim=None", rule_squeeze);
   r.add("Tensor.squeeze", "input, dim=None", rule_squeeze);
   r.add("torch.unsqueeze", "input, dim", rule_unsqueeze);

@@ -744,6 +744,8 @@ std::vector<Suite> suites() {
   split_sizes.op = "split_list";
   out.push_back(split_sizes);
   out.push_back({"T", "Tensor.T", unary_gen(), false});
+  for (const char* op : {"mT", "mH", "H"})
+    out.push_back({op, std::string("Tensor.") + op, [](Rng& r) { return C({T(r.shape(0, 4))}); }});
   out.push_back({"logsumexp", "torch.logsumexp", [](Rng& r) {
                    Sizes s = r.shape(0, 4);
                    int64_t rank = static_cast<int64_t>(s.size());

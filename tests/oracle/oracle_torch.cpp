@@ -240,6 +240,15 @@ const std::map<std::string, Runner>& runners() {
       return of(at::linear(T(c.args[2]), w, b));
     };
     m["T"] = [](const OCase& c) { return of(at::native::numpy_T(T(c.args[0]))); };
+    m["mT"] = [](const OCase& c) { return of(T(c.args[0]).mT()); };
+    m["mH"] = [](const OCase& c) { return of(T(c.args[0]).mH()); };
+    // Tensor.H has no C++ method: Python's property (python_variable.cpp)
+    // checks the rank (0 or 2) and returns mH
+    m["H"] = [](const OCase& c) {
+      at::Tensor t = T(c.args[0]);
+      if (t.dim() != 0 && t.dim() != 2) throw std::runtime_error("tensor.H is only supported on matrices (2-D tensors)");
+      return of(t.mH());
+    };
     m["logsumexp"] = [](const OCase& c) {
       const OArg& d = c.args[1];
       return of(at::logsumexp(T(c.args[0]), d.kind == Kind::Int ? Sizes{d.i} : d.ints, c.args[2].b));
