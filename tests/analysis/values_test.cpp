@@ -861,5 +861,21 @@ TEST(Values, SortedConstantsKeepEachTheirOwnValue) {
   EXPECT_EQ(a.outcome(line_of(src, "# reverse"), "view_c5"), gradual::Outcome::Proven) << a.dump();
 }
 
+TEST(Values, AListRepeatedAnUnknownNumberOfTimesHasAnUnknownLength) {
+  // `[3] * n` was taken as `[3, 3]`: a false proof of x.mT for n == 1
+  const std::string src =
+      "import sys\n"
+      "import torch\n"
+      "n = int(sys.argv[1])\n"
+      "v = torch.zeros(2, 3).view(*([6] + [1] * n))\n"
+      "w = v.mT  # repeated\n"
+      "u = torch.zeros(6).view([6] + [1] * 2).mT  # twice\n";
+  Analysed a(src);
+  EXPECT_NE(a.shape(line_of(src, "# repeated"), "v"), "[6, 1, 1]") << a.dump();
+  for (const auto* o : a.at(line_of(src, "# repeated"), "mt_c1"))
+    EXPECT_NE(o->outcome, gradual::Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# twice"), "u"), "[6, 1, 1]") << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
