@@ -45,6 +45,9 @@ std::vector<std::string> coverage_lines(const AnalysisResult& result) {
     if (ops.size() > 8) names += ", and " + std::to_string(ops.size() - 8) + " more";
     out.push_back("not checked: " + plural_of(total, "call", "calls") + " of ops without a rule: " + names);
   }
+  if (c.torchscript > 0)
+    out.push_back("not checked: " + plural_of(c.torchscript, "call or operator", "calls or operators") +
+                  " not proven in code compiled by TorchScript (torch.jit.script/trace runs it without Python)");
   std::vector<std::string> runtime_only;
   if (c.unresolved_calls > 0)
     runtime_only.push_back(plural_of(c.unresolved_calls, "call", "calls") + " of callees the analysis could not resolve");
@@ -75,6 +78,7 @@ void write_coverage_json(JsonWriter& w, const AnalysisResult& result) {
   w.field("unknown_operands", c.unknown_operands);
   w.field("unmodelled", c.unmodelled);
   w.field("unknown_ranks", c.unknown_ranks);
+  w.field("torchscript", c.torchscript);
   w.key("lines").begin_array();
   for (const std::string& line : coverage_lines(result)) w.value(line);
   w.end_array();

@@ -220,6 +220,16 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
       Range range{node->loc.begin, node->loc.end};
       Evidence ev = evidence(range);
       if (!ev.needs_check) continue;
+      if (ev.summary && ev.summary->compiled_visits > 0) {
+        // TorchScript compiles the original source and runs it without
+        // Python: a check could not run (and would not compile) there
+        planned.insert(range);
+        if (ev.obligations)
+          for (const gradual::Obligation* ob : *ev.obligations)
+            if (ob->status != gradual::Status::Proven)
+              plan.rejected.push_back({ob->id, std::string(kCompiledByTorchScript)});
+        continue;
+      }
       std::optional<SitePlan> s = site_of(node);
       if (!s) continue;
       if (ev.obligations)

@@ -68,6 +68,11 @@ struct SitePlan {
   int64_t reads_entry_of = -1;
 };
 
+// Why a site in code TorchScript compiles gets no check.
+inline constexpr const char* kCompiledByTorchScript =
+    "in code compiled by TorchScript (torch.jit.script/trace), which runs without Python: no run-time check can run "
+    "there";
+
 // An obligation that needs a run-time check but cannot get one, and why
 // (read by the report as "not instrumentable").
 struct NotInstrumentable {

@@ -16,7 +16,7 @@ namespace gshape::gradual {
 
 namespace {
 
-constexpr uint64_t kFormat = 4;  // 3: uncalled_only; 4: origin
+constexpr uint64_t kFormat = 5;  // 3: uncalled_only; 4: origin; 5: compiled_visits
 constexpr const char kMagic[] = "GSAU";
 
 class Writer {
@@ -297,6 +297,7 @@ std::string serialise_result(const AnalysisResult& r) {
   for (const SiteSummary& x : r.sites) {
     w.loc(x.loc);
     w.i(x.visits);
+    w.i(x.compiled_visits);
     w.b(x.unresolved);
     w.b(x.unmodelled);
     w.b(x.not_proven);
@@ -344,6 +345,9 @@ std::optional<AnalysisResult> deserialise_result(std::string_view text, const Pr
       int64_t visits = rd.i();
       if (visits < 0 || visits > 2'000'000'000) throw Malformed();
       x.visits = static_cast<int>(visits);
+      int64_t compiled = rd.i();
+      if (compiled < 0 || compiled > visits) throw Malformed();
+      x.compiled_visits = static_cast<int>(compiled);
       x.unresolved = rd.b();
       x.unmodelled = rd.b();
       x.not_proven = rd.b();

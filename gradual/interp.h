@@ -259,6 +259,10 @@ class Interpreter {
                     const std::optional<Value>& self, const ir::Node* site);
   // The result cache a decorator gives (lru_cache, cache), or nullptr.
   std::shared_ptr<FunctionObject::ResultCache> result_cache_of(const ir::Expr* decorator);
+  // `torch.jit.script(x)`, `torch.jit.trace(x, ...)`: x as TorchScript runs
+  // it (a function or project module copied and marked; anything else as is).
+  Value torchscript_copy(const Value& v);
+  int in_torchscript_ = 0;  // calls of compiled code on the stack
   Value instantiate(const std::shared_ptr<ClassObject>& cls, const std::vector<ArgValue>& args, const ir::Node* site);
   // Applies the rule `name` when the registry has it; nullopt when it has not.
   std::optional<Value> apply_named_rule(const std::string& name, const std::optional<Receiver>& receiver,

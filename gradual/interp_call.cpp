@@ -318,6 +318,7 @@ std::string Interpreter::memo_key(const FunctionObject& fn, const std::vector<Va
   // a call inside a try whose handler catches shape errors: its failures are
   // warnings there, errors elsewhere (handler_for), so the entry is the try's
   if (!handlers_.empty()) key += "|try" + std::to_string(handlers_.back().loc.begin) + "." + std::to_string(handlers_.size());
+  if (in_torchscript_ > 0) key += "|torchscript";  // its sites' visits count as compiled
   return key;
 }
 
@@ -385,6 +386,13 @@ Value Interpreter::call_cached(const std::shared_ptr<FunctionObject>& fn, const 
 Value Interpreter::call_function_body(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
                                       const std::optional<Value>& self, const Node* site) {
   if (!fn || (!fn->def && !fn->lambda)) return Value::unknown();
+  const auto* instance = self ? object_as<InstanceObject>(*self) : nullptr;
+  struct Compiled {
+    int& depth;
+    bool on;
+    Compiled(int& d, bool o) : depth(d), on(o) { depth += on; }
+    ~Compiled() { depth -= on; }
+  } compiled(in_torchscript_, fn->torchscript || (instance && instance->torchscript));
   // A call the analysis does not follow leaves the callee unanalysed in that
   // context: it is analysed again with unknown arguments (analyse_uncalled).
   if (call_depth_ >= options_.max_call_depth) {

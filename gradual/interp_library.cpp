@@ -782,6 +782,8 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     return Value::unknown();
   }
   if (path == "copy.deepcopy" || path == "copy.copy") return arg0() ? *arg0() : Value::unknown();
+  if ((path == "torch.jit.script" || path == "torch.jit.trace" || path == "torch.jit.trace_module") && arg0())
+    return torchscript_copy(*arg0());
   if (path == "functools.partial" && arg0() && !a.has_star) {
     auto p = std::make_shared<PartialObject>();
     p->func = *arg0();
@@ -1047,6 +1049,26 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
     note_unknown_cause(site, "which the analysis does not model (" + name + ")", name + " is not modelled",
                        UnknownCause::Kind::Library);
   return Value::unknown();
+}
+
+Value Interpreter::torchscript_copy(const Value& v) {
+  if (const auto* fn = object_as<FunctionObject>(v)) {
+    auto copy = std::make_shared<FunctionObject>(*fn);
+    copy->torchscript = true;
+    return Value::object(copy);
+  }
+  if (const auto* instance = object_as<InstanceObject>(v)) {
+    auto copy = std::make_shared<InstanceObject>(*instance);
+    copy->torchscript = true;
+    return Value::object(copy);
+  }
+  if (const auto* bound = object_as<BoundMethod>(v)) {
+    auto copy = std::make_shared<BoundMethod>(*bound);
+    copy->function = std::make_shared<FunctionObject>(*bound->function);
+    copy->function->torchscript = true;
+    return Value::object(copy);
+  }
+  return v;
 }
 
 }  // namespace gshape::gradual::interp

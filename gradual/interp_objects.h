@@ -53,6 +53,9 @@ struct FunctionObject : ObjectValue {
   ClassObject* owner = nullptr;  // the class whose body defined it (for super())
   Flavor flavor = Flavor::Plain;
   std::shared_ptr<FunctionObject> setter;  // a property's `@name.setter`
+  // Compiled by TorchScript (`@torch.jit.script`, `torch.jit.script(f)`):
+  // its body runs without Python, so run-time checks do not run inside it.
+  bool torchscript = false;
   // `@functools.lru_cache` / `@functools.cache`: a call with arguments equal
   // to an earlier call's returns that call's result, the body is not run.
   struct ResultCache {
@@ -91,6 +94,9 @@ struct InstanceObject : ObjectValue {
   std::map<std::string, SourceLoc> origins;  // where each attribute was set
   uint64_t version = 0;                      // bumped on every attribute write (memo keys)
   uint64_t born = 0;                         // the interpreter's object clock at creation
+  // `torch.jit.script(model)` / `torch.jit.trace(model, x)`: its methods
+  // (and what they call) run compiled, without Python.
+  bool torchscript = false;
 };
 
 // `obj.method` of a project class: the function with its first argument.

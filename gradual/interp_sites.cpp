@@ -27,6 +27,7 @@ Interpreter::SiteOutcome::~SiteOutcome() {
   SiteSummary& summary = in_.site_summaries_[done.site];
   summary.loc = done.site->loc;
   ++summary.visits;
+  if (in_.in_torchscript_ > 0) ++summary.compiled_visits;
   summary.unresolved = summary.unresolved || done.unresolved;
   summary.unmodelled = summary.unmodelled || done.unmodelled;
   summary.not_proven = summary.not_proven || done.not_proven;

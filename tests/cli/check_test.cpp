@@ -56,6 +56,48 @@ TEST(Check, AdvancedIndexingIsSaidToBeNotChecked) {
   EXPECT_FALSE(contains(r.err, "checked at run time only")) << r.err;
 }
 
+TEST(Check, CodeCompiledByTorchScriptIsSaidToBeNotChecked) {
+  // an outside tester's report: TorchScript compiles the original source and
+  // runs it without Python, so the sites in a scripted function or module
+  // were claimed deferred but never checked; a Python call of the same
+  // module is still checked
+  TempDir dir;
+  dir.write("s.py",
+            "import sys\n"
+            "import torch\n"
+            "import torch.nn as nn\n"
+            "@torch.jit.script\n"
+            "def f(x: torch.Tensor) -> torch.Tensor:\n"
+            "    return x.view(-1, 4) + 1\n"
+            "class M(nn.Module):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.fc = nn.Linear(8, 4)\n"
+            "    def forward(self, x):\n"
+            "        return self.fc(x)\n"
+            "class P(nn.Module):\n"
+            "    def forward(self, x):\n"
+            "        return x.view(-1, 4)\n"
+            "n = int(sys.argv[1])\n"
+            "f(torch.randn(3, n))\n"
+            "torch.jit.script(M())(torch.randn(3, n))\n"
+            "P()(torch.randn(3, n))\n"
+            "torch.jit.trace(P(), torch.randn(2, 4))\n");
+  ProcessResult r = gshape({"check", "--no-cache", dir / "s.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "not checked: 2 calls or operators not proven in code compiled by TorchScript")) << r.err;
+  ProcessResult report = gshape({"report", "--all", "--verbose", dir / "s.py"});
+  EXPECT_TRUE(contains(report.out, "6:12  deferred  view_c4")) << report.out;
+  EXPECT_TRUE(contains(report.out, "in code compiled by TorchScript")) << report.out;
+  ProcessResult out = gshape({"instrument", dir / "s.py", "-o", dir / "out"});
+  EXPECT_EQ(out.exit_code, 0) << out.err;
+  std::string text = dir.read("out/s.py");
+  EXPECT_TRUE(contains(text, "    return x.view(-1, 4) + 1\n")) << text;  // compiled: left as written
+  EXPECT_TRUE(contains(text, "    return self.fc(x)\n")) << text;
+  EXPECT_TRUE(contains(text, "check(")) << text;  // P's view, called from Python, is checked
+  EXPECT_FALSE(contains(text, "        return x.view(-1, 4)\n")) << text;
+}
+
 TEST(Check, AScriptNamedAloneBringsTheModulesItImports) {
   // `gshape check train.py` follows `from model import Net` to the file
   // beside it, as Python finds it when it runs the script: the call's
