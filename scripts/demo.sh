@@ -10,6 +10,8 @@
 #   6. gshape report --summary samples/*.py   the review table (with the counters of step 5)
 # Exits 0 when everything behaved as expected, 1 otherwise (2: not built).
 #   scripts/demo.sh BUILD_DIR
+# GSHAPE_DEMO_NO_INSTALL=1 (ctest samples.make_demo): skip step 1 and use
+# the build's runtime through PYTHONPATH.
 set -uo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -33,8 +35,13 @@ bad() { echo "== demo: UNEXPECTED: $*" >&2; failures=$((failures + 1)); }
 
 cd "$root"  # so gshape names files samples/… rather than absolute paths
 
-step "install the runtime for $python"
-bash scripts/install-runtime.sh "$build_abs" "$python" || bad "install-runtime.sh failed"
+if [[ -n "${GSHAPE_DEMO_NO_INSTALL:-}" ]]; then
+  # ctest's run of the demo: the runtime from this build, the user's Python untouched
+  export PYTHONPATH="$build_abs/runtime/python${PYTHONPATH:+:$PYTHONPATH}"
+else
+  step "install the runtime for $python"
+  bash scripts/install-runtime.sh "$build_abs" "$python" || bad "install-runtime.sh failed"
+fi
 
 step "gshape check samples/  ($("$gshape" --version))"
 "$gshape" check samples/
@@ -66,7 +73,7 @@ rm -f "$train_stats"
 GSHAPE_STATS="$train_stats" "$python" "$out/iris_training.py" | tee "$log/iris_training.txt"
 status=${PIPESTATUS[0]}
 counters=$("$python" -c 'import json, sys
-checks = json.load(open(sys.argv[1]))["checks"]
+checks = json.load(open(sys.argv[1]))["sites"]
 print(len(checks), sum(c["runs"] for c in checks), sum(c["failures"] for c in checks))' "$train_stats" 2>/dev/null)
 read -r checks runs failed <<<"${counters:-0 0 0}"
 if [[ $status -eq 0 ]] && grep -q '^iris loss [0-9.]*$' "$log/iris_training.txt" && [[ $runs -gt 0 && $failed -eq 0 ]]; then
