@@ -262,6 +262,11 @@ class Interpreter {
   // `torch.jit.script(x)`, `torch.jit.trace(x, ...)`: x as TorchScript runs
   // it (a function or project module copied and marked; anything else as is).
   Value torchscript_copy(const Value& v);
+  // copy.deepcopy (`deep`) / copy.copy: a new object whose attributes start as
+  // the original's (copies of them when deep); functions, classes, modules
+  // and objects the analysis holds no state of are shared, as Python does.
+  // `copied`: objects already copied (shared references stay shared).
+  Value copy_value(const Value& v, bool deep, std::map<const ObjectValue*, Value>& copied, int depth);
   int in_torchscript_ = 0;  // calls of compiled code on the stack
   Value instantiate(const std::shared_ptr<ClassObject>& cls, const std::vector<ArgValue>& args, const ir::Node* site);
   // Applies the rule `name` when the registry has it; nullopt when it has not.

@@ -5,6 +5,7 @@
 // list methods and constant-key dicts. Anything else is unknown.
 #include <cctype>
 #include <cmath>
+#include <typeinfo>
 
 #include "gradual/interp.h"
 #include "gradual/interp_args.h"
@@ -781,7 +782,10 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     }
     return Value::unknown();
   }
-  if (path == "copy.deepcopy" || path == "copy.copy") return arg0() ? *arg0() : Value::unknown();
+  if ((path == "copy.deepcopy" || path == "copy.copy") && arg0()) {
+    std::map<const ObjectValue*, Value> copied;
+    return copy_value(*arg0(), path == "copy.deepcopy", copied, 0);
+  }
   if ((path == "torch.jit.script" || path == "torch.jit.trace" || path == "torch.jit.trace_module") && arg0())
     return torchscript_copy(*arg0());
   if (path == "functools.partial" && arg0() && !a.has_star) {
@@ -1069,6 +1073,56 @@ Value Interpreter::torchscript_copy(const Value& v) {
     return Value::object(copy);
   }
   return v;
+}
+
+Value Interpreter::copy_value(const Value& v, bool deep, std::map<const ObjectValue*, Value>& copied, int depth) {
+  if (depth > 64) return Value::unknown();
+  auto inner = [&](const Value& x) { return deep ? copy_value(x, true, copied, depth + 1) : x; };
+  if (v.is_sequence()) {
+    if (!deep) return v;  // lists and tuples are values here: a copy is the same value
+    if (v.items()) {
+      std::vector<Value> items;
+      for (const Value& item : *v.items()) items.push_back(inner(item));
+      return Value::sequence(v.sequence_kind(), std::move(items));
+    }
+    if (v.element()) return Value::unknown_length(v.sequence_kind(), inner(*v.element()), v.uniform_items());
+    return v;
+  }
+  if (!v.is_object() || !v.as_object()) return v;
+  const ObjectValue* obj = v.as_object().get();
+  if (auto hit = copied.find(obj); hit != copied.end()) return hit->second;
+  std::shared_ptr<ObjectValue> out;
+  if (const auto* instance = object_as<InstanceObject>(v)) {
+    // copy.copy of an nn.Module shares its _modules, _parameters and
+    // _buffers dicts, so a layer set on either is set on both: the same object
+    if (!deep && instance->cls->is_nn_module) return v;
+    auto copy = std::make_shared<InstanceObject>(*instance);
+    copy->version = 0;
+    copy->born = ++object_clock_;
+    out = copy;
+  } else if (const auto* dict = object_as<DictObject>(v)) {
+    if (!deep && dict->is_module_dict()) return v;
+    auto copy = std::make_shared<DictObject>(*dict);
+    for (auto& [key, value] : copy->entries) value = inner(value);
+    out = copy;
+  } else if (const auto* container = object_as<ContainerModule>(v)) {
+    if (!deep) return v;
+    auto copy = std::make_shared<ContainerModule>(*container);
+    for (Value& child : copy->children) child = inner(child);
+    out = copy;
+  } else if (typeid(*obj) == typeid(ObjectValue)) {
+    // a library module made by a rule (nn.Linear), a Namespace: its state is
+    // its attributes
+    if (!deep && obj->class_name.rfind("torch.nn.", 0) == 0) return v;
+    out = std::make_shared<ObjectValue>(*obj);
+  } else {
+    return v;  // functions, classes, library names, modules, parsers, loaders: shared
+  }
+  Value result = Value::object(out);
+  copied.emplace(obj, result);
+  if (deep && !object_as<DictObject>(v) && !object_as<ContainerModule>(v))
+    for (auto& [name, value] : out->attributes) value = inner(value);
+  return result;
 }
 
 }  // namespace gshape::gradual::interp

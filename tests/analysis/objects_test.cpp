@@ -314,6 +314,44 @@ TEST(Objects, ALayersReplacedWeightGivesItsSizes) {
   EXPECT_EQ(a.shape(line_of(src, "# fits"), "w"), "[2, 50]") << a.dump();
 }
 
+TEST(Objects, ADeepCopyIsANewObject) {
+  // an outside tester's report: copy.deepcopy was the same object, so a
+  // fine-tuned copy's new layer was the original's too (false proof) and an
+  // EMA copy took the model's later head (false error)
+  const std::string src =
+      "import copy\n"
+      "import dataclasses\n"
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "class Net(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.body = nn.Linear(32, 16)\n"
+      "    def forward(self, x):\n"
+      "        return self.body(x)  # forward\n"
+      "base = Net()\n"
+      "ft = copy.deepcopy(base)\n"
+      "ft.body = nn.Linear(48, 16)\n"
+      "a = ft(torch.randn(4, 48))  # copy\n"
+      "b = base(torch.randn(4, 48))  # original\n"
+      "@dataclasses.dataclass\n"
+      "class Cfg:\n"
+      "    n_embd: int = 64\n"
+      "cfg = Cfg()\n"
+      "big = copy.deepcopy(cfg)\n"
+      "big.n_embd = 128\n"
+      "c = torch.zeros(2, 64).view(2, cfg.n_embd)  # config\n"
+      "state = {'h': torch.zeros(2, 8)}\n"
+      "snap = copy.deepcopy(state)\n"
+      "state['h'] = torch.zeros(2, 16)\n"
+      "d = snap['h'] @ torch.randn(8, 3)  # dict\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# copy"), "a"), "[4, 16]") << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# forward"), "linear_c1"), Outcome::Error) << a.dump();  // base: 32
+  EXPECT_EQ(a.outcome(line_of(src, "# config"), "view_c5"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# dict"), "matmul_c2"), Outcome::Proven) << a.dump();
+}
+
 TEST(Objects, AConvsOrNormsReplacedParametersGiveItsSizes) {
   // an outside tester's report: the forward reads the weight's sizes, not
   // the constructor's (a grayscale stem made of an RGB one: false error; a
