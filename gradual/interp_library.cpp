@@ -973,12 +973,26 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
       } else {
         updated = Value::unknown_length(SequenceKind::List, Value::unknown());
       }
-    } else if (m == "insert" || m == "pop" || m == "remove" || m == "clear" || m == "sort" || m == "reverse") {
-      updated = Value::unknown_length(SequenceKind::List, any_element(self, "item"));
+    } else if (m == "pop" && a.positional.size() <= 1 && self.items()) {
+      // `skips.pop()`, `queue.pop(0)` of a list the analysis lists: that item
+      std::optional<int64_t> i = arg0() ? (arg0()->is_int() ? arg0()->as_int().constant_value() : std::nullopt)
+                                        : std::optional<int64_t>(-1);
+      auto n = static_cast<int64_t>(self.items()->size());
+      if (i && *i < 0) *i += n;
+      if (i && *i >= 0 && *i < n) {
+        std::vector<Value> items = *self.items();
+        Value popped = items[static_cast<std::size_t>(*i)];
+        items.erase(items.begin() + *i);
+        assign_in_place(receiver_target, self, Value::list(std::move(items)), site->loc);
+        return popped;
+      }
     }
+    if (m == "insert" || m == "pop" || m == "remove" || m == "clear" || m == "sort" || m == "reverse")
+      updated = Value::unknown_length(SequenceKind::List, any_element(self, "item"));
     // the name holding the list gets the new list, other holders of it lose what they knew
     if (updated) assign_in_place(receiver_target, self, *updated, site->loc);
-    if (m == "pop") return any_element(self, "item");
+    // an item not known: sizes of its own (another pop is another item)
+    if (m == "pop") return some_item(any_element(self, "item"));
     return Value::none();
   }
   if (starts_with(name, "tuple.") || starts_with(name, "torch.Size.")) {

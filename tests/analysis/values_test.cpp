@@ -861,6 +861,33 @@ TEST(Values, SortedConstantsKeepEachTheirOwnValue) {
   EXPECT_EQ(a.outcome(line_of(src, "# reverse"), "view_c5"), gradual::Outcome::Proven) << a.dump();
 }
 
+TEST(Values, APopTakesThatItem) {
+  // an outside tester's report: every U-Net decoder with three levels or
+  // more was refuted (popped items shared one symbol, so the sizes learnt
+  // from one pop were applied to the next)
+  const std::string src =
+      "import sys\n"
+      "import torch\n"
+      "skips = []\n"
+      "x = torch.zeros(1, 4, 32, 32)\n"
+      "for _ in range(3):\n"
+      "    skips.append(x)\n"
+      "    x = x[:, :, ::2, ::2]\n"
+      "a = skips.pop()  # last\n"
+      "b = skips.pop(0)  # first\n"
+      "n = int(sys.argv[1])\n"
+      "many = [torch.zeros(1, 4, 2 ** i, 2 ** i) for i in range(n)]\n"
+      "p = many.pop()\n"
+      "q = many.pop()\n"
+      "y = torch.cat([torch.zeros(1, 4, 8, 8), p], 1)\n"
+      "z = torch.cat([torch.zeros(1, 4, 16, 16), q], 1)  # unknown items\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# last"), "a"), "[1, 4, 8, 8]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# first"), "b"), "[1, 4, 32, 32]") << a.dump();
+  for (const auto* o : a.at(line_of(src, "# unknown items"), "cat_c5"))
+    EXPECT_NE(o->outcome, gradual::Outcome::Error) << a.dump();
+}
+
 TEST(Values, AListRepeatedAnUnknownNumberOfTimesHasAnUnknownLength) {
   // `[3] * n` was taken as `[3, 3]`: a false proof of x.mT for n == 1
   const std::string src =
