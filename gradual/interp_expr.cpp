@@ -782,7 +782,11 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
             bm->function = fn;
             return Value::object(bm);
           }
-          case FunctionObject::Flavor::Property: return call_function(fn, {}, obj, site ? site : obj_expr);
+          case FunctionObject::Flavor::Property: {
+            Value value = call_function(fn, {}, obj, site ? site : obj_expr);
+            if (fn->stores_on_instance) write_object_attribute(inst, attr, value);
+            return value;
+          }
           case FunctionObject::Flavor::Plain: {
             auto bm = std::make_shared<BoundMethod>();
             bm->self = obj;
@@ -876,7 +880,8 @@ bool Interpreter::set_attribute(const Value& obj, const std::string& attr, const
     // store something else: `self._heads = v * 2`); without one, Python raises
     const Value* cls_attr = inst->cls->lookup(attr);
     auto property = cls_attr ? shared_as<FunctionObject>(*cls_attr) : nullptr;
-    if (property && property->flavor == FunctionObject::Flavor::Property) {
+    // (a cached_property has no setter: the value is stored on the instance)
+    if (property && property->flavor == FunctionObject::Flavor::Property && !property->stores_on_instance) {
       if (property->setter)
         call_function(property->setter, {ArgValue{Argument::Type::Positional, {}, v, nullptr, {}}}, obj, nullptr);
       return true;

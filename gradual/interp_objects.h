@@ -65,6 +65,9 @@ struct FunctionObject : ObjectValue {
     std::vector<std::pair<std::string, Value>> entries;
   };
   std::shared_ptr<ResultCache> result_cache;
+  // functools.cached_property: the first read stores its value on the
+  // instance, where later reads find it (until it is deleted or set)
+  bool stores_on_instance = false;
   const std::vector<ir::Parameter>& params() const;
 };
 

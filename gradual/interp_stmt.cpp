@@ -339,6 +339,7 @@ void Interpreter::exec(const Stmt* s) {
             if (lib->path == "builtins.classmethod") f->flavor = FunctionObject::Flavor::Class;
             if (lib->path == "builtins.property" || lib->path == "functools.cached_property")
               f->flavor = FunctionObject::Flavor::Property;
+            if (lib->path == "functools.cached_property") f->stores_on_instance = true;
             if (lib->path == "torch.jit.script" || lib->path == "torch.jit.script_method") f->torchscript = true;
           }
           continue;  // library decorators keep the function's calling convention

@@ -766,6 +766,29 @@ TEST(Calls, AnAssignmentToAPropertyRunsItsSetter) {
   EXPECT_EQ(a.outcome(line_of(src, "# setter"), "view_c5"), Outcome::Error) << a.dump();
 }
 
+TEST(Calls, ACachedPropertyKeepsItsFirstValue) {
+  // an outside tester's report: functools.cached_property was computed again
+  // on every read (false proof after the config changed, false error)
+  const std::string src =
+      "import functools\n"
+      "import torch\n"
+      "class Cfg:\n"
+      "    def __init__(self):\n"
+      "        self.n_embd = 64\n"
+      "    @functools.cached_property\n"
+      "    def head_dim(self):\n"
+      "        return self.n_embd // 4\n"
+      "cfg = Cfg()\n"
+      "h = cfg.head_dim\n"
+      "cfg.n_embd = 128\n"
+      "x = torch.zeros(2, 128).view(2, 4, cfg.head_dim)  # cached\n"
+      "cfg.head_dim = 32\n"
+      "y = torch.zeros(2, 128).view(2, 4, cfg.head_dim)  # set\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# cached"), "view_c5"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# set"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
 TEST(Calls, AnLruCachedFunctionReturnsItsEarlierResult) {
   // an outside tester's report: the second call returns the first call's
   // tensor although the global it read has changed (false proof and false
