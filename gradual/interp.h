@@ -262,6 +262,10 @@ class Interpreter {
   // `torch.jit.script(x)`, `torch.jit.trace(x, ...)`: x as TorchScript runs
   // it (a function or project module copied and marked; anything else as is).
   Value torchscript_copy(const Value& v);
+  // `obj.__dict__.update(...)` / `vars(obj).update(...)` (minGPT's CfgNode,
+  // AttrDict configs): the attributes it sets, or every attribute forgotten
+  // when what it sets is not known. nullopt for any other call.
+  std::optional<Value> update_instance_dict(const ir::Call* c);
   // copy.deepcopy (`deep`) / copy.copy: a new object whose attributes start as
   // the original's (copies of them when deep); functions, classes, modules
   // and objects the analysis holds no state of are shared, as Python does.

@@ -2,6 +2,8 @@
 // abstract arguments, recursion and depth cut to unknown), classes and their
 // instances (nn.Module.__call__ → forward), nn.Sequential chains, and rule
 // application at call sites with operand slots in source order.
+#include <typeinfo>
+
 #include "gradual/interp.h"
 #include "gradual/python_errors.h"
 
@@ -93,6 +95,54 @@ std::vector<ArgValue> Interpreter::eval_args(const std::vector<Argument>& args) 
   return out;
 }
 
+std::optional<Value> Interpreter::update_instance_dict(const Call* c) {
+  const auto* method = dyn_cast<Attribute>(c->func);
+  if (!method || method->attr != "update") return std::nullopt;
+  const Expr* owner = nullptr;  // `obj` of `obj.__dict__` or `vars(obj)`
+  if (const auto* d = dyn_cast<Attribute>(method->value); d && d->attr == "__dict__") owner = d->value;
+  if (const auto* v = dyn_cast<Call>(method->value)) {
+    const auto* f = dyn_cast<Name>(v->func);
+    if (f && f->id == "vars" && v->args.size() == 1 && v->args[0].type == Argument::Type::Positional)
+      owner = v->args[0].value;
+  }
+  if (!owner) return std::nullopt;
+  Value target = eval(owner);
+  std::shared_ptr<ObjectValue> obj = target.is_object() ? target.as_object() : nullptr;
+  if (!obj || !(object_as<InstanceObject>(target) || typeid(*obj) == typeid(ObjectValue))) return std::nullopt;
+  std::vector<ArgValue> args = eval_args(c->args);
+  std::vector<std::pair<std::string, Value>> writes;
+  bool known = true;
+  for (const ArgValue& a : args) {
+    if (a.type == Argument::Type::Keyword) {
+      writes.emplace_back(a.name, a.value);
+      continue;
+    }
+    const auto* dict = a.type == Argument::Type::Positional || a.type == Argument::Type::DoubleStar
+                           ? object_as<DictObject>(a.value)
+                           : nullptr;
+    if (!dict || !dict->complete) {
+      known = false;
+      continue;
+    }
+    for (const auto& [key, value] : dict->entries) {
+      if (key.rfind("s:", 0) == 0) writes.emplace_back(key.substr(2), value);
+      else known = false;  // a key that is no attribute name
+    }
+  }
+  auto write = [&](const std::string& name, const Value& value) {
+    if (auto inst = shared_as<InstanceObject>(target)) write_object_attribute(inst, name, value);
+    else obj->attributes[name] = value;
+  };
+  if (!known) {
+    // it may set any attribute: none keeps what the analysis knew
+    std::vector<std::string> names;
+    for (const auto& [name, value] : obj->attributes) names.push_back(name);
+    for (const std::string& name : names) write(name, Value::unknown());
+  }
+  for (const auto& [name, value] : writes) write(name, value);
+  return Value::none();
+}
+
 Value Interpreter::eval_call(const Call* c) {
   // an inner function that declares `nonlocal d` may be what this calls
   struct ForgetShared {
@@ -107,6 +157,7 @@ Value Interpreter::eval_call(const Call* c) {
   } forget{*this};
   SiteVisit visit(*this, c);
   SiteOutcome outcome(*this, c);
+  if (std::optional<Value> done = update_instance_dict(c)) return *done;
   if (const auto* a = dyn_cast<Attribute>(c->func)) {
     Value receiver = eval(a->value);
     Value callee = inherit_cause(get_attribute(receiver, a->attr, a->value, a), receiver);

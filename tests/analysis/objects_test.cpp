@@ -314,6 +314,30 @@ TEST(Objects, ALayersReplacedWeightGivesItsSizes) {
   EXPECT_EQ(a.shape(line_of(src, "# fits"), "w"), "[2, 50]") << a.dump();
 }
 
+TEST(Objects, AnUpdateOfAnInstancesDictSetsItsAttributes) {
+  // minGPT's CfgNode.merge_from_dict (`self.__dict__.update(d)`) was ignored:
+  // the old values proved a view that fails (an outside tester's report)
+  const std::string src =
+      "import sys\n"
+      "import torch\n"
+      "class CfgNode:\n"
+      "    def __init__(self, **kwargs):\n"
+      "        self.__dict__.update(kwargs)\n"
+      "    def merge_from_dict(self, d):\n"
+      "        self.__dict__.update(d)\n"
+      "C = CfgNode(n_embd=48, n_head=3)\n"
+      "C.merge_from_dict({'n_embd': 64})\n"
+      "x = torch.zeros(2, 48).view(2, C.n_head, C.n_embd // C.n_head)  # merged\n"
+      "vars(C).update(n_head=4)\n"
+      "y = torch.zeros(2, 64).view(2, C.n_head, C.n_embd // C.n_head)  # vars\n"
+      "C.__dict__.update(eval(sys.argv[1]))\n"
+      "z = torch.zeros(2, 64).view(2, C.n_head, C.n_embd // C.n_head)  # unknown\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# merged"), "view_c5"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# vars"), "view_c5"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# unknown"), "view_c5"), Outcome::Deferred) << a.dump();
+}
+
 TEST(Objects, ADeepCopyIsANewObject) {
   // an outside tester's report: copy.deepcopy was the same object, so a
   // fine-tuned copy's new layer was the original's too (false proof) and an
