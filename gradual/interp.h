@@ -266,6 +266,12 @@ class Interpreter {
   // AttrDict configs): the attributes it sets, or every attribute forgotten
   // when what it sets is not known. nullopt for any other call.
   std::optional<Value> update_instance_dict(const ir::Call* c);
+  // Writes through `globals()` (`globals()[k] = v`, `globals().update(...)`)
+  // and `exec(...)` (nanoGPT's configurator): the globals they set, or every
+  // global value of the module forgotten when what they set is not known.
+  std::optional<Value> write_globals(const ir::Call* c);
+  bool names_globals(const ir::Expr* e);  // `globals()`
+  void forget_globals();
   // copy.deepcopy (`deep`) / copy.copy: a new object whose attributes start as
   // the original's (copies of them when deep); functions, classes, modules
   // and objects the analysis holds no state of are shared, as Python does.

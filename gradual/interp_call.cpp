@@ -143,6 +143,58 @@ std::optional<Value> Interpreter::update_instance_dict(const Call* c) {
   return Value::none();
 }
 
+bool Interpreter::names_globals(const Expr* e) {
+  const auto* call = dyn_cast<Call>(e);
+  const auto* f = call ? dyn_cast<Name>(call->func) : nullptr;
+  return f && f->id == "globals" && call->args.empty() && !frame().vars->count("globals") &&
+         !frame().module->globals.count("globals");
+}
+
+void Interpreter::forget_globals() {
+  for (auto& [name, binding] : frame().module->globals) {
+    const Value& v = binding.value;
+    // what the exec'd code or the loop may set: values, not the module's
+    // functions, classes and imports
+    if (object_as<FunctionObject>(v) || object_as<ClassObject>(v) || object_as<ModuleNamespace>(v) ||
+        object_as<LibraryName>(v))
+      continue;
+    binding.value = Value::unknown();
+  }
+  memo_.clear();
+}
+
+std::optional<Value> Interpreter::write_globals(const Call* c) {
+  if (const auto* f = dyn_cast<Name>(c->func); f && f->id == "exec" && !frame().vars->count("exec") &&
+                                                 !frame().module->globals.count("exec")) {
+    eval_args(c->args);
+    forget_globals();
+    return Value::none();
+  }
+  const auto* method = dyn_cast<Attribute>(c->func);
+  if (!method || method->attr != "update" || !names_globals(method->value)) return std::nullopt;
+  std::vector<ArgValue> args = eval_args(c->args);
+  std::vector<std::pair<std::string, Value>> writes;
+  bool known = true;
+  for (const ArgValue& a : args) {
+    if (a.type == Argument::Type::Keyword) {
+      writes.emplace_back(a.name, a.value);
+      continue;
+    }
+    const auto* dict = object_as<DictObject>(a.value);
+    if (!dict || !dict->complete) {
+      known = false;
+      continue;
+    }
+    for (const auto& [key, value] : dict->entries) {
+      if (key.rfind("s:", 0) == 0) writes.emplace_back(key.substr(2), value);
+    }
+  }
+  if (!known) forget_globals();
+  for (const auto& [name, value] : writes) frame().module->globals[name] = Binding{value, c->loc, {}};
+  if (!writes.empty()) memo_.clear();
+  return Value::none();
+}
+
 Value Interpreter::eval_call(const Call* c) {
   // an inner function that declares `nonlocal d` may be what this calls
   struct ForgetShared {
@@ -158,6 +210,7 @@ Value Interpreter::eval_call(const Call* c) {
   SiteVisit visit(*this, c);
   SiteOutcome outcome(*this, c);
   if (std::optional<Value> done = update_instance_dict(c)) return *done;
+  if (std::optional<Value> done = write_globals(c)) return *done;
   if (const auto* a = dyn_cast<Attribute>(c->func)) {
     Value receiver = eval(a->value);
     Value callee = inherit_cause(get_attribute(receiver, a->attr, a->value, a), receiver);

@@ -865,6 +865,16 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
     }
     case Kind::Subscript: {
       const auto* sub = cast<Subscript>(target);
+      if (names_globals(sub->value)) {  // `globals()[name] = v`
+        Value key = index_value(sub->index);
+        if (key.is_str() && key.as_str()) {
+          frame().module->globals[*key.as_str()] = Binding{v, origin, {}};
+          memo_.clear();
+        } else {
+          forget_globals();
+        }
+        return;
+      }
       std::optional<SiteOutcome> outcome;
       if (setitem_site) outcome.emplace(*this, setitem_site);
       Value obj = eval(sub->value);

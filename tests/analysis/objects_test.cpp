@@ -338,6 +338,27 @@ TEST(Objects, AnUpdateOfAnInstancesDictSetsItsAttributes) {
   EXPECT_EQ(a.outcome(line_of(src, "# unknown"), "view_c5"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Objects, WritesThroughGlobalsAndExecReachTheGlobals) {
+  // nanoGPT's `exec(open('configurator.py').read())` overrides its config
+  // globals from the command line: they were kept at their defaults and a
+  // view was proven from them (an outside tester's report)
+  const std::string src =
+      "import torch\n"
+      "n_embd = 64\n"
+      "n_head = 4\n"
+      "globals()['n_embd'] = 48\n"
+      "a = torch.zeros(2, 48).view(2, n_head, n_embd // n_head)  # item\n"
+      "globals().update({'n_head': 3})\n"
+      "b = torch.zeros(2, 48).view(2, n_head, n_embd // n_head)  # update\n"
+      "exec(open('configurator.py').read())\n"
+      "c = torch.zeros(2, 48).view(2, n_head, 16)  # exec\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# item"), "view_c5"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# item"), "a"), "[2, 4, 12]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# update"), "b"), "[2, 3, 16]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# exec"), "view_c5"), Outcome::Deferred) << a.dump();
+}
+
 TEST(Objects, ADeepCopyIsANewObject) {
   // an outside tester's report: copy.deepcopy was the same object, so a
   // fine-tuned copy's new layer was the original's too (false proof) and an
