@@ -262,6 +262,13 @@ class Interpreter {
   // `torch.jit.script(x)`, `torch.jit.trace(x, ...)`: x as TorchScript runs
   // it (a function or project module copied and marked; anything else as is).
   Value torchscript_copy(const Value& v);
+  // The direct submodules of a module value with their names, in the order
+  // they were set; nullopt when the analysis cannot list them (an attribute
+  // or child it does not know). A library layer is taken as having none.
+  std::optional<std::vector<std::pair<std::string, Value>>> submodules_of(const Value& v) const;
+  // nn.Module.modules()'s order: `v` (named `prefix`), then each child's walk.
+  bool walk_modules(const Value& v, const std::string& prefix, std::vector<std::pair<std::string, Value>>& out,
+                    int depth) const;
   // `obj.__dict__.update(...)` / `vars(obj).update(...)` (minGPT's CfgNode,
   // AttrDict configs): the attributes it sets, or every attribute forgotten
   // when what it sets is not known. nullopt for any other call.

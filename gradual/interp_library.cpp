@@ -854,6 +854,24 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
   const Expr* receiver_expr = receiver ? receiver->expr : nullptr;
 
+  // model.modules(), children(), named_children(), named_modules(): the
+  // module objects themselves, so that surgery through the loop variable
+  // (`for m in net.modules(): m.fc = ...`) reaches them
+  if ((m == "modules" || m == "children" || m == "named_children" || m == "named_modules") && args.empty() &&
+      submodules_of(self)) {
+    bool named = m.rfind("named_", 0) == 0;
+    std::vector<std::pair<std::string, Value>> found;
+    if (m == "children" || m == "named_children") {
+      found = *submodules_of(self);
+    } else if (!walk_modules(self, "", found, 0)) {
+      return Value::unknown();
+    }
+    std::vector<Value> items;
+    for (auto& [path, module] : found)
+      items.push_back(named ? Value::tuple({Value::string(path), module}) : module);
+    return Value::list(std::move(items));
+  }
+
   if (starts_with(name, "Tensor.")) {
     const Shape& s = self.shape();
     if (m == "size") {
@@ -1137,6 +1155,66 @@ Value Interpreter::copy_value(const Value& v, bool deep, std::map<const ObjectVa
   if (deep && !object_as<DictObject>(v) && !object_as<ContainerModule>(v))
     for (auto& [name, value] : out->attributes) value = inner(value);
   return result;
+}
+
+namespace {
+bool is_module_value(const Value& v) {
+  if (const auto* inst = object_as<InstanceObject>(v)) return inst->cls->is_nn_module;
+  if (object_as<ContainerModule>(v) || object_as<ModuleWrapper>(v)) return true;
+  if (const auto* d = object_as<DictObject>(v)) return d->is_module_dict();
+  return v.is_object() && v.as_object() && typeid(*v.as_object()) == typeid(ObjectValue) &&
+         v.as_object()->class_name.rfind("torch.nn.", 0) == 0;
+}
+}  // namespace
+
+std::optional<std::vector<std::pair<std::string, Value>>> Interpreter::submodules_of(const Value& v) const {
+  using Children = std::vector<std::pair<std::string, Value>>;
+  if (!is_module_value(v)) return std::nullopt;
+  Children out;
+  if (const auto* inst = object_as<InstanceObject>(v)) {
+    std::vector<std::tuple<uint32_t, std::string, Value>> set;  // by where each was set
+    for (const auto& [name, value] : inst->attributes) {
+      if (value.is_unknown() && !value.int_view()) return std::nullopt;  // may be a module
+      if (!is_module_value(value)) continue;
+      auto origin = inst->origins.find(name);
+      set.emplace_back(origin == inst->origins.end() ? 0 : origin->second.begin, name, value);
+    }
+    std::stable_sort(set.begin(), set.end(),
+                     [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+    for (auto& [at, name, value] : set) out.emplace_back(name, value);
+    return out;
+  }
+  if (const auto* c = object_as<ContainerModule>(v)) {
+    if (!c->children_known) return std::nullopt;
+    for (std::size_t i = 0; i < c->children.size(); ++i) out.emplace_back(std::to_string(i), c->children[i]);
+    return out;
+  }
+  if (const auto* d = object_as<DictObject>(v)) {
+    if (!d->complete) return std::nullopt;
+    for (const auto& [key, value] : d->entries) {
+      if (key.rfind("s:", 0) != 0) return std::nullopt;
+      out.emplace_back(key.substr(2), value);
+    }
+    return out;
+  }
+  if (const auto* w = object_as<ModuleWrapper>(v)) {
+    out.emplace_back("module", w->module());
+    return out;
+  }
+  return out;  // a library layer
+}
+
+bool Interpreter::walk_modules(const Value& v, const std::string& prefix,
+                               std::vector<std::pair<std::string, Value>>& out, int depth) const {
+  if (depth > 32) return false;
+  for (const auto& [seen, module] : out)
+    if (module.as_object() == v.as_object()) return true;  // modules() yields each module once
+  out.emplace_back(prefix, v);
+  std::optional<std::vector<std::pair<std::string, Value>>> children = submodules_of(v);
+  if (!children) return false;
+  for (const auto& [name, child] : *children)
+    if (!walk_modules(child, prefix.empty() ? name : prefix + "." + name, out, depth + 1)) return false;
+  return true;
 }
 
 }  // namespace gshape::gradual::interp

@@ -865,6 +865,32 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
     }
     case Kind::Subscript: {
       const auto* sub = cast<Subscript>(target);
+      if (const auto* modules = dyn_cast<Attribute>(sub->value); modules && modules->attr == "_modules") {
+        // `model._modules[name] = layer`: the layer set as the model's child
+        Value owner = eval(modules->value);
+        Value key = index_value(sub->index);
+        std::optional<std::string> name = key.is_str() ? key.as_str() : std::nullopt;
+        if (auto c = shared_as<ContainerModule>(owner)) {
+          std::optional<int64_t> k;
+          if (name && !name->empty() && name->find_first_not_of("0123456789") == std::string::npos && name->size() < 9)
+            k = std::stoll(*name);
+          if (c->children_known && k && *k < static_cast<int64_t>(c->children.size())) {
+            c->children[static_cast<std::size_t>(*k)] = v;
+            if (static_cast<std::size_t>(*k) < c->child_exprs.size()) c->child_exprs[static_cast<std::size_t>(*k)] = value_expr;
+          } else {
+            c->children_known = false;
+          }
+          memo_.clear();
+        } else if (name) {
+          set_attribute(owner, *name, v, origin);
+        } else if (auto inst = shared_as<InstanceObject>(owner)) {
+          std::vector<std::string> layers;  // any of its layers may be the one replaced
+          for (const auto& [attr, value] : inst->attributes)
+            if (value.is_object()) layers.push_back(attr);
+          for (const std::string& attr : layers) write_object_attribute(inst, attr, Value::unknown());
+        }
+        return;
+      }
       if (names_globals(sub->value)) {  // `globals()[name] = v`
         Value key = index_value(sub->index);
         if (key.is_str() && key.as_str()) {

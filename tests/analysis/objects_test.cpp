@@ -359,6 +359,43 @@ TEST(Objects, WritesThroughGlobalsAndExecReachTheGlobals) {
   EXPECT_EQ(a.outcome(line_of(src, "# exec"), "view_c5"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Objects, SurgeryThroughModulesLoopsReachesTheLayers) {
+  // an outside tester's report: writes through the loop variable of
+  // modules()/named_children() and into _modules were not seen
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "class Head(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.fc = nn.Linear(32, 10)\n"
+      "    def forward(self, x):\n"
+      "        return self.fc(x)\n"
+      "class Net(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.a = nn.Linear(16, 32)\n"
+      "        self.head = Head()\n"
+      "    def forward(self, x):\n"
+      "        return self.head(self.a(x))\n"
+      "net = Net()\n"
+      "for m in net.modules():\n"
+      "    if isinstance(m, Head):\n"
+      "        m.fc = nn.Linear(32, 3)\n"
+      "a = net(torch.randn(4, 16))  # modules\n"
+      "for name, m in net.named_children():\n"
+      "    if name == 'a':\n"
+      "        setattr(net, name, nn.Linear(8, 32))\n"
+      "b = net(torch.randn(4, 8))  # named\n"
+      "seq = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 10))\n"
+      "seq._modules['2'] = nn.Linear(32, 5)\n"
+      "c = seq(torch.randn(4, 16))  # _modules\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# modules"), "a"), "[4, 3]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# named"), "b"), "[4, 3]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# _modules"), "c"), "[4, 5]") << a.dump();
+}
+
 TEST(Objects, ADeepCopyIsANewObject) {
   // an outside tester's report: copy.deepcopy was the same object, so a
   // fine-tuned copy's new layer was the original's too (false proof) and an
