@@ -77,6 +77,27 @@ void Interpreter::assign_in_place(const Expr* target, const Value& before, const
       if (changed) return Value::sequence(v.sequence_kind(), std::move(items));
       return std::nullopt;
     }
+    if (auto dict = shared_as<DictObject>(v)) {  // `s = cfg['shape']; s[1] = 6`
+      if (!visited.insert(dict.get()).second) return std::nullopt;
+      for (auto& [key, held] : dict->entries) {
+        if (may_alias(held, before)) held = after_unseen_change(held);
+        else if (std::optional<Value> inner = forget_held(held, depth + 1)) held = std::move(*inner);
+      }
+      return std::nullopt;
+    }
+    if (auto fn = shared_as<FunctionObject>(v)) {  // a closure that captured the list's variable
+      if (!fn->closure || !visited.insert(fn.get()).second) return std::nullopt;
+      std::optional<Vars> changed;
+      for (const auto& [captured, binding] : *fn->closure) {
+        std::optional<Value> now = may_alias(binding.value, before) ? std::optional<Value>(after_unseen_change(binding.value))
+                                                                    : forget_held(binding.value, depth + 1);
+        if (!now) continue;
+        if (!changed) changed = *fn->closure;
+        (*changed)[captured].value = std::move(*now);
+      }
+      if (changed) fn->closure = std::make_shared<const Vars>(std::move(*changed));
+      return std::nullopt;
+    }
     auto inst = shared_as<InstanceObject>(v);
     if (!inst || !visited.insert(inst.get()).second) return std::nullopt;
     std::vector<std::pair<std::string, Value>> updates;

@@ -344,5 +344,27 @@ TEST(Mutation, AnInPlaceChangeReachesAttributesAndListItemsHoldingTheTensor) {
   EXPECT_EQ(a.outcome(line_of(src, "# unrelated"), "t_c1"), Outcome::Proven) << a.dump();
 }
 
+TEST(Mutation, AListChangedInPlaceIsForgottenByDictsAndClosuresHoldingIt) {
+  // an outside tester's false proofs: `s = cfg['shape']; s[1] = 6` and a
+  // list an inner function captured, changed after the def
+  const std::string src =
+      "import torch\n"
+      "cfg = {'shape': [4, 8]}\n"
+      "s = cfg['shape']\n"
+      "s[1] = 6\n"
+      "a = torch.zeros(4, 8).view(cfg['shape'])  # dict\n"
+      "def outer():\n"
+      "    shape = [4, 8]\n"
+      "    def reshape(x):\n"
+      "        return x.view(shape)  # closure\n"
+      "    shape.append(1)\n"
+      "    return reshape(torch.zeros(4, 8))\n"
+      "outer()\n";
+  Analysed a(src);
+  for (const char* mark : {"# dict", "# closure"})
+    for (const auto* o : a.at(line_of(src, mark), "view_c5")) EXPECT_NE(o->outcome, Outcome::Proven) << mark << a.dump();
+  EXPECT_NE(a.shape(line_of(src, "# dict"), "a"), "[4, 8]") << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
