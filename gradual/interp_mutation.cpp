@@ -21,6 +21,19 @@ namespace {
 
 bool is_list(const Value& v) { return v.is_sequence() && v.sequence_kind() == SequenceKind::List; }
 
+// `v` with every tensor in it (items of tuples and lists too) of unknown shape.
+Value without_shapes(const Value& v, int depth = 0) {
+  if (v.is_tensor()) return Value::tensor(Shape::unknown(), false);
+  if (!v.is_sequence() || depth > 8) return v;
+  if (v.items()) {
+    std::vector<Value> items;
+    for (const Value& item : *v.items()) items.push_back(without_shapes(item, depth + 1));
+    return Value::sequence(v.sequence_kind(), std::move(items));
+  }
+  if (v.element()) return Value::unknown_length(v.sequence_kind(), without_shapes(*v.element(), depth + 1));
+  return v;
+}
+
 // `a` and `b` may be one Python object: a list sharing its item storage (a
 // copy of the name, `b = a`), or a tensor of the same shape (tensors carry no
 // identity here: equal shapes may be one tensor).
@@ -170,7 +183,11 @@ void Interpreter::apply_parameter_changes(FunctionObject& fn, const std::set<std
     }
     const Expr* e = arg_exprs[i];
     bool assignable = e && (isa<Name>(e) || isa<Attribute>(e));
-    assign_in_place(assignable ? e : nullptr, passed, after_unseen_change(passed), e ? e->loc : SourceLoc{});
+    // the callee may have changed the tensors in the list too (`for t in ts:
+    // t.unsqueeze_(0)`): their shapes are not known either
+    Value after = after_unseen_change(passed);
+    if (is_list(after) && after.element()) after = Value::unknown_length(SequenceKind::List, without_shapes(*after.element()));
+    assign_in_place(assignable ? e : nullptr, passed, after, e ? e->loc : SourceLoc{});
   }
 }
 

@@ -736,6 +736,14 @@ void register_shape_rules(RuleRegistry& r) {
   r.add("torch.t", "input", rule_t);
   r.add("Tensor.t", "input", rule_t);
   r.add("Tensor.T", "input", rule_T);
+  // in place: the same requirements and new shape (the interpreter gives the
+  // receiver that shape, and forgets it in other holders)
+  r.add("Tensor.t_", "input", rule_t);
+  r.add("Tensor.transpose_", "input, dim0, dim1", rule_transpose);
+  r.add("Tensor.swapaxes_", "input, dim0, dim1", rule_transpose);
+  r.add("Tensor.swapdims_", "input, dim0, dim1", rule_transpose);
+  r.add("Tensor.squeeze_", "input, dim=None", rule_squeeze);
+  r.add("Tensor.unsqueeze_", "input, dim", rule_unsqueeze);
   r.add("Tensor.mT", "input", rule_matrix_transpose<true>);
   r.add("Tensor.mH", "input", rule_matrix_transpose<true>);
   r.add("Tensor.H", "input", rule_matrix_transpose<false>);

@@ -366,5 +366,24 @@ TEST(Mutation, AListChangedInPlaceIsForgottenByDictsAndClosuresHoldingIt) {
   EXPECT_NE(a.shape(line_of(src, "# dict"), "a"), "[4, 8]") << a.dump();
 }
 
+TEST(Mutation, TensorsInAListACalleeChangesAreForgotten) {
+  // `for t in ts: t.unsqueeze_(0)` in a helper: the caller's items were
+  // proven 2-d (an outside tester's report); unsqueeze_ itself has the rule
+  // of unsqueeze
+  const std::string src =
+      "import torch\n"
+      "def norm_(ts):\n"
+      "    for t in ts:\n"
+      "        t.unsqueeze_(0)\n"
+      "xs = [torch.randn(4, 8)]\n"
+      "norm_(xs)\n"
+      "y = xs[0].t()  # after\n"
+      "z = torch.zeros(3)\n"
+      "z.unsqueeze_(5)  # in place\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# after"), "t_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# in place"), "unsqueeze_c1"), Outcome::Error) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

@@ -735,7 +735,9 @@ std::vector<Suite> suites() {
            {"torch.matmul", "Tensor.matmul"},      {"torch.softmax", "torch.nn.functional.softmax"},
            {"torch.split", "Tensor.split"},        {"torch.add", "Tensor.add"},
            {"torch.mm", "Tensor.mm"},              {"torch.bmm", "Tensor.bmm"},
-           {"Tensor.permute", "torch.permute"}}) {
+           {"Tensor.permute", "torch.permute"},    {"torch.t", "Tensor.t_"},
+           {"torch.transpose", "Tensor.transpose_"}, {"torch.transpose", "Tensor.swapaxes_"},
+           {"torch.squeeze", "Tensor.squeeze_"},   {"torch.unsqueeze", "Tensor.unsqueeze_"}}) {
     out.push_back(same_as(rule, alias));
   }
   Suite split_sizes = same_as("torch.split", "torch.split_with_sizes");
