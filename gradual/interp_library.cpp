@@ -854,6 +854,12 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
   const Expr* receiver_expr = receiver ? receiver->expr : nullptr;
 
+  // a checkpoint's tensors against the model's parameters: no rule compares
+  // them (PyTorch's "size mismatch for 0.weight"), so it is said
+  if (m == "load_state_dict" && (submodules_of(self) || object_as<InstanceObject>(self))) {
+    note_no_rule(site, "torch.nn.Module.load_state_dict");
+    return Value::unknown();
+  }
   // model.modules(), children(), named_children(), named_modules(): the
   // module objects themselves, so that surgery through the loop variable
   // (`for m in net.modules(): m.fc = ...`) reaches them

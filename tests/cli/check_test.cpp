@@ -56,6 +56,20 @@ TEST(Check, AdvancedIndexingIsSaidToBeNotChecked) {
   EXPECT_FALSE(contains(r.err, "checked at run time only")) << r.err;
 }
 
+TEST(Check, LoadingAStateDictIsSaidToBeNotChecked) {
+  // no rule compares a checkpoint's sizes with the model's (an outside tester's report)
+  TempDir dir;
+  dir.write("m.py",
+            "import torch\n"
+            "import torch.nn as nn\n"
+            "student = nn.Sequential(nn.Linear(8, 12), nn.ReLU(), nn.Linear(12, 2))\n"
+            "teacher = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2))\n"
+            "student.load_state_dict(teacher.state_dict())\n");
+  ProcessResult r = gshape({"check", "--no-cache", dir / "m.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "not checked: 1 call of ops without a rule: torch.nn.Module.load_state_dict")) << r.err;
+}
+
 TEST(Check, CodeCompiledByTorchScriptIsSaidToBeNotChecked) {
   // an outside tester's report: TorchScript compiles the original source and
   // runs it without Python, so the sites in a scripted function or module
