@@ -414,6 +414,10 @@ class Interpreter {
   // Some module names the channels-last memory format: 4-d results may not
   // be contiguous (channels_last_layout).
   std::optional<bool> uses_channels_last_;
+  // Some module of the unit writes files (its text): a launch's config files
+  // are not read at analysis time then (the program may rewrite one first).
+  bool project_writes_files();
+  std::optional<bool> writes_files_;
   // yaml.safe_load / yaml.load of a file a launch names (yaml_config.cpp reads it).
   std::optional<Value> read_launch_yaml(const Value& source, const ir::Node* site);
   void hold_config_ints(Value& v, const std::string& name, const std::string& prefix, const ir::Node* site, int depth);

@@ -888,8 +888,20 @@ void Interpreter::hold_config_ints(Value& v, const std::string& name, const std:
   }
 }
 
+bool Interpreter::project_writes_files() {
+  // by its text: open(..., 'w'/'a'/'x'/'+'), json/yaml dumps, Path.write_*,
+  // shutil copies and moves, os.rename/replace
+  static const std::regex write(
+      R"(\bopen\s*\([^)]*['"][rbt]*[wax+][^'"]*['"]|\bmode\s*=\s*['"][rbt]*[wax+]|\.write_(text|bytes)\s*\(|\b(json|yaml)\.(safe_)?dump\s*\(|\bshutil\.(copy|copyfile|copy2|move)\s*\(|\bos\.(rename|replace)\s*\()");
+  if (!writes_files_) writes_files_ = project_text_matches("", [](const std::string& text) {
+    return std::regex_search(text, write);
+  });
+  return *writes_files_;
+}
+
 std::optional<Value> Interpreter::read_launch_json(const Value& source, bool is_text, const Node* site) {
   std::string text, name;
+  if (!is_text && project_writes_files()) return std::nullopt;  // it may rewrite the file first
   if (is_text) {
     if (!source.is_str() || !source.as_str()) return std::nullopt;
     text = *source.as_str();
@@ -913,6 +925,7 @@ std::optional<Value> Interpreter::read_launch_json(const Value& source, bool is_
 
 std::optional<Value> Interpreter::read_launch_yaml(const Value& source, const Node* site) {
   std::string text, name;
+  if (!(source.is_str() && source.as_str()) && project_writes_files()) return std::nullopt;  // it may rewrite it
   if (source.is_str() && source.as_str()) {
     text = *source.as_str();
     name = "the YAML text";

@@ -179,6 +179,30 @@ TEST(LaunchYaml, AYamlConfigTheCommandLineNamesIsRead) {
   EXPECT_EQ(check("missing.yaml").exit_code, 0) << "a file that cannot be read leaves the value unknown";
 }
 
+TEST(LaunchJson, AConfigTheProgramMayRewriteIsNotRead) {
+  // an outside tester's false proof: the script writes the config from its
+  // arguments before reading it back; the file's old value was taken
+  TempDir dir;
+  dir.write("train.py",
+            "import argparse, json\n"
+            "import torch\n"
+            "import torch.nn as nn\n"
+            "p = argparse.ArgumentParser()\n"
+            "p.add_argument('--config', default='cfg.json')\n"
+            "p.add_argument('--width', type=int, default=6)\n"
+            "args = p.parse_args()\n"
+            "with open(args.config, 'w') as f:\n"
+            "    json.dump({'width': args.width}, f)\n"
+            "cfg = json.load(open(args.config))\n"
+            "nn.Linear(12, 2)(torch.randn(3, cfg['width']))\n");
+  dir.write("cfg.json", "{\"width\": 12}\n");
+  ProcessResult r = gshape({"check", "--no-cache", "--format=json", "train.py", "--", "--width", "6"}, dir.str());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // linear_c1 (in_features 12 against the width read) is left to run time
+  EXPECT_TRUE(contains(r.out, "\"deferred\"")) << r.out;
+  EXPECT_FALSE(contains(r.out, "cfg.json")) << r.out;
+}
+
 // `gshape report --args=symbolic SCRIPT`: the preconditions at the top of
 // the review, in text, JSON and the HTML page.
 const char* kHeadsScript =
