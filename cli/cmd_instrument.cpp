@@ -227,6 +227,7 @@ int run_instrument(const ParsedArgs& args) {
 
   gradual::AnalysisOptions analysis_options;
   analysis_options.record_shapes = true;  // for the HTML review's shapes
+  analysis_options.any_command_line = true;  // the copy may be run with any arguments
   AnalysedProject analysed = analyse_paths({input}, args.has("verbose"), *settings, analysis_options);
   std::vector<gradual::Obligation> obligations = analysed.result.plain_obligations();
   // The plans decide what is checked; the report keeps every obligation's true status.

@@ -403,7 +403,7 @@ std::string unit_key(const Project& unit, const AnalysisOptions& o) {
          std::to_string(o.max_unroll) + " " + std::to_string(o.function_budget) + " " +
          std::to_string(o.module_budget) + " " + std::to_string(o.record_shapes) + " " +
          std::to_string(o.analyse_uncalled) + " " + std::to_string(o.uncalled_rlimit) + " " +
-         std::to_string(o.witnesses) + "\n";
+         std::to_string(o.witnesses) + " " + std::to_string(o.any_command_line) + "\n";
   for (const ProjectModule& m : unit.modules) {
     key += "module " + std::to_string(m.file->path().size()) + " " + m.file->path() + " " + m.file->module_name() +
            " " + std::to_string(m.file->is_package_init()) + " " + std::to_string(m.root.size()) + " " + m.root +

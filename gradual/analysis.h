@@ -44,6 +44,10 @@ struct AnalysisOptions {
   // is a symbol (constrained by its `choices`), and the result lists the
   // preconditions the script puts on them.
   bool symbolic_args = false;
+  // `gshape instrument`: the copy may run with any command line, so an
+  // argparse parser's parse_args() gives unknown values, not its defaults
+  // (a launch's words win over it).
+  bool any_command_line = false;
   // With symbolic_args: analyse as if this sub-command (its first name) ran,
   // its int arguments symbols too. analyse_project sets it, once per
   // sub-command the script's parser declares, and merges the preconditions.

@@ -297,10 +297,12 @@ Value Interpreter::argparse_method(const std::shared_ptr<ArgParserObject>& parse
     for (const auto& [k, v] : parser->defaults) ns.attributes[k] = Value::unknown();
     forget_commands(*parser, ns);
   };
-  if (parsing && !arg0() && !a.kw("args") && project_changes_argv()) {
+  if (parsing && !arg0() && !a.kw("args") &&
+      (project_changes_argv() || (options_.any_command_line && !launch_applies_here() && !options_.symbolic_args))) {
     // the program edits sys.argv before parsing it (injected options, a
-    // shorthand it expands): neither the launch's words nor the defaults
-    // are what argparse reads
+    // shorthand it expands), or the instrumented copy may be run with any
+    // command line: neither the launch's words nor the defaults are what
+    // argparse reads
     auto ns = std::make_shared<ObjectValue>("argparse.Namespace");
     note_created(ns.get(), site->loc);
     unknown_values(*ns);

@@ -68,6 +68,24 @@ TEST(Instrument, WritesTheInstrumentedCopyAndSaysWhat) {
 // The copy imports gshape_runtime: `instrument` says how to run it (an
 // outside user's copy failed with ModuleNotFoundError and nothing told why),
 // and the line it prints works as printed.
+TEST(Instrument, TheCopyChecksWhatDependsOnTheCommandLine) {
+  // the copy may be run with any arguments: a site proven only for the
+  // parser's defaults was left unchecked (`--hidden 7` crashed in PyTorch)
+  TempDir dir;
+  dir.write("t.py",
+            "import argparse\n"
+            "import torch\n"
+            "import torch.nn as nn\n"
+            "p = argparse.ArgumentParser()\n"
+            "p.add_argument('--hidden', type=int, default=8)\n"
+            "args = p.parse_args()\n"
+            "y = nn.Linear(8, 2)(torch.randn(3, args.hidden))\n");
+  ProcessResult r = gshape({"instrument", dir / "t.py", "-o", dir / "out"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::string text = read_all(dir / "out/t.py");
+  EXPECT_TRUE(contains(text, "y = _gshape_checks.stash(")) << text;  // the layer call is checked
+}
+
 TEST(Instrument, SaysHowToRunTheCopyWithTheRuntimeOnThePath) {
   TempDir dir;
   dir.write("src/train.py", kDeferredScript);
