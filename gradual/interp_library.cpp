@@ -286,6 +286,11 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   // ---- Python builtins whose meaning on ints and sequences is ours
   if (starts_with(path, "builtins.")) {
     std::string name = path.substr(9);
+    // pow(a, b) with a tensor is a ** b (builtins.pow has operator.pow's rule)
+    if (name == "pow" && a.positional.size() == 2 && !a.has_star &&
+        (a.positional[0]->value.is_tensor() || a.positional[1]->value.is_tensor())) {
+      if (auto r = apply_named_rule(path, std::nullopt, args, site)) return *r;
+    }
     if (name == "open" && read_configs && arg0() && arg0()->is_str() && arg0()->as_str()) {
       // a launch's config file: json.load may read it
       const ArgValue* mode = a.positional.size() > 1 ? a.positional[1] : a.kw("mode");
@@ -788,6 +793,31 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   }
   if ((path == "torch.jit.script" || path == "torch.jit.trace" || path == "torch.jit.trace_module") && arg0())
     return torchscript_copy(*arg0());
+  if (path == "functools.reduce" && a.positional.size() >= 2 && !a.has_star) {
+    // reduce(f, items[, initial]) of known items: f folded over them, as
+    // Python calls it. Tensors among them: their calls have no check at run
+    // time (the site calls functools.reduce), so the call is listed as not
+    // checked and its value is unknown.
+    std::optional<std::vector<Value>> items = known_items(a.positional[1]->value, 64);
+    bool tensors = !items;
+    if (items)
+      for (const Value& v : *items) tensors = tensors || v.is_tensor() || v.is_unknown();
+    if (a.positional.size() > 2) tensors = tensors || a.positional[2]->value.is_tensor();
+    if (tensors) {
+      note_no_rule(site, "functools.reduce");
+      return Value::unknown();
+    }
+    std::vector<Value> seq = *items;
+    if (a.positional.size() > 2) seq.insert(seq.begin(), a.positional[2]->value);
+    if (seq.empty()) return Value::unknown();  // TypeError in Python
+    Value acc = seq.front();
+    for (std::size_t i = 1; i < seq.size(); ++i)
+      acc = call_value(a.positional[0]->value, nullptr,
+                       {ArgValue{Argument::Type::Positional, {}, acc, nullptr, {}},
+                        ArgValue{Argument::Type::Positional, {}, seq[i], nullptr, {}}},
+                       site);
+    return acc;
+  }
   if (path == "functools.partial" && arg0() && !a.has_star) {
     auto p = std::make_shared<PartialObject>();
     p->func = *arg0();
@@ -854,6 +884,12 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
   auto arg0 = [&]() -> const Value* { return a.positional.empty() ? nullptr : &a.positional.front()->value; };
   const Expr* receiver_expr = receiver ? receiver->expr : nullptr;
 
+  // nn.Conv2d._conv_forward(x, w, b) of a subclass (weight standardisation):
+  // F.conv2d with the module's hyperparameters, which no rule reads here
+  if (m == "_conv_forward") {
+    note_no_rule(site, name);
+    return Value::unknown();
+  }
   // a checkpoint's tensors against the model's parameters: no rule compares
   // them (PyTorch's "size mismatch for 0.weight"), so it is said
   if (m == "load_state_dict" && (submodules_of(self) || object_as<InstanceObject>(self))) {

@@ -357,6 +357,8 @@ void register_pointwise_rules(RuleRegistry& r) {
   r.add("operator.abs", "input", rule_abs);
   r.add("builtins.abs", "input", rule_abs);
   r.add_check("builtins.sum", "iterable, start=0", rule_builtin_sum);
+  // pow(a, b) of tensors (the interpreter applies it only then; ints are Python's)
+  r.add("builtins.pow", "input, other", rule_binary<BinKind::Pow>);
 
   r.add("torch.where", "condition, input=None, other=None, *, out=None", rule_where);
   r.add("Tensor.where", "input, condition, other", rule_tensor_where);

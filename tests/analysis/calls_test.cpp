@@ -766,6 +766,23 @@ TEST(Calls, AnAssignmentToAPropertyRunsItsSetter) {
   EXPECT_EQ(a.outcome(line_of(src, "# setter"), "view_c5"), Outcome::Error) << a.dump();
 }
 
+TEST(Calls, ReduceFoldsNumbersAndPowBroadcasts) {
+  // an outside tester's report: reduce(operator.add, feats) and pow(a, b) of
+  // tensors had no obligation and were not listed
+  const std::string src =
+      "import functools\n"
+      "import operator\n"
+      "import torch\n"
+      "n = functools.reduce(operator.mul, [2, 3, 4])\n"
+      "x = torch.zeros(24).view(n, 1)  # folded\n"
+      "r = pow(torch.zeros(2, 3), torch.zeros(2, 4))  # pow\n"
+      "f = functools.reduce(operator.add, [torch.zeros(2, 4), torch.zeros(2, 8)])  # tensors\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# folded"), "x"), "[24, 1]") << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# pow"), "broadcast_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.result().coverage.no_rule.count("functools.reduce"), 1u) << a.dump();
+}
+
 TEST(Calls, ACachedPropertyKeepsItsFirstValue) {
   // an outside tester's report: functools.cached_property was computed again
   // on every read (false proof after the config changed, false error)
