@@ -358,6 +358,11 @@ class Interpreter {
   Value first_batch(const Value& loader);
   Value any_batch(const Value& loader);
   Value comprehension(const ir::ComprehensionExpr* c, bool is_set);
+  Value dict_comprehension(const ir::DictComp* d);
+  // Runs `produce` once per combination of the generators' items (their
+  // targets bound, conditions applied); false when the items or conditions
+  // are not all known (then `produce` ran on representative items).
+  bool generate_each(const std::vector<ir::Comprehension>& generators, const std::function<void()>& produce);
   // The items of an iterable when they are known and few (unrolling).
   std::optional<std::vector<Value>> known_items(const Value& v, std::size_t limit);
   // One abstract element of an iterable of unknown or large length.

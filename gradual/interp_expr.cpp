@@ -465,14 +465,7 @@ Value Interpreter::eval(const Expr* e) {
     case Kind::ListComp: v = comprehension(cast<ListComp>(e), false); break;
     case Kind::GeneratorExp: v = comprehension(cast<GeneratorExp>(e), false); break;
     case Kind::SetComp: comprehension(cast<SetComp>(e), true); v = Value::unknown(); break;
-    case Kind::DictComp: {
-      const auto* d = cast<DictComp>(e);
-      for (const Comprehension& g : d->generators) eval(g.iter);
-      auto dict = std::make_shared<DictObject>();
-      dict->complete = false;
-      v = Value::object(dict);
-      break;
-    }
+    case Kind::DictComp: v = dict_comprehension(cast<DictComp>(e)); break;
     case Kind::List:
     case Kind::Tuple: {
       const auto* seq = static_cast<const SequenceExpr*>(e);

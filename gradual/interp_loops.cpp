@@ -626,15 +626,40 @@ void Interpreter::exec_while(const While* loop) {
 }
 
 Value Interpreter::comprehension(const ComprehensionExpr* c, bool is_set) {
-  Vars saved = *frame().vars;  // comprehension variables do not leak (Python 3)
   std::vector<Value> results;
+  bool known = generate_each(c->generators, [&]() { results.push_back(eval(c->elt)); });
+  if (is_set) return Value::unknown();
+  if (known) return Value::list(std::move(results));
+  Value element = results.empty() ? Value::unknown() : results.front();
+  for (std::size_t i = 1; i < results.size(); ++i) element = join_values(element, results[i], {}, "item");
+  return Value::unknown_length(SequenceKind::List, element);
+}
+
+Value Interpreter::dict_comprehension(const DictComp* d) {
+  auto dict = std::make_shared<DictObject>();
+  bool known = generate_each(d->generators, [&]() {
+    Value key = eval(d->key);
+    Value value = eval(d->value);  // its calls and operators are analysed like any others
+    if (std::optional<std::string> k = dict_key(key)) dict->set(*k, std::move(value));
+    else dict->complete = false;
+  });
+  if (!known) {
+    // entries of an unknown count: none is known to be there, or to be the last one set
+    dict->entries.clear();
+    dict->complete = false;
+  }
+  return Value::object(dict);
+}
+
+bool Interpreter::generate_each(const std::vector<Comprehension>& generators, const std::function<void()>& produce) {
+  Vars saved = *frame().vars;  // comprehension variables do not leak (Python 3)
   bool known = true;
   std::function<void(std::size_t)> generate = [&](std::size_t g) {
-    if (g == c->generators.size()) {
-      results.push_back(eval(c->elt));
+    if (g == generators.size()) {
+      produce();
       return;
     }
-    const Comprehension& gen = c->generators[g];
+    const Comprehension& gen = generators[g];
     Value it = eval(gen.iter);
     auto run_one = [&](const Value& element) {
       assign(gen.target, element, gen.target->loc);
@@ -654,11 +679,7 @@ Value Interpreter::comprehension(const ComprehensionExpr* c, bool is_set) {
   };
   generate(0);
   *frame().vars = std::move(saved);
-  if (is_set) return Value::unknown();
-  if (known) return Value::list(std::move(results));
-  Value element = results.empty() ? Value::unknown() : results.front();
-  for (std::size_t i = 1; i < results.size(); ++i) element = join_values(element, results[i], {}, "item");
-  return Value::unknown_length(SequenceKind::List, element);
+  return known;
 }
 
 }  // namespace gshape::gradual::interp

@@ -271,5 +271,24 @@ TEST(Loops, ADropLastTheAnalysisDoesNotKnowMayKeepThePartialBatch) {
   EXPECT_EQ(a.outcome(line_of(src, "# view"), "view_c5"), Outcome::Warning) << a.dump();
 }
 
+TEST(Loops, ADictComprehensionIsAnalysedPerEntry) {
+  // an outside tester's report: its values' calls had no obligation at all
+  const std::string src =
+      "import sys\n"
+      "import torch\n"
+      "feats = {'a': torch.randn(4, 8), 'b': torch.randn(4, 6)}\n"
+      "w = torch.randn(8, 2)\n"
+      "out = {k: v @ w for k, v in feats.items()}  # comp\n"
+      "y = out['a'].view(8)  # entry\n"
+      "n = int(sys.argv[1])\n"
+      "some = {i: torch.zeros(i + 1) for i in range(n)}\n"
+      "z = some[0].view(1)  # unknown\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# comp"), "matmul_c2"), gradual::Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# entry"), "view_c5"), gradual::Outcome::Proven) << a.dump();
+  for (const auto* o : a.at(line_of(src, "# unknown"), "view_c5"))
+    EXPECT_NE(o->outcome, gradual::Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
