@@ -782,9 +782,10 @@ Value Interpreter::instantiate(const std::shared_ptr<ClassObject>& cls, const st
   if (const Value* init = cls->lookup("__init__")) {
     if (auto fn = shared_as<FunctionObject>(*init)) {
       call_function(fn, args, self, site);
-      return self;
+      return cls->custom_call ? Value::unknown() : self;
     }
   }
+  if (cls->custom_call) return Value::unknown();
   // no __init__ of its own in a subclass of a library module (`class
   // Plain(nn.Conv2d): pass`): the library constructor builds it
   if (cls->is_nn_module && !cls->library_base.empty() && site && registry_.find(cls->library_base)) {

@@ -81,6 +81,9 @@ struct ClassObject : ObjectValue {
   bool is_nn_module = false;
   std::string library_base;  // the first library class among the bases ("torch.nn.Module")
   bool is_dataclass = false;
+  // Its metaclass (a project class) defines __call__: what calling the
+  // class gives is not known (interp_call.cpp's instantiate).
+  bool custom_call = false;
   struct Field {
     std::string name;
     std::optional<Value> default_value;

@@ -360,12 +360,20 @@ void Interpreter::exec(const Stmt* s) {
       cls->qualname = frame().module->name + "." + def->name;
       for (const Argument& b : def->bases) {
         Value bv = eval(b.value);
+        if (b.type == Argument::Type::Keyword && b.name == "metaclass") {
+          // a project metaclass's __call__ runs instead of type.__call__: it
+          // may change the instance after __init__, or return another object
+          const auto* meta = object_as<ClassObject>(bv);
+          const auto* base = cls->bases.empty() ? nullptr : object_as<ClassObject>(cls->bases.front());
+          cls->custom_call = (meta && meta->lookup("__call__")) || (base && base->custom_call);
+        }
         if (b.type != Argument::Type::Positional) continue;
         if (const auto* lib = object_as<LibraryName>(bv)) {
           if (cls->library_base.empty()) cls->library_base = lib->path;
           if (lib->path.rfind("torch.nn.", 0) == 0) cls->is_nn_module = true;
         } else if (const auto* base = object_as<ClassObject>(bv)) {
           if (base->is_nn_module) cls->is_nn_module = true;
+          if (base->custom_call) cls->custom_call = true;  // the metaclass is inherited
           if (cls->library_base.empty()) cls->library_base = base->library_base;
           if (base->is_dataclass) cls->fields = base->fields;
         }

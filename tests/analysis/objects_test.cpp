@@ -396,6 +396,34 @@ TEST(Objects, SurgeryThroughModulesLoopsReachesTheLayers) {
   EXPECT_EQ(a.shape(line_of(src, "# _modules"), "c"), "[4, 5]") << a.dump();
 }
 
+TEST(Objects, AClassWithAMetaclassCallGivesAnUnknownObject) {
+  // a project metaclass's __call__ set an attribute after __init__ (an
+  // outside tester's false proof); abc.ABCMeta changes nothing
+  const std::string src =
+      "import abc\n"
+      "import torch\n"
+      "class Meta(type):\n"
+      "    def __call__(cls, *a, **k):\n"
+      "        obj = super().__call__(*a, **k)\n"
+      "        obj.d = 6\n"
+      "        return obj\n"
+      "class C(metaclass=Meta):\n"
+      "    def __init__(self):\n"
+      "        self.d = 8\n"
+      "class D(C):\n"
+      "    pass\n"
+      "class E(metaclass=abc.ABCMeta):\n"
+      "    def __init__(self):\n"
+      "        self.d = 8\n"
+      "x = torch.zeros(8).view(C().d)  # meta\n"
+      "y = torch.zeros(8).view(D().d)  # inherited\n"
+      "z = torch.zeros(8).view(E().d)  # abc\n";
+  Analysed a(src);
+  for (const char* mark : {"# meta", "# inherited"})
+    for (const auto* o : a.at(line_of(src, mark), "view_c5")) EXPECT_NE(o->outcome, Outcome::Proven) << mark << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# abc"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
 TEST(Objects, ADeepCopyIsANewObject) {
   // an outside tester's report: copy.deepcopy was the same object, so a
   // fine-tuned copy's new layer was the original's too (false proof) and an
