@@ -1033,6 +1033,20 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
       } else {
         updated = Value::unknown_length(SequenceKind::List, Value::unknown());
       }
+    } else if (m == "insert" && a.positional.size() == 2 && self.items() && a.positional[0]->value.is_int() &&
+               a.positional[0]->value.as_int().constant_value()) {
+      // `skips.insert(0, x)`: Python clamps the index into [0, len]
+      auto n = static_cast<int64_t>(self.items()->size());
+      int64_t i = *a.positional[0]->value.as_int().constant_value();
+      if (i < 0) i = std::max<int64_t>(0, i + n);
+      i = std::min(i, n);
+      std::vector<Value> items = *self.items();
+      items.insert(items.begin() + i, a.positional[1]->value);
+      updated = Value::list(std::move(items));
+    } else if (m == "reverse" && a.positional.empty() && self.items()) {
+      updated = Value::list(std::vector<Value>(self.items()->rbegin(), self.items()->rend()));
+    } else if (m == "clear" && a.positional.empty()) {
+      updated = Value::list({});
     } else if (m == "pop" && a.positional.size() <= 1 && self.items()) {
       // `skips.pop()`, `queue.pop(0)` of a list the analysis lists: that item
       std::optional<int64_t> i = arg0() ? (arg0()->is_int() ? arg0()->as_int().constant_value() : std::nullopt)
@@ -1047,7 +1061,7 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
         return popped;
       }
     }
-    if (m == "insert" || m == "pop" || m == "remove" || m == "clear" || m == "sort" || m == "reverse")
+    if (!updated && (m == "insert" || m == "pop" || m == "remove" || m == "clear" || m == "sort" || m == "reverse"))
       updated = Value::unknown_length(SequenceKind::List, any_element(self, "item"));
     // the name holding the list gets the new list, other holders of it lose what they knew
     if (updated) assign_in_place(receiver_target, self, *updated, site->loc);

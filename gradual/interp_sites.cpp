@@ -196,8 +196,9 @@ std::shared_ptr<const UnknownCause> Interpreter::trace_unknown_causes(const Call
                                                                       const Value& result) {
   if (!site || !site->loc.valid()) return nullptr;
   const auto key = key_of(site->loc);
-  if (refuted) {
+  if (refuted && recording_) {
     // what follows from this call is unknown: the analysis goes on without its value
+    // (not in a silent pass: its refutations are dropped, no error names them)
     for (std::size_t i = first; i < raw_.size(); ++i) {
       if (raw_[i].status != Status::Refuted) continue;
       auto cause = std::make_shared<UnknownCause>();

@@ -888,6 +888,29 @@ TEST(Values, APopTakesThatItem) {
     EXPECT_NE(o->outcome, gradual::Outcome::Error) << a.dump();
 }
 
+TEST(Values, InsertReverseAndClearOfAKnownListKeepItKnown) {
+  // a U-Net collecting its skips with insert(0, x) lost every size (and its
+  // loop's silent passes were reported as "unknown because of the error" of
+  // a check that reported none; an outside tester's report)
+  const std::string src =
+      "import torch\n"
+      "skips = []\n"
+      "x = torch.zeros(1, 4, 32, 32)\n"
+      "for _ in range(3):\n"
+      "    skips.insert(0, x)\n"
+      "    x = x[:, :, ::2, ::2]\n"
+      "a = skips[0]  # first\n"
+      "skips.reverse()\n"
+      "b = skips[0]  # reversed\n"
+      "skips.clear()\n"
+      "n = len(skips)\n"
+      "c = torch.zeros(n + 2)  # cleared\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# first"), "a"), "[1, 4, 8, 8]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# reversed"), "b"), "[1, 4, 32, 32]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# cleared"), "c"), "[2]") << a.dump();
+}
+
 TEST(Values, AListRepeatedAnUnknownNumberOfTimesHasAnUnknownLength) {
   // `[3] * n` was taken as `[3, 3]`: a false proof of x.mT for n == 1
   const std::string src =
