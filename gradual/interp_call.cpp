@@ -166,8 +166,20 @@ void Interpreter::forget_globals() {
 std::optional<Value> Interpreter::write_globals(const Call* c) {
   if (const auto* f = dyn_cast<Name>(c->func); f && f->id == "exec" && !frame().vars->count("exec") &&
                                                  !frame().module->globals.count("exec")) {
-    eval_args(c->args);
-    forget_globals();
+    std::vector<ArgValue> args = eval_args(c->args);
+    // exec(code, namespace): the code's globals are that dict, not the module's
+    bool own_namespace = c->args.size() >= 2 && c->args[1].type == Argument::Type::Positional &&
+                         !names_globals(c->args[1].value);
+    if (!own_namespace) {
+      forget_globals();
+      return Value::none();
+    }
+    for (std::size_t i = 1; i < args.size() && i < 3; ++i) {
+      if (auto dict = shared_as<DictObject>(args[i].value)) {
+        dict->entries.clear();
+        dict->complete = false;
+      }
+    }
     return Value::none();
   }
   const auto* method = dyn_cast<Attribute>(c->func);

@@ -350,12 +350,16 @@ TEST(Objects, WritesThroughGlobalsAndExecReachTheGlobals) {
       "a = torch.zeros(2, 48).view(2, n_head, n_embd // n_head)  # item\n"
       "globals().update({'n_head': 3})\n"
       "b = torch.zeros(2, 48).view(2, n_head, n_embd // n_head)  # update\n"
+      "ns = {'k': 2}\n"
+      "exec('k = 5', ns)\n"
+      "d = torch.zeros(2, 48).view(2, n_head, 16)  # own namespace\n"
       "exec(open('configurator.py').read())\n"
       "c = torch.zeros(2, 48).view(2, n_head, 16)  # exec\n";
   Analysed a(src);
   EXPECT_EQ(a.outcome(line_of(src, "# item"), "view_c5"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.shape(line_of(src, "# item"), "a"), "[2, 4, 12]") << a.dump();
   EXPECT_EQ(a.shape(line_of(src, "# update"), "b"), "[2, 3, 16]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# own namespace"), "view_c5"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# exec"), "view_c5"), Outcome::Deferred) << a.dump();
 }
 
