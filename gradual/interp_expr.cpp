@@ -99,6 +99,56 @@ bool module_dict_method(const std::string& attr) {
 
 bool is_numeric(const Value& v) { return v.is_int() || v.is_bool() || v.is_float(); }
 
+// The text of f"fc{i}" when every field is a known int or string written
+// plainly (no conversion, format spec or `=`): `setattr(self, f"fc{i}", ...)`
+// names the attribute it sets. nullopt otherwise.
+std::optional<std::string> fstring_text(const std::string& written, const std::vector<Value>& fields) {
+  std::size_t q = written.find_first_of("'\"");
+  if (q == std::string::npos) return std::nullopt;
+  std::string prefix = written.substr(0, q);
+  for (char c : prefix)
+    if (c != 'f' && c != 'F') return std::nullopt;  // rf"..." keeps backslashes: not handled
+  std::string quote = written.compare(q, 3, std::string(3, written[q])) == 0 ? std::string(3, written[q])
+                                                                              : std::string(1, written[q]);
+  if (written.size() < q + 2 * quote.size()) return std::nullopt;
+  std::string body = written.substr(q + quote.size(), written.size() - q - 2 * quote.size());
+  std::string out;
+  std::size_t field = 0;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c == '\\') return std::nullopt;  // escapes: not handled
+    if (c == '}') {
+      if (i + 1 < body.size() && body[i + 1] == '}') ++i;
+      out += '}';
+      continue;
+    }
+    if (c != '{') {
+      out += c;
+      continue;
+    }
+    if (i + 1 < body.size() && body[i + 1] == '{') {
+      out += '{';
+      ++i;
+      continue;
+    }
+    int depth = 1;
+    std::size_t j = i + 1;
+    for (; j < body.size() && depth > 0; ++j) {
+      if (body[j] == '{' || body[j] == '[' || body[j] == '(') ++depth;
+      if (body[j] == '}' || body[j] == ']' || body[j] == ')') --depth;
+      if (depth == 1 && (body[j] == '!' || body[j] == ':' || body[j] == '=')) return std::nullopt;
+    }
+    if (depth != 0 || field >= fields.size()) return std::nullopt;
+    const Value& x = fields[field++];
+    if (x.is_int() && x.as_int().constant_value()) out += std::to_string(*x.as_int().constant_value());
+    else if (x.is_str() && x.as_str()) out += *x.as_str();
+    else return std::nullopt;
+    i = j - 1;
+  }
+  if (field != fields.size()) return std::nullopt;
+  return out;
+}
+
 Value int_arith(BinOpKind op, const Dim& a, const Dim& b) {
   try {
     switch (op) {
@@ -255,10 +305,13 @@ Value Interpreter::eval(const Expr* e) {
       }
       break;
     }
-    case Kind::FString:
-      for (const Expr* x : cast<FString>(e)->values) eval(x);
-      v = Value::string();
+    case Kind::FString: {
+      const auto* f = cast<FString>(e);
+      std::vector<Value> fields;
+      for (const Expr* x : f->values) fields.push_back(eval(x));
+      v = Value::string(fstring_text(f->text, fields));
       break;
+    }
     case Kind::Attribute: {
       const auto* a = cast<Attribute>(e);
       Value obj = eval(a->value);

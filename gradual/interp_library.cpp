@@ -416,8 +416,19 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     }
     if ((name == "setattr" || name == "delattr" || name == "vars") && arg0()) forget_attribute_hints(*arg0());
     if (name == "print" || name == "setattr" || name == "delattr" || name == "exit" || name == "quit") {
-      if (name == "setattr" && a.positional.size() == 3 && a.positional[1]->value.is_str() && a.positional[1]->value.as_str())
+      if (name == "setattr" && a.positional.size() == 3 && a.positional[1]->value.is_str() && a.positional[1]->value.as_str()) {
         set_attribute(a.positional[0]->value, *a.positional[1]->value.as_str(), a.positional[2]->value, loc);
+      } else if (name == "setattr" && a.positional.size() == 3) {
+        // a name the analysis does not know: any attribute may be the one set
+        if (auto inst = shared_as<InstanceObject>(a.positional[0]->value)) {
+          std::vector<std::string> names;
+          for (const auto& [attr, value] : inst->attributes) names.push_back(attr);
+          for (const std::string& attr : names) write_object_attribute(inst, attr, Value::unknown());
+        } else if (a.positional[0]->value.is_object() && a.positional[0]->value.as_object()) {
+          for (auto& [attr, value] : a.positional[0]->value.as_object()->attributes) value = Value::unknown();
+        }
+        memo_.clear();
+      }
       return Value::none();
     }
     if (name == "getattr" && a.positional.size() >= 2 && a.positional[1]->value.is_str() && a.positional[1]->value.as_str()) {

@@ -428,6 +428,37 @@ TEST(Objects, AClassWithAMetaclassCallGivesAnUnknownObject) {
   EXPECT_EQ(a.outcome(line_of(src, "# abc"), "view_c5"), Outcome::Proven) << a.dump();
 }
 
+TEST(Objects, SetattrWithAComputedNameSetsThatAttribute) {
+  // `setattr(self, f"fc{i}", ...)` replaced fc0 unseen (a false proof), and a
+  // name the analysis cannot compute may be any attribute
+  const std::string src =
+      "import sys\n"
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "class M(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.fc0 = nn.Linear(4, 4)\n"
+      "        for i in range(2):\n"
+      "            setattr(self, f\"fc{i}\", nn.Linear(8, 8))\n"
+      "m = M()\n"
+      "y = m.fc1(torch.randn(3, 8))  # set\n"
+      "z = m.fc0(torch.randn(3, 4))  # replaced\n"
+      "class N(nn.Module):\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.fc0 = nn.Linear(4, 4)\n"
+      "        setattr(self, sys.argv[1], nn.Linear(8, 8))\n"
+      "n = N()\n"
+      "w = n.fc0(torch.randn(3, 4))  # unknown name\n"
+      "s = f'{1}x{{2}}' + 'y'\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# set"), "y"), "[3, 8]") << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# replaced"), "linear_c1"), Outcome::Error) << a.dump();
+  for (const auto* o : a.at(line_of(src, "# unknown name"), "linear_c1"))
+    EXPECT_NE(o->outcome, Outcome::Proven) << a.dump();
+}
+
 TEST(Objects, ADeepCopyIsANewObject) {
   // an outside tester's report: copy.deepcopy was the same object, so a
   // fine-tuned copy's new layer was the original's too (false proof) and an
