@@ -284,6 +284,8 @@ class Interpreter {
   // and objects the analysis holds no state of are shared, as Python does.
   // `copied`: objects already copied (shared references stay shared).
   Value copy_value(const Value& v, bool deep, std::map<const ObjectValue*, Value>& copied, int depth);
+  // Every attribute of `v` (an object) unknown from now on.
+  void forget_object(const Value& v);
   int in_torchscript_ = 0;  // calls of compiled code on the stack
   Value instantiate(const std::shared_ptr<ClassObject>& cls, const std::vector<ArgValue>& args, const ir::Node* site);
   // Applies the rule `name` when the registry has it; nullopt when it has not.
@@ -681,6 +683,7 @@ class Interpreter {
   SourceLoc uncalled_root_loc_;
   int fixpoint_loops_ = 0;           // enclosing loops iterated to a fixed point (not unrolled)
   uint64_t object_clock_ = 0;        // instances made so far (InstanceObject::born)
+  uint64_t attribute_clock_ = 0;     // attribute first writes so far (InstanceObject::first_set)
   std::size_t unroll_product_ = 1;   // iterations of the enclosing unrolled loops together
   std::vector<std::string> memo_log_;
   std::unordered_set<const ir::FunctionDef*> analysed_defs_;

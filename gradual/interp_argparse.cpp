@@ -894,7 +894,7 @@ bool Interpreter::project_writes_files() {
   // by its text: open(..., 'w'/'a'/'x'/'+'), json/yaml dumps, Path.write_*,
   // shutil copies and moves, os.rename/replace
   static const std::regex write(
-      R"(\bopen\s*\([^)]*['"][rbt]*[wax+][^'"]*['"]|\bmode\s*=\s*['"][rbt]*[wax+]|\.write_(text|bytes)\s*\(|\b(json|yaml)\.(safe_)?dump\s*\(|\bshutil\.(copy|copyfile|copy2|move)\s*\(|\bos\.(rename|replace)\s*\()");
+      R"(\bopen\s*\([^)]*['"][rbt]*[wax+][^'"]*['"]|\bopen\s*\([^,)]*,\s*[A-Za-z_]|\bmode\s*=\s*[^'"\s]|\bmode\s*=\s*['"][rbt]*[wax+]|\.write_(text|bytes)\s*\(|\b(json|yaml)\.(safe_)?dump(_all)?\s*\(|\bOmegaConf\.save\s*\(|\bshutil\.|\bos\.(rename|replace|system|popen)\s*\(|\bsubprocess\.|\bos\.exec|\bos\.spawn)");
   if (!writes_files_) writes_files_ = project_text_matches("", [](const std::string& text) {
     return std::regex_search(text, write);
   });

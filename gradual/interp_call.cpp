@@ -2,6 +2,7 @@
 // abstract arguments, recursion and depth cut to unknown), classes and their
 // instances (nn.Module.__call__ → forward), nn.Sequential chains, and rule
 // application at call sites with operand slots in source order.
+#include <cmath>
 #include <typeinfo>
 
 #include "gradual/interp.h"
@@ -452,8 +453,13 @@ std::optional<std::string> argument_key(const Value& v) {
   if (v.is_none()) return std::string("N");
   if (v.is_str() && v.as_str()) return "s" + std::to_string(v.as_str()->size()) + ":" + *v.as_str();
   if (v.is_int() && v.as_int().is_constant()) return "i" + std::to_string(*v.as_int().constant_value());
-  if (v.is_bool() && v.as_bool().is_constant()) return std::string(v.as_bool().is_true() ? "T" : "F");
-  if (v.is_float() && v.as_float()) return "f" + std::to_string(*v.as_float());
+  // equal values hash equal: True is 1, 2.0 is 2
+  if (v.is_bool() && v.as_bool().is_constant()) return std::string(v.as_bool().is_true() ? "i1" : "i0");
+  if (v.is_float() && v.as_float()) {
+    double f = *v.as_float();
+    if (std::fabs(f) < 9e15 && f == std::floor(f)) return "i" + std::to_string(static_cast<int64_t>(f));
+    return "f" + std::to_string(f);
+  }
   if (v.is_sequence() && v.sequence_kind() == SequenceKind::Tuple && v.items()) {
     std::string key = "(";
     for (const Value& item : *v.items()) {
@@ -492,7 +498,10 @@ Value Interpreter::call_cached(const std::shared_ptr<FunctionObject>& fn, const 
   bool hit = false;
   for (const auto& [k, v] : cache.entries) {
     if (key && k == *key) hit = true;
-    if (!key || k.empty() || k == *key) add(v);
+    // the same object each time: a list or dict the caller changed since is
+    // not what was cached (lists are values here)
+    if (!key || k.empty() || k == *key)
+      add(v.is_sequence() && v.sequence_kind() == SequenceKind::List ? Value::unknown_length(SequenceKind::List, Value::unknown()) : v);
   }
   if (!hit || evictable) add(call_function_body(fn, args, self, site));
   if (!hit) cache.entries.emplace_back(key ? *key : std::string(), *result);

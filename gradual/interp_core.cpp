@@ -391,7 +391,10 @@ void Interpreter::write_object_attribute(const std::shared_ptr<ObjectValue>& obj
     write_log_.push_back({obj, name, std::move(old)});
   }
   obj->attributes[name] = v;
-  if (auto* inst = dynamic_cast<InstanceObject*>(obj.get())) ++inst->version;
+  if (auto* inst = dynamic_cast<InstanceObject*>(obj.get())) {
+    ++inst->version;
+    inst->first_set.emplace(name, ++attribute_clock_);
+  }
 }
 
 void Interpreter::undo_writes(const WriteMark& mark) {

@@ -208,9 +208,36 @@ static std::optional<bool> project_instance_of(const InstanceObject& inst, const
   return false;
 }
 
+// isinstance(layer, cls) for a library layer a rule made (nn.ReLU(), a
+// Sequential): decided against torch.nn's public classes, whose only
+// public-to-public subclassing in torch 1.13 is ReLU6 of Hardtanh, the Lazy
+// layers of their materialised class, and MultiheadAttention's out_proj of
+// Linear (those stay undecided).
+static std::optional<bool> library_layer_instance_of(const ObjectValue& layer, const Value& cls) {
+  const std::string& mine = layer.class_name;
+  if (mine.rfind("torch.nn.", 0) != 0) return std::nullopt;
+  if (object_as<ClassObject>(cls)) return false;  // a project class: a library layer is none
+  const auto* lib = object_as<LibraryName>(cls);
+  if (!lib) return std::nullopt;
+  const std::string& path = lib->path;
+  if (path == mine || path == "torch.nn.Module") return true;
+  auto public_class = [](const std::string& p) {
+    std::string rest = p.rfind("torch.nn.", 0) == 0 ? p.substr(9) : std::string();
+    return !rest.empty() && rest.find('.') == std::string::npos && rest[0] != '_' && std::isupper(static_cast<unsigned char>(rest[0]));
+  };
+  if (!public_class(path) || !public_class(mine)) return std::nullopt;
+  if (mine.find("Lazy") != std::string::npos || mine.find("Quantizable") != std::string::npos ||
+      (mine == "torch.nn.ReLU6" && path == "torch.nn.Hardtanh"))
+    return std::nullopt;
+  return false;
+}
+
 std::optional<bool> Interpreter::isinstance_of(const Value& v, const Value& classes) {
   if (const auto* inst = object_as<InstanceObject>(v); inst && !classes.is_sequence())
     return project_instance_of(*inst, classes);
+  if (v.is_object() && v.as_object() && !classes.is_sequence() &&
+      (typeid(*v.as_object()) == typeid(ObjectValue) || object_as<ContainerModule>(v)))
+    if (std::optional<bool> is = library_layer_instance_of(*v.as_object(), classes)) return is;
   // an int, a string, a tensor ... is no instance of a project class
   if (object_as<ClassObject>(classes) && !v.is_unknown() && !v.is_object()) return false;
   if (const auto* lib = object_as<LibraryName>(classes)) return instance_of_class(v, lib->path);
@@ -420,14 +447,7 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
         set_attribute(a.positional[0]->value, *a.positional[1]->value.as_str(), a.positional[2]->value, loc);
       } else if (name == "setattr" && a.positional.size() == 3) {
         // a name the analysis does not know: any attribute may be the one set
-        if (auto inst = shared_as<InstanceObject>(a.positional[0]->value)) {
-          std::vector<std::string> names;
-          for (const auto& [attr, value] : inst->attributes) names.push_back(attr);
-          for (const std::string& attr : names) write_object_attribute(inst, attr, Value::unknown());
-        } else if (a.positional[0]->value.is_object() && a.positional[0]->value.as_object()) {
-          for (auto& [attr, value] : a.positional[0]->value.as_object()->attributes) value = Value::unknown();
-        }
-        memo_.clear();
+        forget_object(a.positional[0]->value);
       }
       return Value::none();
     }
@@ -1191,10 +1211,29 @@ Value Interpreter::copy_value(const Value& v, bool deep, std::map<const ObjectVa
   const ObjectValue* obj = v.as_object().get();
   if (auto hit = copied.find(obj); hit != copied.end()) return hit->second;
   std::shared_ptr<ObjectValue> out;
+  if (const auto* bound = object_as<BoundMethod>(v)) {
+    // `self.act = self.scale` in the copied object: bound to the copy
+    if (!deep || !bound->self.is_object()) return v;
+    auto hit = copied.find(bound->self.as_object().get());
+    if (hit == copied.end()) return v;
+    auto copy = std::make_shared<BoundMethod>(*bound);
+    copy->self = hit->second;
+    return Value::object(copy);
+  }
   if (const auto* instance = object_as<InstanceObject>(v)) {
+    // the class's own __deepcopy__ / __copy__ decides: not followed (it may
+    // return the object itself, so what is set on the copy may be set on it)
+    if (instance->cls->lookup(deep ? "__deepcopy__" : "__copy__")) {
+      forget_object(v);
+      return Value::unknown();
+    }
     // copy.copy of an nn.Module shares its _modules, _parameters and
-    // _buffers dicts, so a layer set on either is set on both: the same object
-    if (!deep && instance->cls->is_nn_module) return v;
+    // _buffers dicts but not its other attributes: not modelled, and what
+    // is set through the copy may be set on the original
+    if (!deep && instance->cls->is_nn_module) {
+      forget_object(v);
+      return Value::unknown();
+    }
     auto copy = std::make_shared<InstanceObject>(*instance);
     copy->version = 0;
     copy->born = ++object_clock_;
@@ -1211,8 +1250,11 @@ Value Interpreter::copy_value(const Value& v, bool deep, std::map<const ObjectVa
     out = copy;
   } else if (typeid(*obj) == typeid(ObjectValue)) {
     // a library module made by a rule (nn.Linear), a Namespace: its state is
-    // its attributes
-    if (!deep && obj->class_name.rfind("torch.nn.", 0) == 0) return v;
+    // its attributes (copy.copy of a module: as of a project module)
+    if (!deep && obj->class_name.rfind("torch.nn.", 0) == 0) {
+      forget_object(v);
+      return Value::unknown();
+    }
     out = std::make_shared<ObjectValue>(*obj);
   } else {
     return v;  // functions, classes, library names, modules, parsers, loaders: shared
@@ -1239,21 +1281,29 @@ std::optional<std::vector<std::pair<std::string, Value>>> Interpreter::submodule
   if (!is_module_value(v)) return std::nullopt;
   Children out;
   if (const auto* inst = object_as<InstanceObject>(v)) {
-    std::vector<std::tuple<uint32_t, std::string, Value>> set;  // by where each was set
+    // in registration order (when each name was first set), each module
+    // once (PyTorch skips one registered again under another name)
+    std::vector<std::tuple<uint64_t, std::string, Value>> set;
     for (const auto& [name, value] : inst->attributes) {
       if (value.is_unknown() && !value.int_view()) return std::nullopt;  // may be a module
       if (!is_module_value(value)) continue;
-      auto origin = inst->origins.find(name);
-      set.emplace_back(origin == inst->origins.end() ? 0 : origin->second.begin, name, value);
+      auto first = inst->first_set.find(name);
+      set.emplace_back(first == inst->first_set.end() ? UINT64_MAX : first->second, name, value);
     }
     std::stable_sort(set.begin(), set.end(),
                      [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
-    for (auto& [at, name, value] : set) out.emplace_back(name, value);
+    std::set<const ObjectValue*> seen;
+    for (auto& [at, name, value] : set)
+      if (seen.insert(value.as_object().get()).second) out.emplace_back(name, value);
     return out;
   }
   if (const auto* c = object_as<ContainerModule>(v)) {
     if (!c->children_known) return std::nullopt;
-    for (std::size_t i = 0; i < c->children.size(); ++i) out.emplace_back(std::to_string(i), c->children[i]);
+    std::set<const ObjectValue*> seen;
+    for (std::size_t i = 0; i < c->children.size(); ++i) {
+      const Value& child = c->children[i];
+      if (!child.is_object() || seen.insert(child.as_object().get()).second) out.emplace_back(std::to_string(i), child);
+    }
     return out;
   }
   if (const auto* d = object_as<DictObject>(v)) {
@@ -1282,6 +1332,17 @@ bool Interpreter::walk_modules(const Value& v, const std::string& prefix,
   for (const auto& [name, child] : *children)
     if (!walk_modules(child, prefix.empty() ? name : prefix + "." + name, out, depth + 1)) return false;
   return true;
+}
+
+void Interpreter::forget_object(const Value& v) {
+  if (auto inst = shared_as<InstanceObject>(v)) {
+    std::vector<std::string> names;
+    for (const auto& [attr, value] : inst->attributes) names.push_back(attr);
+    for (const std::string& attr : names) write_object_attribute(inst, attr, Value::unknown());
+  } else if (v.is_object() && v.as_object()) {
+    for (auto& [attr, value] : v.as_object()->attributes) value = Value::unknown();
+  }
+  memo_.clear();
 }
 
 }  // namespace gshape::gradual::interp

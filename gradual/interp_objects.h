@@ -100,6 +100,7 @@ struct InstanceObject : ObjectValue {
   std::map<std::string, SourceLoc> origins;  // where each attribute was set
   uint64_t version = 0;                      // bumped on every attribute write (memo keys)
   uint64_t born = 0;                         // the interpreter's object clock at creation
+  std::map<std::string, uint64_t> first_set;  // when each attribute was first set (registration order)
   // `torch.jit.script(model)` / `torch.jit.trace(model, x)`: its methods
   // (and what they call) run compiled, without Python.
   bool torchscript = false;

@@ -66,7 +66,7 @@ namespace {
 bool strided_view(const std::string& name) {
   static const std::set<std::string> ops = {
       "transpose", "transpose_", "t", "t_", "T", "mT", "H", "mH", "permute", "movedim", "moveaxis", "swapaxes",
-      "swapdims", "expand", "expand_as", "broadcast_to", "broadcast_tensors", "narrow", "select", "unfold",
+      "swapaxes_", "swapdims", "swapdims_", "expand", "expand_as", "broadcast_to", "broadcast_tensors", "narrow", "select", "unfold",
       "diagonal", "as_strided", "split", "split_with_sizes", "chunk", "unbind", "tensor_split", "hsplit", "vsplit",
       "dsplit", "index_select_view"};
   std::size_t dot = name.rfind('.');

@@ -839,5 +839,29 @@ TEST(Calls, AnLruCachedFunctionReturnsItsEarlierResult) {
   EXPECT_EQ(a.outcome(line_of(src, "# either"), "matmul_c2"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Calls, AnLruCacheKeysEqualValuesAlikeAndForgetsChangedLists) {
+  // True == 1 and 2.0 == 2 are one key in Python; a cached list the caller
+  // changed is the same list next time (an outside tester's false proofs)
+  const std::string src =
+      "import functools\n"
+      "import torch\n"
+      "D = 8\n"
+      "@functools.lru_cache(maxsize=None)\n"
+      "def head(k):\n"
+      "    return torch.zeros(2, D)\n"
+      "head(2)\n"
+      "D = 16\n"
+      "x = head(2.0)  # equal key\n"
+      "@functools.lru_cache(maxsize=None)\n"
+      "def sizes():\n"
+      "    return [8, 8]\n"
+      "s = sizes()\n"
+      "s[0] = 16\n"
+      "y = torch.zeros(2, 8).view(2, sizes()[0])  # changed list\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# equal key"), "x"), "[2, 8]") << a.dump();
+  EXPECT_NE(a.outcome(line_of(src, "# changed list"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

@@ -459,6 +459,56 @@ TEST(Objects, SetattrWithAComputedNameSetsThatAttribute) {
     EXPECT_NE(o->outcome, Outcome::Proven) << a.dump();
 }
 
+TEST(Objects, CopiesAndModuleListingsAsPythonDoesThem) {
+  // an outside tester's reports on this session's modelling: copy.copy of a
+  // module shares only its layer dicts; deepcopy rebinds the copy's bound
+  // methods and a class's own __deepcopy__ may return the object itself;
+  // children() lists a module once, in registration order; a library layer
+  // is no instance of another torch.nn class
+  const std::string src =
+      "import copy\n"
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "class Net(nn.Module):\n"
+      "    def make_head(self):\n"
+      "        self.head = nn.Linear(8, 2)\n"
+      "    def __init__(self):\n"
+      "        super().__init__()\n"
+      "        self.body = nn.Linear(4, 8)\n"
+      "        self.same = self.body\n"
+      "        self.make_head()\n"
+      "net = Net()\n"
+      "kids = list(net.children())\n"
+      "n = len(kids)\n"
+      "a = torch.zeros(n)  # children\n"
+      "b = kids[-1](torch.randn(3, 8))  # last\n"
+      "probe = copy.copy(net)\n"
+      "probe.heads = 2\n"
+      "c = net.body(torch.randn(3, 4))  # shallow\n"
+      "class Cfg:\n"
+      "    def __init__(self, d):\n"
+      "        self.d = d\n"
+      "    def __deepcopy__(self, memo):\n"
+      "        return self\n"
+      "base = Cfg(8)\n"
+      "copy.deepcopy(base).d = 16\n"
+      "d = torch.zeros(2, 8).view(2, base.d)  # own deepcopy\n"
+      "x = torch.zeros(2, 3, 4)\n"
+      "x.swapdims_(0, 1)\n"
+      "e = x.view(12, 2)  # swapdims_\n"
+      "relu_is_linear = isinstance(nn.ReLU(), nn.Linear)\n"
+      "f = torch.zeros(1 if relu_is_linear else 2)  # isinstance\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# children"), "a"), "[2]") << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# last"), "b"), "[3, 2]") << a.dump();
+  for (const char* mark : {"# shallow", "# own deepcopy"})
+    for (const auto* o : a.at(line_of(src, mark))) EXPECT_NE(o->outcome, Outcome::Error) << mark << a.dump();
+  EXPECT_NE(a.shape(line_of(src, "# shallow"), "c"), "[3, 8]") << "copy.copy may have changed net" << a.dump();
+  for (const auto* o : a.at(line_of(src, "# own deepcopy"), "view_c5")) EXPECT_NE(o->outcome, Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# swapdims_"), "view_c6"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.shape(line_of(src, "# isinstance"), "f"), "[2]") << a.dump();
+}
+
 TEST(Objects, ADeepCopyIsANewObject) {
   // an outside tester's report: copy.deepcopy was the same object, so a
   // fine-tuned copy's new layer was the original's too (false proof) and an
