@@ -504,6 +504,9 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
       // all of them when the length is unknown); the result is a list
       const Value& fn = a.positional.front()->value;
       const ir::Expr* fn_expr = a.positional.front()->expr;
+      // a library function mapped (`map(torch.matmul, xs, ws)`): its calls
+      // happen inside map, where no run-time check reaches them
+      if (object_as<LibraryName>(fn) || object_as<BoundBuiltin>(fn)) note_no_rule(site, "builtins.map of a library function");
       std::vector<std::vector<Value>> lists;
       bool known = true;
       for (std::size_t i = 1; i < a.positional.size() && known; ++i) {
@@ -824,6 +827,11 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   }
   if ((path == "torch.jit.script" || path == "torch.jit.trace" || path == "torch.jit.trace_module") && arg0())
     return torchscript_copy(*arg0());
+  if (path == "itertools.accumulate" && (a.positional.size() >= 2 || a.kw("func"))) {
+    // accumulate(xs, f): f's calls happen inside itertools, no check reaches them
+    note_no_rule(site, "itertools.accumulate");
+    return Value::unknown();
+  }
   if (path == "functools.reduce" && a.positional.size() >= 2 && !a.has_star) {
     // reduce(f, items[, initial]) of known items: f folded over them, as
     // Python calls it. Tensors among them: their calls have no check at run

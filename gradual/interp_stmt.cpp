@@ -873,6 +873,14 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
     }
     case Kind::Subscript: {
       const auto* sub = cast<Subscript>(target);
+      if (const auto* dict = dyn_cast<Attribute>(sub->value); dict && dict->attr == "__dict__") {
+        // `cfg.__dict__["n_embd"] = 12`: that attribute, or any
+        Value owner = eval(dict->value);
+        Value key = index_value(sub->index);
+        if (key.is_str() && key.as_str()) set_attribute(owner, *key.as_str(), v, origin);
+        else forget_object(owner);
+        return;
+      }
       if (const auto* modules = dyn_cast<Attribute>(sub->value); modules && modules->attr == "_modules") {
         // `model._modules[name] = layer`: the layer set as the model's child
         Value owner = eval(modules->value);

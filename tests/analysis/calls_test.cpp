@@ -776,11 +776,16 @@ TEST(Calls, ReduceFoldsNumbersAndPowBroadcasts) {
       "n = functools.reduce(operator.mul, [2, 3, 4])\n"
       "x = torch.zeros(24).view(n, 1)  # folded\n"
       "r = pow(torch.zeros(2, 3), torch.zeros(2, 4))  # pow\n"
-      "f = functools.reduce(operator.add, [torch.zeros(2, 4), torch.zeros(2, 8)])  # tensors\n";
+      "f = functools.reduce(operator.add, [torch.zeros(2, 4), torch.zeros(2, 8)])  # tensors\n"
+      "g = list(map(torch.relu, [torch.zeros(2)]))\n"
+      "import itertools\n"
+      "h = list(itertools.accumulate([torch.zeros(2)], torch.add))\n";
   Analysed a(src);
   EXPECT_EQ(a.shape(line_of(src, "# folded"), "x"), "[24, 1]") << a.dump();
   EXPECT_EQ(a.worst(line_of(src, "# pow"), "broadcast_c1"), Outcome::Error) << a.dump();
   EXPECT_EQ(a.result().coverage.no_rule.count("functools.reduce"), 1u) << a.dump();
+  EXPECT_EQ(a.result().coverage.no_rule.count("builtins.map of a library function"), 1u) << a.dump();
+  EXPECT_EQ(a.result().coverage.no_rule.count("itertools.accumulate"), 1u) << a.dump();
 }
 
 TEST(Calls, ACachedPropertyKeepsItsFirstValue) {

@@ -331,11 +331,15 @@ TEST(Objects, AnUpdateOfAnInstancesDictSetsItsAttributes) {
       "vars(C).update(n_head=4)\n"
       "y = torch.zeros(2, 64).view(2, C.n_head, C.n_embd // C.n_head)  # vars\n"
       "C.__dict__.update(eval(sys.argv[1]))\n"
-      "z = torch.zeros(2, 64).view(2, C.n_head, C.n_embd // C.n_head)  # unknown\n";
+      "z = torch.zeros(2, 64).view(2, C.n_head, C.n_embd // C.n_head)  # unknown\n"
+      "D = CfgNode(n_embd=48)\n"
+      "D.__dict__['n_embd'] = 12\n"
+      "w = torch.zeros(2, 48).view(2, D.n_embd)  # item\n";
   Analysed a(src);
   EXPECT_EQ(a.outcome(line_of(src, "# merged"), "view_c5"), Outcome::Error) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# vars"), "view_c5"), Outcome::Proven) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# unknown"), "view_c5"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# item"), "view_c5"), Outcome::Error) << a.dump();
 }
 
 TEST(Objects, WritesThroughGlobalsAndExecReachTheGlobals) {
