@@ -48,7 +48,8 @@ class MappedFile {
   std::string copy_;
 };
 
-// 64-bit FNV-1a: a stable content fingerprint (not a security hash).
+// A 64-bit content fingerprint, stable across runs on one machine (not a
+// security hash; wyhash's multiply-fold scheme, atomic_file.cpp).
 uint64_t fingerprint(std::string_view bytes, uint64_t seed = 0xcbf29ce484222325ULL);
 std::string hex64(uint64_t value);
 

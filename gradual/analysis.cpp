@@ -15,6 +15,8 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <type_traits>
+#include <vector>
 
 #include "frontend/parallel_for.h"
 #include "gradual/analysis_merge.h"
@@ -468,8 +470,19 @@ AnalysisResult merge_units(std::vector<AnalysisResult>& parts) {
   // A stable sort of what is sorted already changes nothing: skipped (one
   // unit's items, read back from the cache, most often are), since moving
   // tens of thousands of obligations through a buffer is most of a merge.
+  // Otherwise the items are ordered by a stable sort of their indices and
+  // then moved once each (a stable sort of the items themselves moved each
+  // obligation, a large object, about log n times: a sixth of a check of
+  // vit-pytorch's 64 cached units with nothing changed). The same order.
   auto sort = [](auto& items, auto less) {
-    if (!std::is_sorted(items.begin(), items.end(), less)) std::stable_sort(items.begin(), items.end(), less);
+    if (std::is_sorted(items.begin(), items.end(), less)) return;
+    std::vector<std::size_t> order(items.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return less(items[a], items[b]); });
+    std::remove_reference_t<decltype(items)> sorted;
+    sorted.reserve(items.size());
+    for (std::size_t i : order) sorted.push_back(std::move(items[i]));
+    items = std::move(sorted);
   };
   sort(out.obligations, [&](const AnalysedObligation& a, const AnalysedObligation& b) {
     const SourceLoc& la = a.ob.loc;

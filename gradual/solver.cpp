@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "gradual/normal_form.h"
 #include "gradual/witness.h"
 
 namespace gshape::gradual {
@@ -150,6 +151,17 @@ void Z3Profile::merge(const Z3Profile& other) {
 // 3,000 costs those 8%).
 constexpr unsigned kSeededBudget = 1'200;
 
+// The per-query limit from which the normal form is asked before Z3 (the
+// called contexts' 500,000; not the 50,000 and 5,000 of a unit that has
+// spent its share, nor the 15,000 of functions nobody calls).
+constexpr uint64_t kNormalFormFirstRlimit = 100'000;
+// The core of a proof by the normal form is asked of Z3 with this limit (a
+// core of a query Z3 proves takes well under it: at most 17,000 units on
+// the fetched projects); where Z3 finds none within it, the core is empty,
+// since the goal holds for every input (a proof Z3 could not make cost its
+// core check the whole limit, 500,000 units, to learn nothing).
+constexpr uint64_t kNormalFormCoreRlimit = 50'000;
+
 struct Solver::Impl {
   explicit Impl(SolverOptions opts) : options(opts) {}
 
@@ -226,7 +238,19 @@ struct Solver::Impl {
     return z3::ite(b > 0, a / b, (-a) / (-b));
   }
 
+  // Terms a Z3 check would have translated when the normal form decided
+  // its query instead, translated before the next term: Z3 names symbols
+  // and numbers terms in the order they are first translated, and what a
+  // later check spends depends on that order.
+  std::vector<const TermNode*> deferred_translations;
+  void flush_deferred_translations() {
+    std::vector<const TermNode*> pending;
+    pending.swap(deferred_translations);
+    for (const TermNode* n : pending) (void)translate(n);
+  }
+
   z3::expr translate(const TermNode* n) {
+    if (!deferred_translations.empty()) flush_deferred_translations();
     auto it = cache.find(n);
     if (it != cache.end()) return it->second;
     z3::expr e = translate_uncached(n);
@@ -371,8 +395,8 @@ struct Solver::Impl {
   // indicators' names), by position in them.
   std::vector<std::size_t> core_positions(const z3::expr& extra, const std::vector<const TermNode*>& symbols,
                                           const std::vector<const TermNode*>& conditions,
-                                          const std::vector<std::size_t>& numbers) {
-    std::vector<std::size_t> all(conditions.size());
+                                          const std::vector<std::size_t>& numbers, bool none_if_unknown = false) {
+    std::vector<std::size_t> all(none_if_unknown ? 0 : conditions.size());
     for (std::size_t k = 0; k < all.size(); ++k) all[k] = k;
     if (conditions.empty()) return {};
     try {
@@ -500,6 +524,21 @@ struct Solver::Impl {
       ++stats.cache_hits;
       return with_core(hit->second.verdict, hit->second.core, proof_core ? hit->second.proof_core : nullptr, c, distinct);
     }
+    // With a large limit, a query Z3 gives up on costs its whole limit (a
+    // fifth of a second and more): the normal form is asked first there.
+    // With the small limits (functions nobody calls, a unit that has spent
+    // its share) it is asked only where Z3 gave up (decide_uncached).
+    if (options.rlimit >= kNormalFormFirstRlimit && normal_form.decide(c) == std::optional<bool>(true)) {
+      ++stats.decided_by_normal_form;
+      Verdict v;
+      v.status = Status::Proven;
+      v.by_normal_form = true;
+      defer_translations_of(c, connected);
+      CachedVerdict cached{v, {}};
+      Verdict out = with_core(v, cached.core, proof_core ? cached.proof_core : nullptr, c, distinct);
+      verdicts.emplace(std::move(query.key), std::move(cached));
+      return out;
+    }
     std::vector<std::size_t> core_facts;
     Verdict v = decide_uncached(c, connected, core_facts, query.key);
     CachedVerdict cached{v, {}};
@@ -613,6 +652,7 @@ struct Solver::Impl {
       sort_by_id(pending->symbols);
       pending->symbols.erase(std::unique(pending->symbols.begin(), pending->symbols.end()), pending->symbols.end());
       pending->rlimit = options.rlimit;
+      pending->holds_alone = v.by_normal_form;
       pending->shared = shared;
       v.pending_core = std::move(pending);
     }
@@ -666,6 +706,18 @@ struct Solver::Impl {
       v.status = Status::Proven;
       return v;
     }
+    // Where Z3 gave up on the proof, the normal form of the terms may still
+    // show that `c` holds for every value (`(H - K)//K + 1 == H//K`, products
+    // multiplied out): proven, and the refutation check, which would most
+    // often spend its whole limit too, is not asked. Only after Z3: every
+    // query Z3 decides is decided as before, by the same checks.
+    if (negated.result == z3::unknown && normal_form.decide(c) == std::optional<bool>(true)) {
+      ++stats.decided_by_normal_form;
+      v.status = Status::Proven;
+      v.by_normal_form = true;
+      v.example.clear();
+      return v;
+    }
     // facts ∧ c unsatisfiable → refuted. Not when a witness satisfies facts ∧ c
     // (looked for here when none was looked for above): Z3 would spend a
     // check to learn it, and on a nonlinear query its whole limit.
@@ -699,6 +751,21 @@ struct Solver::Impl {
       v.reason = unknown_reason(names);
     }
     return v;
+  }
+
+  NormalForm normal_form;  // decides some queries Z3 gives up on (normal_form.h)
+  // What decide_uncached's proof of `c` would translate, in its order: the
+  // goal, the sizes' axioms, the facts (check_with).
+  void defer_translations_of(const Pred& c, const std::vector<std::size_t>& connected) {
+    std::vector<const TermNode*> all_symbols;
+    for (const Dim& d : symbols_of(c.node())) all_symbols.push_back(d.node());
+    for (std::size_t f : connected) all_symbols.insert(all_symbols.end(), facts[f].symbols.begin(), facts[f].symbols.end());
+    sort_by_id(all_symbols);
+    all_symbols.erase(std::unique(all_symbols.begin(), all_symbols.end()), all_symbols.end());
+    deferred_translations.push_back(c.node());
+    for (const TermNode* s : all_symbols)
+      if (s->nonneg) deferred_translations.push_back(s);
+    for (std::size_t f : connected) deferred_translations.push_back(facts[f].condition);
   }
 
   // The symbols' names as the constraint prints them: two sizes of one name
@@ -951,12 +1018,15 @@ std::vector<FactRef> Solver::core_of(const PendingCore& pending) {
     uint64_t& rlimit;
     uint64_t saved;
     ~Restore() { rlimit = saved; }
-  } restore{s.options.rlimit, std::exchange(s.options.rlimit, pending.rlimit)};
+  } restore{s.options.rlimit,
+             std::exchange(s.options.rlimit, pending.holds_alone ? std::min(pending.rlimit, kNormalFormCoreRlimit)
+                                                                 : pending.rlimit)};
   // one core per query up to renaming, as the verdict: the positions carry over
   PendingCore::Shared computed;
   PendingCore::Shared& core = pending.shared ? *pending.shared : computed;
   if (!core.known) {
-    core.positions = s.core_positions(!s.translate(pending.goal), pending.symbols, pending.conditions, pending.numbers);
+    core.positions = s.core_positions(!s.translate(pending.goal), pending.symbols, pending.conditions, pending.numbers,
+                                      pending.holds_alone);
     core.known = true;
   }
   std::vector<FactRef> out;

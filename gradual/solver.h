@@ -58,6 +58,7 @@ struct SolverStats {
   uint64_t proven = 0, refuted = 0, deferred = 0;
   uint64_t decided_without_z3 = 0;   // obligations whose term was a constant
   uint64_t decided_by_witness = 0;   // deferred by concrete witnesses, no Z3 check
+  uint64_t decided_by_normal_form = 0;  // proven by the normal form of its terms (normal_form.h), no Z3 check
   uint64_t z3_checks = 0;            // individual Z3 check() calls
   uint64_t z3_unknown = 0;           // checks that returned unknown (resource limit, nonlinear, ...)
   double z3_seconds = 0;             // total time inside check()
@@ -85,6 +86,9 @@ struct PendingCore {
   std::vector<std::size_t> numbers;  // the facts' numbers then (Z3's names of their indicators)
   std::vector<const TermNode*> symbols;
   uint64_t rlimit = 0;
+  // Proven by the normal form (normal_form.h): the goal holds for every
+  // input, so where Z3 finds no core, the core is empty (not every fact).
+  bool holds_alone = false;
   // Shared by the proofs of one query up to renaming (the verdict cache's
   // entry): the core, as positions in `conditions`, once one of them asked.
   struct Shared {
@@ -103,6 +107,7 @@ struct Verdict {
   std::shared_ptr<const PendingCore> pending_core;       // proven by Z3: the facts used, to be computed
   bool without_z3 = false;
   bool by_witness = false;  // deferred because witnesses for c and for ¬c were found
+  bool by_normal_form = false;  // proven by the normal form (normal_form.h), not by Z3
 };
 
 class Solver final : public Discharger {
