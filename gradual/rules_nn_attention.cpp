@@ -186,6 +186,13 @@ Value rule_mha_forward(RuleContext& ctx) {
   IntTerm src = k.seq + (bias_kv ? 1 : 0) + (zero_attn ? 1 : 0);
   std::vector<Dim> out = query.shape().dims();  // [L, N, E], [N, L, E] or [L, E]: the query's shape
   out.back() = e.dim();
+  // an out_proj set on the module (`mha.out_proj = nn.Linear(8, 4)`): the
+  // output has its width (the construction makes none: embed_dim then)
+  if (const Value* proj = module_field(module, "out_proj")) {
+    const Value* width = proj->is_object() && proj->as_object() ? proj->as_object()->attribute("out_features") : nullptr;
+    if (!width || !width->is_int()) throw NotModelled("an out_proj the rule cannot read");
+    out.back() = width->as_int();
+  }
   Value weights = Value::none();
   if (need_weights) {
     std::vector<Dim> w;

@@ -513,6 +513,20 @@ TEST(Objects, CopiesAndModuleListingsAsPythonDoesThem) {
   EXPECT_EQ(a.shape(line_of(src, "# isinstance"), "f"), "[2]") << a.dump();
 }
 
+TEST(Objects, AMultiheadAttentionsNewOutProjGivesTheOutputWidth) {
+  // `mha.out_proj = nn.Linear(8, 4)`: the output is 4 wide (an outside
+  // tester's false proof of a broadcast with embed_dim)
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "mha = nn.MultiheadAttention(8, 2)\n"
+      "mha.out_proj = nn.Linear(8, 4)\n"
+      "x = torch.randn(5, 2, 8)\n"
+      "out, _ = mha(x, x, x)  # replaced\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# replaced"), "out"), "[5, 2, 4]") << a.dump();
+}
+
 TEST(Objects, ADeepCopyIsANewObject) {
   // an outside tester's report: copy.deepcopy was the same object, so a
   // fine-tuned copy's new layer was the original's too (false proof) and an
