@@ -278,6 +278,8 @@ class Interpreter {
   // global value of the module forgotten when what they set is not known.
   std::optional<Value> write_globals(const ir::Call* c);
   bool names_globals(const ir::Expr* e);  // `globals()`
+  // `id` is the builtin `builtin`: not shadowed by a local or global of that name.
+  bool names_builtin(const std::string& id, const char* builtin);
   void forget_globals();
   // copy.deepcopy (`deep`) / copy.copy: a new object whose attributes start as
   // the original's (copies of them when deep); functions, classes, modules
@@ -425,6 +427,7 @@ class Interpreter {
   // are not read at analysis time then (the program may rewrite one first).
   bool project_writes_files();
   std::optional<bool> writes_files_;
+  std::optional<bool> clears_caches_;  // some module calls cache_clear() (an lru_cache may be emptied)
   // yaml.safe_load / yaml.load of a file a launch names (yaml_config.cpp reads it).
   std::optional<Value> read_launch_yaml(const Value& source, const ir::Node* site);
   void hold_config_ints(Value& v, const std::string& name, const std::string& prefix, const ir::Node* site, int depth);

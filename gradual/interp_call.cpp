@@ -96,6 +96,37 @@ std::vector<ArgValue> Interpreter::eval_args(const std::vector<Argument>& args) 
   return out;
 }
 
+namespace {
+// What `d.update(...)` sets when `d` holds names (an object's __dict__, the
+// module's globals): its keywords and the string keys of complete dicts.
+// `known` is false when it may set names the analysis cannot list.
+struct NamesSet {
+  std::vector<std::pair<std::string, Value>> writes;
+  bool known = true;
+};
+NamesSet names_set_by_update(const std::vector<ArgValue>& args) {
+  NamesSet out;
+  for (const ArgValue& a : args) {
+    if (a.type == Argument::Type::Keyword) {
+      out.writes.emplace_back(a.name, a.value);
+      continue;
+    }
+    const auto* dict = a.type == Argument::Type::Positional || a.type == Argument::Type::DoubleStar
+                           ? object_as<DictObject>(a.value)
+                           : nullptr;
+    if (!dict || !dict->complete) {
+      out.known = false;
+      continue;
+    }
+    for (const auto& [key, value] : dict->entries) {
+      if (key.rfind("s:", 0) == 0) out.writes.emplace_back(key.substr(2), value);
+      else out.known = false;  // a key that is no name
+    }
+  }
+  return out;
+}
+}  // namespace
+
 std::optional<Value> Interpreter::update_instance_dict(const Call* c) {
   const auto* method = dyn_cast<Attribute>(c->func);
   if (!method || method->attr != "update") return std::nullopt;
@@ -103,52 +134,30 @@ std::optional<Value> Interpreter::update_instance_dict(const Call* c) {
   if (const auto* d = dyn_cast<Attribute>(method->value); d && d->attr == "__dict__") owner = d->value;
   if (const auto* v = dyn_cast<Call>(method->value)) {
     const auto* f = dyn_cast<Name>(v->func);
-    if (f && f->id == "vars" && v->args.size() == 1 && v->args[0].type == Argument::Type::Positional)
+    if (f && names_builtin(f->id, "vars") && v->args.size() == 1 && v->args[0].type == Argument::Type::Positional)
       owner = v->args[0].value;
   }
   if (!owner) return std::nullopt;
   Value target = eval(owner);
   std::shared_ptr<ObjectValue> obj = target.is_object() ? target.as_object() : nullptr;
   if (!obj || !(object_as<InstanceObject>(target) || typeid(*obj) == typeid(ObjectValue))) return std::nullopt;
-  std::vector<ArgValue> args = eval_args(c->args);
-  std::vector<std::pair<std::string, Value>> writes;
-  bool known = true;
-  for (const ArgValue& a : args) {
-    if (a.type == Argument::Type::Keyword) {
-      writes.emplace_back(a.name, a.value);
-      continue;
-    }
-    const auto* dict = a.type == Argument::Type::Positional || a.type == Argument::Type::DoubleStar
-                           ? object_as<DictObject>(a.value)
-                           : nullptr;
-    if (!dict || !dict->complete) {
-      known = false;
-      continue;
-    }
-    for (const auto& [key, value] : dict->entries) {
-      if (key.rfind("s:", 0) == 0) writes.emplace_back(key.substr(2), value);
-      else known = false;  // a key that is no attribute name
-    }
-  }
-  auto write = [&](const std::string& name, const Value& value) {
+  NamesSet set = names_set_by_update(eval_args(c->args));
+  if (!set.known) forget_object(target);  // it may set any attribute
+  for (const auto& [name, value] : set.writes) {
     if (auto inst = shared_as<InstanceObject>(target)) write_object_attribute(inst, name, value);
     else obj->attributes[name] = value;
-  };
-  if (!known) {
-    // it may set any attribute: none keeps what the analysis knew
-    std::vector<std::string> names;
-    for (const auto& [name, value] : obj->attributes) names.push_back(name);
-    for (const std::string& name : names) write(name, Value::unknown());
   }
-  for (const auto& [name, value] : writes) write(name, value);
   return Value::none();
+}
+
+bool Interpreter::names_builtin(const std::string& id, const char* builtin) {
+  return id == builtin && !frame().vars->count(id) && !frame().module->globals.count(id);
 }
 
 bool Interpreter::names_globals(const Expr* e) {
   const auto* call = dyn_cast<Call>(e);
   const auto* f = call ? dyn_cast<Name>(call->func) : nullptr;
-  return f && f->id == "globals" && call->args.empty() && !frame().vars->count("globals") &&
-         !frame().module->globals.count("globals");
+  return f && names_builtin(f->id, "globals") && call->args.empty();
 }
 
 void Interpreter::forget_globals() {
@@ -165,8 +174,7 @@ void Interpreter::forget_globals() {
 }
 
 std::optional<Value> Interpreter::write_globals(const Call* c) {
-  if (const auto* f = dyn_cast<Name>(c->func); f && f->id == "exec" && !frame().vars->count("exec") &&
-                                                 !frame().module->globals.count("exec")) {
+  if (const auto* f = dyn_cast<Name>(c->func); f && names_builtin(f->id, "exec")) {
     std::vector<ArgValue> args = eval_args(c->args);
     // exec(code, namespace): the code's globals are that dict, not the module's
     bool own_namespace = c->args.size() >= 2 && c->args[1].type == Argument::Type::Positional &&
@@ -185,26 +193,10 @@ std::optional<Value> Interpreter::write_globals(const Call* c) {
   }
   const auto* method = dyn_cast<Attribute>(c->func);
   if (!method || method->attr != "update" || !names_globals(method->value)) return std::nullopt;
-  std::vector<ArgValue> args = eval_args(c->args);
-  std::vector<std::pair<std::string, Value>> writes;
-  bool known = true;
-  for (const ArgValue& a : args) {
-    if (a.type == Argument::Type::Keyword) {
-      writes.emplace_back(a.name, a.value);
-      continue;
-    }
-    const auto* dict = object_as<DictObject>(a.value);
-    if (!dict || !dict->complete) {
-      known = false;
-      continue;
-    }
-    for (const auto& [key, value] : dict->entries) {
-      if (key.rfind("s:", 0) == 0) writes.emplace_back(key.substr(2), value);
-    }
-  }
-  if (!known) forget_globals();
-  for (const auto& [name, value] : writes) frame().module->globals[name] = Binding{value, c->loc, {}};
-  if (!writes.empty()) memo_.clear();
+  NamesSet set = names_set_by_update(eval_args(c->args));
+  if (!set.known) forget_globals();
+  for (const auto& [name, value] : set.writes) frame().module->globals[name] = Binding{value, c->loc, {}};
+  if (!set.writes.empty()) memo_.clear();
   return Value::none();
 }
 
@@ -488,8 +480,8 @@ Value Interpreter::call_cached(const std::shared_ptr<FunctionObject>& fn, const 
   if (key && key->empty()) key = "()";
   // Entries may be evicted (a bounded cache that holds as many as it can,
   // `cache_clear()` anywhere in the unit): a hit may be a fresh call too.
-  bool evictable = (cache.maxsize && static_cast<int64_t>(cache.entries.size()) >= cache.maxsize.value()) ||
-                   project_text_matches("cache_clear");
+  if (!clears_caches_) clears_caches_ = project_text_matches("cache_clear");
+  bool evictable = (cache.maxsize && static_cast<int64_t>(cache.entries.size()) >= cache.maxsize.value()) || *clears_caches_;
   JoinOptions join;
   std::optional<Value> result;
   auto add = [&](const Value& v) {

@@ -15,6 +15,12 @@ def case_python_sum():
     sum([x, torch.zeros(2, 4)])
 
 
+def case_python_pow():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: broadcast_c1
+    pow(x, torch.zeros(2, 4))
+
+
 def case_inplace():
     x = torch.zeros(3)
     # expect-error@+1: inplace_c1

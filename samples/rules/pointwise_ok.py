@@ -9,7 +9,7 @@ def case_broadcast():
     y = x + torch.zeros(3)
     y += torch.zeros(1, 3)
     z = torch.where(torch.zeros(2, 1, dtype=torch.bool), x, torch.zeros(3))
-    return y, z, x * 2, torch.maximum(x, torch.zeros(2, 1)), sum([x, torch.zeros(1, 3), torch.zeros(3)])
+    return y, z, x * 2, torch.maximum(x, torch.zeros(2, 1)), sum([x, torch.zeros(1, 3), torch.zeros(3)]), pow(x, torch.zeros(3))
 
 
 def case_dropout_clamp_mask():

@@ -105,6 +105,36 @@ def case_t():
     x.t()
 
 
+def case_t_in_place():
+    x = torch.zeros(2, 3, 4)
+    # expect-error@+1: t_c1
+    x.t_()
+
+
+def case_unsqueeze_in_place():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: unsqueeze_c1
+    x.unsqueeze_(4)
+
+
+def case_transpose_in_place():
+    x = torch.zeros(2, 3)
+    # expect-error@+1: transpose_c1
+    x.swapaxes_(2, 0)
+
+
+def case_matrix_transpose():
+    x = torch.zeros(4)
+    # expect-error@+1: mt_c1
+    x.mT
+
+
+def case_adjoint():
+    x = torch.zeros(2, 3, 4)
+    # expect-error@+1: adjoint_c1
+    x.H
+
+
 def case_squeeze():
     x = torch.zeros(2, 1)
     # expect-error@+1: squeeze_c1

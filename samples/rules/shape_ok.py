@@ -23,6 +23,20 @@ def case_squeeze_unsqueeze():
     return x.squeeze(1), torch.unsqueeze(x, 3), x.unsqueeze(-4)
 
 
+def case_in_place():
+    x = torch.zeros(2, 1, 3)
+    x.squeeze_(1)
+    x.unsqueeze_(0)
+    x.transpose_(0, 2)
+    x.t_() if x.dim() <= 2 else x.swapdims_(1, 2)
+    return x
+
+
+def case_matrix_transpose():
+    x = torch.zeros(2, 3, 4)
+    return x.mT, x.mH, torch.zeros(3, 4).H, torch.tensor(1.0).mT
+
+
 def case_expand_repeat():
     x = torch.zeros(3, 1)
     return x.expand(2, 3, 4), x.expand(-1, 5), x.expand_as(torch.zeros(2, 3, 4)), x.repeat(2, 2, 3)
