@@ -530,6 +530,7 @@ class Interpreter {
   // What a list or tensor is after a change the analysis did not see.
   Value after_unseen_change(const Value& v);
   void note_parameter_changed(const std::string& name);
+  void note_parameter_changed(Frame& f, const std::string& name);
   // Lists handed to code the analysis does not follow (a callee not known,
   // library code other than torch, builtins ...) may come back changed.
   void forget_lists_passed(const std::vector<ArgValue>& args, const std::string& library_path = {});

@@ -58,7 +58,10 @@ bool leaves_lists_alone(const std::string& path) {
 }  // namespace
 
 Value Interpreter::after_unseen_change(const Value& v) {
-  if (is_list(v)) return Value::unknown_length(SequenceKind::List, any_element(v, "item"));
+  // Any item may have been replaced by anything (`d[0] = 16` through an
+  // alias), and a holder forgotten now is not recognised as an alias of the
+  // next change: only a list of unknown items stays true after both.
+  if (is_list(v)) return Value::unknown_length(SequenceKind::List, Value::unknown());
   if (v.is_tensor()) return Value::tensor(Shape::unknown(), false);
   return v;
 }
@@ -111,6 +114,15 @@ void Interpreter::assign_in_place(const Expr* target, const Value& before, const
       if (changed) fn->closure = std::make_shared<const Vars>(std::move(*changed));
       return std::nullopt;
     }
+    if (auto cls = shared_as<ClassObject>(v)) {  // a class attribute every instance reads
+      if (!visited.insert(cls.get()).second) return std::nullopt;
+      for (auto& [attr, held] : cls->attributes) {
+        if (may_alias(held, before)) held = after_unseen_change(held);
+        else if (std::optional<Value> inner = forget_held(held, depth + 1)) held = std::move(*inner);
+      }
+      memo_.clear();
+      return std::nullopt;
+    }
     auto inst = shared_as<InstanceObject>(v);
     if (!inst || !visited.insert(inst.get()).second) return std::nullopt;
     std::vector<std::pair<std::string, Value>> updates;
@@ -121,23 +133,35 @@ void Interpreter::assign_in_place(const Expr* target, const Value& before, const
     for (auto& [attr, value] : updates) write_object_attribute(inst, attr, value);
     return std::nullopt;  // the object itself is the same
   };
-  auto forget_aliases = [&](Vars& vars, bool holds_target) {
+  // `owner`: the frame whose parameters the vars may hold (none for
+  // another module's globals)
+  auto forget_aliases = [&](Frame* owner, Vars& vars, bool holds_target) {
     for (auto& [other, binding] : vars) {
       if (holds_target && name && other == name->id) continue;
       if (!may_alias(binding.value, before)) {
         if (std::optional<Value> changed = forget_held(binding.value, 0)) {
           binding.value = std::move(*changed);
-          note_parameter_changed(other);
+          if (owner) note_parameter_changed(*owner, other);
         }
         continue;
       }
       binding.value = after_unseen_change(binding.value);
-      note_parameter_changed(other);
+      if (owner) note_parameter_changed(*owner, other);
     }
   };
   bool at_top = f.vars == &f.module->globals;
-  forget_aliases(*f.vars, at_top || !target_global);
-  if (!at_top) forget_aliases(f.module->globals, target_global);
+  forget_aliases(&f, *f.vars, at_top || !target_global);
+  if (!at_top) forget_aliases(&f, f.module->globals, target_global);
+  // the callers' variables may hold the object too (`self.dims = dims;
+  // m.grow()` changes the caller's `dims`), and other modules' globals
+  std::set<const Vars*> done{f.vars, &f.module->globals};
+  for (std::size_t i = frames_.size() - 1; i-- > 0;) {
+    Frame& caller = *frames_[i];
+    if (done.insert(caller.vars).second) forget_aliases(&caller, *caller.vars, false);
+    if (done.insert(&caller.module->globals).second) forget_aliases(&caller, caller.module->globals, false);
+  }
+  for (const auto& m : modules_)  // `from cfg import dims` holds the list of cfg's
+    if (done.insert(&m->globals).second) forget_aliases(nullptr, m->globals, false);
   if (!target) return;
   if (name) {
     note_parameter_changed(name->id);
@@ -154,8 +178,9 @@ void Interpreter::assign_in_place(const Expr* target, const Value& before, const
   assign(target, after, loc);
 }
 
-void Interpreter::note_parameter_changed(const std::string& name) {
-  Frame& f = frame();
+void Interpreter::note_parameter_changed(const std::string& name) { note_parameter_changed(frame(), name); }
+
+void Interpreter::note_parameter_changed(Frame& f, const std::string& name) {
   auto it = f.parameter_slots.find(name);
   if (it != f.parameter_slots.end()) f.changed_parameters.insert(it->second);
 }

@@ -951,10 +951,13 @@ void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& or
         } else {
           dict->complete = false;
         }
-      } else if (obj.is_sequence() && obj.sequence_kind() == SequenceKind::List &&
-                 (isa<Name>(sub->value) || isa<Attribute>(sub->value))) {
-        // a list is a value here: the name (or attribute) holding it is rebound
-        assign_in_place(sub->value, obj, list_with_item_set(obj, key, v), origin);
+      } else if (obj.is_sequence() && obj.sequence_kind() == SequenceKind::List) {
+        // a list is a value here: the name (or attribute) holding it is
+        // rebound; reached otherwise (`cfg["d"][0] = 16`), its holders forget it
+        if (isa<Name>(sub->value) || isa<Attribute>(sub->value))
+          assign_in_place(sub->value, obj, list_with_item_set(obj, key, v), origin);
+        else
+          assign_in_place(nullptr, obj, after_unseen_change(obj), origin);
       }
       return;
     }

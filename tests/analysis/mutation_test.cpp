@@ -385,5 +385,78 @@ TEST(Mutation, TensorsInAListACalleeChangesAreForgotten) {
   EXPECT_EQ(a.outcome(line_of(src, "# in place"), "unsqueeze_c1"), Outcome::Error) << a.dump();
 }
 
+// An item written through one holder of a list (`c = dims; c[0] = 16`)
+// changes what every other holder reads. Before, the other holders kept an
+// unknown-length list whose items were the old ones, so `dims[0]` was still
+// 8: a false proof in each of these forms.
+TEST(Mutation, AnItemWrittenThroughAnotherHolderIsForgottenByEveryHolder) {
+  const std::string src =
+      "import torch\n"
+      "lin = torch.nn.Linear(8, 2)\n"
+      "dims = [8, 8]\n"
+      "c = dims\n"
+      "c[0] = 16\n"
+      "c[1] = 4\n"
+      "a = lin(torch.randn(2, dims[1]))  # second write\n"
+      "def grow(d):\n"
+      "    d[0] = 16\n"
+      "e = [8, 8]\n"
+      "grow(e)\n"
+      "b = lin(torch.randn(2, e[0]))  # callee\n"
+      "class M:\n"
+      "    def __init__(self, dims):\n"
+      "        self.dims = dims\n"
+      "    def grow(self):\n"
+      "        self.dims[0] = 16\n"
+      "def main():\n"
+      "    local = [8, 8]\n"
+      "    m = M(local)\n"
+      "    m.grow()\n"
+      "    return lin(torch.randn(2, local[0]))  # caller frame\n"
+      "main()\n"
+      "f = [8, 8]\n"
+      "cfg = {'d': f}\n"
+      "cfg['d'][0] = 16\n"
+      "g = lin(torch.randn(2, f[0]))  # through a dict\n"
+      "h = [8, 8]\n"
+      "nested = [h, h]\n"
+      "nested[0][0] = 16\n"
+      "i = lin(torch.randn(2, h[0]))  # nested\n"
+      "class Cfg:\n"
+      "    dims = [8, 8]\n"
+      "Cfg().dims[0] = 16\n"
+      "j = lin(torch.randn(2, Cfg().dims[0]))  # class attribute\n"
+      "k = [8, 8]\n"
+      "k[0] = 16\n"
+      "l = lin(torch.randn(2, k[0]))  # own write\n";
+  Analysed a(src);
+  for (const char* at : {"# second write", "# callee", "# caller frame", "# through a dict", "# nested",
+                         "# class attribute"})
+    EXPECT_EQ(a.outcome(line_of(src, at), "linear_c1"), Outcome::Deferred) << at << "\n" << a.dump();
+  // the holder written through knows what it wrote
+  EXPECT_EQ(a.outcome(line_of(src, "# own write"), "linear_c1"), Outcome::Error) << a.dump();
+}
+
+TEST(Mutation, AShallowCopySharesTheListsItHolds) {
+  // copy.copy of an object or dict holds the same lists (tester5/02)
+  const std::string src =
+      "import copy, torch\n"
+      "lin = torch.nn.Linear(8, 2)\n"
+      "class Cfg:\n"
+      "    def __init__(self):\n"
+      "        self.dims = [8, 8]\n"
+      "base = Cfg()\n"
+      "c = copy.copy(base)\n"
+      "c.dims[0] = 16\n"
+      "a = lin(torch.randn(2, base.dims[0]))  # object\n"
+      "d = {'dims': [8, 8]}\n"
+      "d2 = copy.copy(d)\n"
+      "d2['dims'][0] = 16\n"
+      "b = lin(torch.randn(2, d['dims'][0]))  # dict\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# object"), "linear_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# dict"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
