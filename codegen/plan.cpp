@@ -224,10 +224,11 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
         // TorchScript compiles the original source and runs it without
         // Python: a check could not run (and would not compile) there
         planned.insert(range);
+        const char* why = ev.summary->visits > ev.summary->compiled_visits ? kCompiledByTorchScriptAndPython
+                                                                           : kCompiledByTorchScript;
         if (ev.obligations)
           for (const gradual::Obligation* ob : *ev.obligations)
-            if (ob->status != gradual::Status::Proven)
-              plan.rejected.push_back({ob->id, std::string(kCompiledByTorchScript)});
+            if (ob->status != gradual::Status::Proven) plan.rejected.push_back({ob->id, std::string(why)});
         continue;
       }
       std::optional<SitePlan> s = site_of(node);

@@ -72,6 +72,11 @@ struct SitePlan {
 inline constexpr const char* kCompiledByTorchScript =
     "in code compiled by TorchScript (torch.jit.script/trace), which runs without Python: no run-time check can run "
     "there";
+// ... and the same site is also reached from plain Python calls, which a
+// check would cover, but TorchScript would not compile the checked source.
+inline constexpr const char* kCompiledByTorchScriptAndPython =
+    "in code compiled by TorchScript (torch.jit.script/trace) and also called from Python: a check would stop "
+    "TorchScript compiling it, so the Python calls are not checked either";
 
 // An obligation that needs a run-time check but cannot get one, and why
 // (read by the report as "not instrumentable").
