@@ -902,7 +902,7 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
 Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<Receiver>& receiver,
                                const std::vector<ArgValue>& args, const Node* site, const Expr* receiver_target) {
   const std::string& name = method.name;
-  const Value& self = method.receiver;
+  Value self = method.receiver;
   // a rule of the registry (Tensor.view, torch.nn.Linear.forward, ...)
   if (auto r = apply_named_rule(name, receiver, args, site)) return *r;
   if (starts_with(name, "Tensor.") && !shape_neutral_method(name)) note_no_rule(site, name);
@@ -1052,6 +1052,17 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
     return Value::unknown();
   }
   if (starts_with(name, "list.")) {
+    // `feats.append(feats.pop(0))`: the arguments changed the list after the
+    // receiver was read, and the name now holds the changed list
+    auto changed = [&](const Value& now) {
+      return now.is_sequence() && (now.items() != self.items() || now.element() != self.element());
+    };
+    if (const auto* n = receiver_target ? dyn_cast<Name>(receiver_target) : nullptr) {
+      if (Binding* b = find_binding(n->id); b && changed(b->value)) self = b->value;
+    } else if (receiver_target && isa<Attribute>(receiver_target) && !args.empty()) {
+      Value again = eval(cast<Attribute>(receiver_target));
+      if (changed(again)) self = again;
+    }
     // a copy is another list: changing it changes neither the original nor its aliases
     if (m == "copy") return self.items() ? Value::list(*self.items()) : after_unseen_change(self);
     std::optional<Value> updated;

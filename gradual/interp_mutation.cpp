@@ -55,6 +55,16 @@ bool leaves_lists_alone(const std::string& path) {
   return false;
 }
 
+// The class in `cls`'s bases that defines `attr` itself.
+ClassObject* class_defining(ClassObject& cls, const std::string& attr, int depth = 0) {
+  if (depth > 32) return nullptr;
+  if (cls.attributes.count(attr)) return &cls;
+  for (const Value& base : cls.bases)
+    if (auto b = shared_as<ClassObject>(base))
+      if (ClassObject* found = class_defining(*b, attr, depth + 1)) return found;
+  return nullptr;
+}
+
 }  // namespace
 
 Value Interpreter::after_unseen_change(const Value& v) {
@@ -102,7 +112,11 @@ void Interpreter::assign_in_place(const Expr* target, const Value& before, const
       return std::nullopt;
     }
     if (auto fn = shared_as<FunctionObject>(v)) {  // a closure that captured the list's variable
-      if (!fn->closure || !visited.insert(fn.get()).second) return std::nullopt;
+      if (!visited.insert(fn.get()).second) return std::nullopt;
+      // a mutable default the function returned (`make(dims=[8, 8])`)
+      for (Value& d : fn->defaults)
+        if (may_alias(d, before)) d = after_unseen_change(d);
+      if (!fn->closure) return std::nullopt;
       std::optional<Vars> changed;
       for (const auto& [captured, binding] : *fn->closure) {
         std::optional<Value> now = may_alias(binding.value, before) ? std::optional<Value>(after_unseen_change(binding.value))
@@ -163,6 +177,17 @@ void Interpreter::assign_in_place(const Expr* target, const Value& before, const
   for (const auto& m : modules_)  // `from cfg import dims` holds the list of cfg's
     if (done.insert(&m->globals).second) forget_aliases(nullptr, m->globals, false);
   if (!target) return;
+  if (const auto* at = dyn_cast<Attribute>(target)) {
+    // `self.widths[0] *= 2` with `widths` a class attribute changes the
+    // class's list, which every instance reads: the class gets the new list
+    if (auto inst = shared_as<InstanceObject>(eval(at->value)); inst && !inst->attributes.count(at->attr)) {
+      if (ClassObject* owner = class_defining(*inst->cls, at->attr)) {
+        owner->attributes[at->attr] = after;
+        memo_.clear();
+        return;
+      }
+    }
+  }
   if (name) {
     note_parameter_changed(name->id);
     // a function changing a list of the module's (`shapes.append(5)` with

@@ -432,6 +432,14 @@ void Interpreter::exec(const Stmt* s) {
       const auto* a = cast<AugAssign>(s);
       Value current = eval(a->target);
       Value rhs = eval(a->value);
+      // `xs += [xs.pop(0)]`: the right side changed the list, which `+=`
+      // then extends (a name or attribute holding it now holds the change)
+      if (current.is_sequence() && current.sequence_kind() == SequenceKind::List &&
+          (isa<Name>(a->target) || isa<Attribute>(a->target))) {
+        Value again = eval(a->target);
+        if (again.is_sequence() && (again.items() != current.items() || again.element() != current.element()))
+          current = again;
+      }
       Value result = binary(a->op, current, rhs, s, a->target, a->value, true);
       // `xs += [...]` extends the list itself, for every name holding it
       if (current.is_sequence() && current.sequence_kind() == SequenceKind::List) {

@@ -430,9 +430,10 @@ TEST(Mutation, AnItemWrittenThroughAnotherHolderIsForgottenByEveryHolder) {
       "k[0] = 16\n"
       "l = lin(torch.randn(2, k[0]))  # own write\n";
   Analysed a(src);
-  for (const char* at : {"# second write", "# callee", "# caller frame", "# through a dict", "# nested",
-                         "# class attribute"})
+  for (const char* at : {"# second write", "# callee", "# caller frame", "# through a dict", "# nested"})
     EXPECT_EQ(a.outcome(line_of(src, at), "linear_c1"), Outcome::Deferred) << at << "\n" << a.dump();
+  // the class's own list is written: every instance reads 16
+  EXPECT_EQ(a.outcome(line_of(src, "# class attribute"), "linear_c1"), Outcome::Error) << a.dump();
   // the holder written through knows what it wrote
   EXPECT_EQ(a.outcome(line_of(src, "# own write"), "linear_c1"), Outcome::Error) << a.dump();
 }
@@ -456,6 +457,44 @@ TEST(Mutation, AShallowCopySharesTheListsItHolds) {
   Analysed a(src);
   EXPECT_EQ(a.outcome(line_of(src, "# object"), "linear_c1"), Outcome::Deferred) << a.dump();
   EXPECT_EQ(a.outcome(line_of(src, "# dict"), "linear_c1"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Mutation, ClassListsDefaultsAndListsChangedByTheirOwnArguments) {
+  // tester6/10 and 09: each was proven with the stale list
+  const std::string src =
+      "import torch\n"
+      "lin = torch.nn.Linear(8, 2)\n"
+      "class Stage:\n"
+      "    widths = [8, 16]\n"
+      "    def __init__(self, scale=1):\n"
+      "        self.widths[0] *= scale\n"
+      "s1 = Stage()\n"
+      "s2 = Stage(scale=2)\n"
+      "a = lin(torch.randn(2, s1.widths[0]))  # class list\n"
+      "def make(dims=[8, 8]):\n"
+      "    return dims\n"
+      "m = make()\n"
+      "m[0] = 6\n"
+      "b = lin(torch.randn(2, make()[0]))  # default\n"
+      "feats = [8, 16, 32]\n"
+      "feats.append(feats.pop(0))\n"
+      "c = lin(torch.randn(2, feats[0]))  # rotate\n"
+      "q = [8, 12]\n"
+      "q += [q.pop(0)]\n"
+      "d = lin(torch.randn(2, q[0]))  # augmented\n"
+      "def first(l):\n"
+      "    return l.pop(0)\n"
+      "r = [8, 12, 6]\n"
+      "r.append(first(r))\n"
+      "e = lin(torch.randn(2, r[0]))  # callee pops\n";
+  Analysed a(src);
+  // followed exactly: s1 reads the class's list, which s2 doubled (16),
+  // and the rotations give 16 and 12: refuted
+  EXPECT_EQ(a.outcome(line_of(src, "# class list"), "linear_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# default"), "linear_c1"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# rotate"), "linear_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# augmented"), "linear_c1"), Outcome::Error) << a.dump();
+  EXPECT_NE(a.outcome(line_of(src, "# callee pops"), "linear_c1"), Outcome::Proven) << a.dump();
 }
 
 }  // namespace
