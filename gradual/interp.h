@@ -233,6 +233,8 @@ class Interpreter {
   Value get_attribute(const Value& obj, const std::string& attr, const ir::Expr* obj_expr,
                       const ir::Node* site = nullptr);
   bool set_attribute(const Value& obj, const std::string& attr, const Value& v, const SourceLoc& origin);
+  enum class Descriptor : uint8_t { None, NonData, Data };
+  static Descriptor descriptor_kind(const Value& class_attr);
   Value binary(ir::BinOpKind op, const Value& a, const Value& b, const ir::Node* site, const ir::Expr* left,
                const ir::Expr* right, bool in_place);
   Value compare(ir::CmpOpKind op, const Value& a, const Value& b, const ir::Node* site, const ir::Expr* left,
@@ -519,6 +521,10 @@ class Interpreter {
   // for a function or lambda, which runs later, those the enclosing function
   // binds again are unknown.
   std::shared_ptr<const Vars> closure_snapshot(bool runs_later);
+  // Names the defs nested in `def` declare `nonlocal` (cached).
+  const std::set<std::string>& shared_with_inner_functions(const ir::FunctionDef* def);
+  std::map<const ir::FunctionDef*, std::set<std::string>> nonlocal_names_;
+  static bool returns_only_falsy(const FunctionObject& fn);
   const std::set<std::string>& rebound_names(const ir::FunctionDef* def);
   std::map<const ir::FunctionDef*, std::set<std::string>> rebound_names_;
   // Names the `nonlocal` statements of an inner function's body declare (interp_stmt.cpp).
@@ -681,6 +687,11 @@ class Interpreter {
   Value with_fresh_symbols(const Value& v, std::size_t first, std::size_t end,
                            std::unordered_map<const TermNode*, Dim>& renamed, int depth = 0);
   std::unordered_map<std::string, MemoEntry> memo_;
+  // Library names the project assigned (`F.pad = my_pad`): path -> value
+  std::map<std::string, Value> library_overrides_;
+  // A process-wide module hook was registered (register_module_forward_hook):
+  // no module call after it is followed
+  bool global_module_hooks_ = false;
   bool receiver_is_guess_ = false;
   bool in_uncalled_pass_ = false;   // analysing functions nobody called (Dyn parameters)
   std::string uncalled_root_;       // the one being analysed then ("test", "Net.check")

@@ -267,6 +267,8 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
   };
   if (!callee.is_object() || !callee.as_object()) return unresolved("is not known");
   if (callee.as_object()->attribute(kForwardHooksAttr)) return unresolved("has forward hooks the analysis does not follow");
+  if (global_module_hooks_ && is_module_value(callee))
+    return unresolved("is a module, and a hook registered for every module (register_module_forward_hook) may change its input or output");
   // `m.forward = ...` on a module instance: nn.Module.__call__ calls that
   if (const Value* forward = callee.as_object()->attribute("forward")) {
     const auto* inst = object_as<InstanceObject>(callee);

@@ -817,6 +817,12 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
     return over_choice(*choice, [&](const Value& alt) { return get_attribute(alt, attr, obj_expr, site); }, attr);
 
   if (auto inst = shared_as<InstanceObject>(obj)) {
+    if (attr == "__class__") return Value::object(inst->cls);
+    // a descriptor of the class (`hidden = Doubled()` with __get__): its
+    // __get__ decides what the read gives, not followed; one with __set__
+    // also takes precedence over the instance's own attribute
+    if (const Value* v = inst->cls->lookup(attr); v && descriptor_kind(*v) != Descriptor::None)
+      if (descriptor_kind(*v) == Descriptor::Data || !inst->attribute(attr)) return Value::unknown();
     if (const Value* v = inst->attribute(attr)) return *v;
     if (const Value* v = inst->cls->lookup(attr)) {
       if (auto fn = shared_as<FunctionObject>(*v)) {
@@ -920,8 +926,27 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
   return Value::object(std::make_shared<BoundBuiltin>(obj, obj.as_object()->class_name + "." + attr));
 }
 
+// What a class attribute is to attribute access: an instance of a project
+// class defining __get__ (NonData) or __set__/__delete__ too (Data).
+Interpreter::Descriptor Interpreter::descriptor_kind(const Value& class_attr) {
+  const auto* inst = object_as<InstanceObject>(class_attr);
+  if (!inst) return Descriptor::None;
+  if (inst->cls->lookup("__set__") || inst->cls->lookup("__delete__")) return Descriptor::Data;
+  return inst->cls->lookup("__get__") ? Descriptor::NonData : Descriptor::None;
+}
+
 bool Interpreter::set_attribute(const Value& obj, const std::string& attr, const Value& v, const SourceLoc& origin) {
   if (auto inst = shared_as<InstanceObject>(obj)) {
+    // the class's own __setattr__ (`value = (value + 7) // 8 * 8`) or a data
+    // descriptor's __set__ decides what is stored: not followed, the
+    // attribute is unknown (nn.Module's own __setattr__ is the library's)
+    const Value* custom = inst->cls->lookup("__setattr__");
+    const Value* descriptor = inst->cls->lookup(attr);
+    if ((custom && object_as<FunctionObject>(*custom)) || (descriptor && descriptor_kind(*descriptor) == Descriptor::Data)) {
+      write_object_attribute(inst, attr, Value::unknown());
+      inst->origins[attr] = origin;
+      return true;
+    }
     // a property of the class: the assignment runs its setter (which may
     // store something else: `self._heads = v * 2`); without one, Python raises
     const Value* cls_attr = inst->cls->lookup(attr);
@@ -940,6 +965,13 @@ bool Interpreter::set_attribute(const Value& obj, const std::string& attr, const
   // old value no longer answer (instances carry a version in the memo key)
   if (auto cls = shared_as<ClassObject>(obj)) {
     write_object_attribute(cls, attr, v);
+    memo_.clear();
+    return true;
+  }
+  if (const auto* lib = object_as<LibraryName>(obj); lib && !object_as<ModuleWrapper>(obj)) {
+    // `F.pad = my_pad`, `setattr(torch.nn.functional, "pad", my_pad)`: later
+    // reads of the name get the project's value, not the library's rule
+    library_overrides_[lib->path + "." + attr] = v;
     memo_.clear();
     return true;
   }

@@ -120,6 +120,8 @@ Value Interpreter::library_attribute(const std::string& raw) {
       return Value::object(std::make_shared<BoundBuiltin>(Value::object(w), w->wrapper_class + "." + attr));
     }
   }
+  if (!library_overrides_.empty())
+    if (auto it = library_overrides_.find(raw); it != library_overrides_.end()) return it->second;
   std::string path = raw;
   // torch.nn.modules.linear.Linear → torch.nn.Linear (the registry's names)
   if (starts_with(path, "torch.nn.modules.")) {
@@ -131,6 +133,8 @@ Value Interpreter::library_attribute(const std::string& raw) {
   if (starts_with(path, "torch.utils.data.dataset.")) path = "torch.utils.data." + last_component(path);
   if (starts_with(path, "torch.functional.")) path = "torch." + path.substr(std::string("torch.functional.").size());
   if (starts_with(path, "torch.Tensor.")) path = "Tensor." + path.substr(std::string("torch.Tensor.").size());
+  if (!library_overrides_.empty())
+    if (auto it = library_overrides_.find(path); it != library_overrides_.end()) return it->second;
   if (path == "math.pi") return Value::floating(M_PI);
   if (path == "sys.argv" && launch_applies_here()) {  // a launch's command line
     std::vector<Value> words{Value::string(options_.launch_script)};
@@ -254,6 +258,11 @@ std::optional<bool> Interpreter::isinstance_of(const Value& v, const Value& clas
 }
 
 Value Interpreter::call_library(const std::string& path, const std::vector<ArgValue>& args, const Node* site) {
+  if (last_component(path) == "register_module_forward_pre_hook" || last_component(path) == "register_module_forward_hook") {
+    global_module_hooks_ = true;  // torch.nn.modules.module's hooks for every module
+    memo_.clear();
+    return Value::unknown();
+  }
   // a builtin given `*xs` of known items (`zip(*cfg)`): the items are its arguments
   if (starts_with(path, "builtins.")) {
     bool expandable = false;
@@ -323,6 +332,10 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
       const ArgValue* mode = a.positional.size() > 1 ? a.positional[1] : a.kw("mode");
       bool reading = !mode || (mode->value.is_str() && mode->value.as_str() && *mode->value.as_str() == "r");
       if (reading) return Value::object(std::make_shared<FileObject>(*arg0()->as_str()));
+    }
+    if (name == "type" && a.positional.size() == 1 && a.list.size() == 1) {
+      // `type(self).dim = 6` writes the class attribute every instance reads
+      if (const auto* inst = object_as<InstanceObject>(*arg0())) return Value::object(inst->cls);
     }
     if (name == "isinstance" && a.positional.size() == 2) {
       std::optional<bool> is = isinstance_of(a.positional[0]->value, a.positional[1]->value);
@@ -985,6 +998,30 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
   if (m == "__init__") return Value::none();  // super().__init__(...) of a library base
   bool module_like = starts_with(name, "torch.nn.") || object_as<InstanceObject>(self) != nullptr;
   if (module_like) {
+    if (m == "apply" && a.positional.size() == 1) {
+      // `model.apply(fn)`: fn on every submodule, children first, so what it
+      // sets on them is seen (a submodule the analysis does not know is
+      // unknown already: whatever fn does to it is not assumed)
+      const Value fn = a.positional[0]->value;
+      std::vector<Value> modules;
+      std::set<const ObjectValue*> seen;
+      std::function<void(const Value&, int)> post_order = [&](const Value& module, int depth) {
+        if (depth > 32 || !module.is_object() || !seen.insert(module.as_object().get()).second) return;
+        std::optional<std::vector<std::pair<std::string, Value>>> children = submodules_of(module);
+        if (children) {
+          for (const auto& [child_name, child] : *children) post_order(child, depth + 1);
+        } else if (const auto* inst = object_as<InstanceObject>(module)) {
+          for (const auto& [attr, held] : inst->attributes)
+            if (is_module_value(held)) post_order(held, depth + 1);
+        }
+        modules.push_back(module);
+      };
+      post_order(self, 0);
+      for (const Value& each : modules)
+        call_value(fn, a.positional[0]->expr, {ArgValue{Argument::Type::Positional, {}, each, nullptr, {}}}, site);
+      memo_.clear();
+      return self;
+    }
     if (returns_self_methods().count(m)) return self;
     if (m == "zero_grad") return Value::none();
     // a hook may change the module's input or output: its calls are not followed
@@ -1285,7 +1322,6 @@ Value Interpreter::copy_value(const Value& v, bool deep, std::map<const ObjectVa
   return result;
 }
 
-namespace {
 bool is_module_value(const Value& v) {
   if (const auto* inst = object_as<InstanceObject>(v)) return inst->cls->is_nn_module;
   if (object_as<ContainerModule>(v) || object_as<ModuleWrapper>(v)) return true;
@@ -1293,7 +1329,6 @@ bool is_module_value(const Value& v) {
   return v.is_object() && v.as_object() && typeid(*v.as_object()) == typeid(ObjectValue) &&
          v.as_object()->class_name.rfind("torch.nn.", 0) == 0;
 }
-}  // namespace
 
 std::optional<std::vector<std::pair<std::string, Value>>> Interpreter::submodules_of(const Value& v) const {
   using Children = std::vector<std::pair<std::string, Value>>;

@@ -129,6 +129,10 @@ struct SuperObject : ObjectValue {
   Value self;
 };
 
+// An nn.Module of the project or the library, a container of them, or a
+// ModuleDict (interp_library.cpp).
+bool is_module_value(const Value& v);
+
 // A name in a library the project imports: a module, function or class
 // (`torch`, `torch.nn.functional.relu`, `torch.nn.Linear`), canonical form.
 struct LibraryName : ObjectValue {

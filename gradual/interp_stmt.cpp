@@ -201,40 +201,121 @@ std::shared_ptr<const Vars> Interpreter::closure_snapshot(bool runs_later) {
   // a function or lambda runs later: a name the enclosing function binds
   // again may hold another value by then (a class body runs now)
   const FunctionDef* enclosing = active_defs_.empty() ? nullptr : active_defs_.back();
-  if (runs_later && enclosing)
+  if (runs_later && enclosing) {
     for (const std::string& name : rebound_names(enclosing)) {
       auto it = closure->find(name);
       if (it != closure->end()) it->second.value = Value::unknown();
     }
+    // a name an inner function declares `nonlocal` changes whenever that
+    // function runs (`width //= 2` in a stateful closure, a sibling's setter)
+    for (const std::string& name : shared_with_inner_functions(enclosing)) {
+      auto it = closure->find(name);
+      if (it != closure->end()) it->second.value = Value::unknown();
+    }
+  }
   return closure;
 }
 
-void Interpreter::note_nonlocal_names(const Body& body, int depth) {
+namespace {
+// The names `nonlocal` statements in `body` declare (nested defs included).
+void collect_nonlocal_names(const Body& body, int depth, std::set<std::string>& out) {
   if (depth > 64) return;
   for (const Stmt* s : body) {
     if (!s) continue;
     switch (s->kind) {
       case Kind::Nonlocal:
-        for (const std::string& n : cast<Nonlocal>(s)->names) frame().nonlocal_shared.insert(n);
+        for (const std::string& n : cast<Nonlocal>(s)->names) out.insert(n);
         break;
-      case Kind::FunctionDef: note_nonlocal_names(cast<FunctionDef>(s)->body, depth + 1); break;
+      case Kind::FunctionDef: collect_nonlocal_names(cast<FunctionDef>(s)->body, depth + 1, out); break;
       case Kind::If:
-        note_nonlocal_names(cast<If>(s)->body, depth + 1);
-        note_nonlocal_names(cast<If>(s)->orelse, depth + 1);
+        collect_nonlocal_names(cast<If>(s)->body, depth + 1, out);
+        collect_nonlocal_names(cast<If>(s)->orelse, depth + 1, out);
         break;
-      case Kind::For: note_nonlocal_names(cast<For>(s)->body, depth + 1); break;
-      case Kind::While: note_nonlocal_names(cast<While>(s)->body, depth + 1); break;
-      case Kind::With: note_nonlocal_names(cast<With>(s)->body, depth + 1); break;
+      case Kind::For: collect_nonlocal_names(cast<For>(s)->body, depth + 1, out); break;
+      case Kind::While: collect_nonlocal_names(cast<While>(s)->body, depth + 1, out); break;
+      case Kind::With: collect_nonlocal_names(cast<With>(s)->body, depth + 1, out); break;
       case Kind::Try: {
         const auto* t = cast<Try>(s);
-        note_nonlocal_names(t->body, depth + 1);
-        for (const ExceptHandler& h : t->handlers) note_nonlocal_names(h.body, depth + 1);
-        note_nonlocal_names(t->finalbody, depth + 1);
+        collect_nonlocal_names(t->body, depth + 1, out);
+        for (const ExceptHandler& h : t->handlers) collect_nonlocal_names(h.body, depth + 1, out);
+        collect_nonlocal_names(t->orelse, depth + 1, out);
+        collect_nonlocal_names(t->finalbody, depth + 1, out);
         break;
       }
       default: break;
     }
   }
+}
+}  // namespace
+
+// Every `return` of `fn` gives None or False: its __exit__ never suppresses
+// what the with body raised.
+bool Interpreter::returns_only_falsy(const FunctionObject& fn) {
+  if (!fn.def) return false;
+  bool falsy = true;
+  std::function<void(const Body&, int)> walk = [&](const Body& body, int depth) {
+    if (depth > 64) {
+      falsy = false;
+      return;
+    }
+    for (const Stmt* s : body) {
+      if (!s) continue;
+      if (const auto* r = dyn_cast<Return>(s)) {
+        const auto* c = r->value ? dyn_cast<Constant>(r->value) : nullptr;
+        if (r->value && (!c || (c->type != Constant::Type::None && c->type != Constant::Type::False))) falsy = false;
+      } else if (const auto* i = dyn_cast<If>(s)) {
+        walk(i->body, depth + 1);
+        walk(i->orelse, depth + 1);
+      } else if (const auto* f = dyn_cast<For>(s)) {
+        walk(f->body, depth + 1);
+        walk(f->orelse, depth + 1);
+      } else if (const auto* w = dyn_cast<While>(s)) {
+        walk(w->body, depth + 1);
+        walk(w->orelse, depth + 1);
+      } else if (const auto* w2 = dyn_cast<With>(s)) {
+        walk(w2->body, depth + 1);
+      } else if (const auto* t = dyn_cast<Try>(s)) {
+        walk(t->body, depth + 1);
+        for (const ExceptHandler& h : t->handlers) walk(h.body, depth + 1);
+        walk(t->orelse, depth + 1);
+        walk(t->finalbody, depth + 1);
+      } else if (s->kind == Kind::OpaqueStmt) {
+        falsy = false;  // a match statement may return anything
+      }
+    }
+  };
+  walk(fn.def->body, 0);
+  return falsy;
+}
+
+void Interpreter::note_nonlocal_names(const Body& body, int depth) {
+  collect_nonlocal_names(body, depth, frame().nonlocal_shared);
+}
+
+const std::set<std::string>& Interpreter::shared_with_inner_functions(const FunctionDef* def) {
+  auto it = nonlocal_names_.find(def);
+  if (it != nonlocal_names_.end()) return it->second;
+  std::set<std::string> names;
+  // the defs in its body (in any block of it) declare them
+  std::function<void(const Body&, int)> walk = [&](const Body& body, int depth) {
+    if (depth > 64) return;
+    for (const Stmt* s : body) {
+      if (!s) continue;
+      if (const auto* inner = dyn_cast<FunctionDef>(s)) collect_nonlocal_names(inner->body, 0, names);
+      else if (const auto* i = dyn_cast<If>(s)) { walk(i->body, depth + 1); walk(i->orelse, depth + 1); }
+      else if (const auto* f = dyn_cast<For>(s)) walk(f->body, depth + 1);
+      else if (const auto* w = dyn_cast<While>(s)) walk(w->body, depth + 1);
+      else if (const auto* w2 = dyn_cast<With>(s)) walk(w2->body, depth + 1);
+      else if (const auto* t = dyn_cast<Try>(s)) {
+        walk(t->body, depth + 1);
+        for (const ExceptHandler& h : t->handlers) walk(h.body, depth + 1);
+        walk(t->orelse, depth + 1);
+        walk(t->finalbody, depth + 1);
+      }
+    }
+  };
+  walk(def->body, 0);
+  return nonlocal_names_.emplace(def, std::move(names)).first->second;
 }
 
 void Interpreter::exec(const Stmt* s) {
@@ -472,15 +553,43 @@ void Interpreter::exec(const Stmt* s) {
     case Kind::While: exec_while(cast<While>(s)); return;
     case Kind::With: {
       const auto* w = cast<With>(s);
+      // the project context managers entered, whose __exit__ runs after the body
+      std::vector<std::pair<Value, std::shared_ptr<FunctionObject>>> exits;
+      bool may_suppress = false;
       for (const WithItem& item : w->items) {
         Value ctx = eval(item.context);
-        // `as` binds __enter__()'s result: the object itself for files, locks, ...
-        bool itself = object_as<InstanceObject>(ctx) || object_as<FileObject>(ctx);
-        if (item.target) assign(item.target, itself ? ctx : Value::unknown(), item.context->loc);
+        Value entered = object_as<FileObject>(ctx) ? ctx : Value::unknown();
+        if (auto inst = shared_as<InstanceObject>(ctx)) {
+          // a project class's __enter__ runs now (`cfg.width = 6`), and `as`
+          // binds what it returns; one not followed may have changed the object
+          const Value* enter = inst->cls->lookup("__enter__");
+          if (auto fn = enter ? shared_as<FunctionObject>(*enter) : nullptr) {
+            entered = call_function(fn, {}, ctx, item.context);
+          } else if (enter || !inst->cls->library_base.empty()) {
+            forget_object(ctx);
+          } else {
+            entered = ctx;
+          }
+          const Value* exit = inst->cls->lookup("__exit__");
+          if (auto fn = exit ? shared_as<FunctionObject>(*exit) : nullptr) {
+            exits.emplace_back(ctx, fn);
+            may_suppress = may_suppress || !returns_only_falsy(*fn);
+          } else if (exit || !inst->cls->library_base.empty()) {
+            may_suppress = true;
+          }
+        }
+        if (item.target) assign(item.target, entered, item.context->loc);
       }
+      auto run_exits = [&] {
+        for (auto it = exits.rbegin(); it != exits.rend(); ++it) {
+          std::vector<ArgValue> none(3, ArgValue{Argument::Type::Positional, {}, Value::none(), nullptr, {}});
+          call_function(it->second, none, it->first, s);
+        }
+      };
       const Call* suppress = suppress_call(*w);
-      if (!suppress) {
+      if (!suppress && !may_suppress) {
         exec_body(w->body);
+        if (frame().live) run_exits();
         return;
       }
       // `with contextlib.suppress(...)`: the body may stop anywhere, a failed
@@ -490,7 +599,8 @@ void Interpreter::exec(const Stmt* s) {
       {
         // what it suppresses is caught: a certain failure in the body is a warning
         std::vector<std::string> classes;
-        for (const Argument& arg : suppress->args) caught_classes(arg.value, classes);
+        if (suppress)
+          for (const Argument& arg : suppress->args) caught_classes(arg.value, classes);
         std::size_t pushed = 0;
         if (!classes.empty()) {
           handlers_.push_back({w->loc, "with " + source_text(suppress->loc, 40), frames_.size(),
@@ -500,7 +610,9 @@ void Interpreter::exec(const Stmt* s) {
         HandlerScope pop{handlers_, pushed};
         SolverScope scope(*solver_);
         exec_body(w->body);
+        if (frame().live) run_exits();
       }
+      // (a project __exit__ that may return true suppresses what the body raised)
       if (frame().live) *frame().vars = join_vars(before, *frame().vars, {});
       else *frame().vars = std::move(before);
       frame().live = true;

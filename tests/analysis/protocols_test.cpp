@@ -1,0 +1,168 @@
+// Python protocols that change state behind an ordinary-looking statement:
+// a context manager's __enter__/__exit__, a class's own __setattr__, data
+// descriptors, `type(self).x = v`, nonlocal writes of a closure, a library
+// function replaced by the project (`F.pad = my_pad`), process-wide module
+// hooks and `model.apply(fn)`. Each was a false "proven" found by an outside
+// tester (tester6): the view below each change was proven with the value
+// before it, and PyTorch's error got past `gshape run`.
+#include <gtest/gtest.h>
+
+#include "analysis_fixture.h"
+
+namespace gshape::testing {
+namespace {
+
+using gradual::Outcome;
+
+// x is [2, 8]: `x.view(2, w)` holds only for w = 8 (view_c5 refutes a known other width)
+constexpr const char* kHeader =
+    "import torch\n"
+    "import torch.nn as nn\n"
+    "x = torch.randn(2, 8)\n";
+
+TEST(Protocols, AContextManagersEnterAndExitRun) {
+  const std::string src = std::string(kHeader) +
+                          "class Cfg:\n"
+                          "    width = 8\n"
+                          "class Override:\n"
+                          "    def __init__(self, cfg, w):\n"
+                          "        self.cfg, self.w = cfg, w\n"
+                          "    def __enter__(self):\n"
+                          "        self.old = self.cfg.width\n"
+                          "        self.cfg.width = self.w\n"
+                          "        return self.w\n"
+                          "    def __exit__(self, *exc):\n"
+                          "        self.cfg.width = self.old\n"
+                          "cfg = Cfg()\n"
+                          "with Override(cfg, 6) as w:\n"
+                          "    a = x.view(2, cfg.width)  # inside\n"
+                          "    b = x.view(2, w)  # as\n"
+                          "c = x.view(2, cfg.width)  # after\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# inside"), "view_c5"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# as"), "view_c5"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# after"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
+TEST(Protocols, OwnSetattrAndDataDescriptorsDecideWhatIsStored) {
+  const std::string src = std::string(kHeader) +
+                          "class Cfg:\n"
+                          "    def __setattr__(self, name, value):\n"
+                          "        object.__setattr__(self, name, (value + 7) // 8 * 8)\n"
+                          "cfg = Cfg()\n"
+                          "cfg.dim = 12\n"
+                          "a = x.view(2, cfg.dim)  # setattr\n"
+                          "class Doubled:\n"
+                          "    def __get__(self, obj, owner=None):\n"
+                          "        return obj._h * 2\n"
+                          "    def __set__(self, obj, v):\n"
+                          "        obj._h = v\n"
+                          "class Block:\n"
+                          "    hidden = Doubled()\n"
+                          "    def __init__(self, d):\n"
+                          "        self.hidden = d\n"
+                          "b = x.view(2, Block(8).hidden)  # descriptor\n";
+  Analysed a(src);
+  EXPECT_NE(a.outcome(line_of(src, "# setattr"), "view_c5"), Outcome::Proven) << a.dump();
+  EXPECT_NE(a.outcome(line_of(src, "# descriptor"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
+TEST(Protocols, AClassAttributeWrittenThroughTypeOfSelf) {
+  const std::string src = std::string(kHeader) +
+                          "class Head:\n"
+                          "    dim = 8\n"
+                          "    def shrink(self):\n"
+                          "        type(self).dim = 6\n"
+                          "    def grow(self):\n"
+                          "        self.__class__.dim = 4\n"
+                          "h = Head()\n"
+                          "Head().shrink()\n"
+                          "a = x.view(2, h.dim)  # type\n"
+                          "Head().grow()\n"
+                          "b = x.view(2, h.dim)  # dunder class\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# type"), "view_c5"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# dunder class"), "view_c5"), Outcome::Error) << a.dump();
+}
+
+TEST(Protocols, ANonlocalWriteChangesWhatEveryInnerFunctionReads) {
+  const std::string src = std::string(kHeader) +
+                          "def make():\n"
+                          "    d = 8\n"
+                          "    def head(t):\n"
+                          "        return t.view(2, d)  # sibling\n"
+                          "    def shrink():\n"
+                          "        nonlocal d\n"
+                          "        d = 6\n"
+                          "    return head, shrink\n"
+                          "head, shrink = make()\n"
+                          "shrink()\n"
+                          "head(x)\n"
+                          "def stream():\n"
+                          "    width = 8\n"
+                          "    def step(t):\n"
+                          "        nonlocal width\n"
+                          "        y = t.view(2, width)  # stateful\n"
+                          "        width = width // 2\n"
+                          "        return y\n"
+                          "    return step\n"
+                          "step = stream()\n"
+                          "step(x)\n"
+                          "step(x)\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# sibling"), "view_c5"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# stateful"), "view_c5"), Outcome::Deferred) << a.dump();
+}
+
+TEST(Protocols, ALibraryFunctionTheProjectReplacedIsTheOneCalled) {
+  const std::string src = std::string(kHeader) +
+                          "import torch.nn.functional as F\n"
+                          "def my_pad(t, pad, mode='constant', value=0.0):\n"
+                          "    return torch.cat([t, t], 1)\n"
+                          "F.pad = my_pad\n"
+                          "y = F.pad(x, (0, 2))\n"
+                          "a = y.view(2, 10)  # patched\n";
+  Analysed a(src);
+  // my_pad doubles the width: 16, not the pad rule's 10
+  EXPECT_EQ(a.outcome(line_of(src, "# patched"), "view_c5"), Outcome::Error) << a.dump();
+}
+
+TEST(Protocols, AHookForEveryModuleStopsFollowingModuleCalls) {
+  const std::string src = std::string(kHeader) +
+                          "class Net(nn.Module):\n"
+                          "    def forward(self, t):\n"
+                          "        return t.view(2, 2, 4)  # forward\n"
+                          "def crop(mod, inputs):\n"
+                          "    return (inputs[0][:, :4],)\n"
+                          "nn.modules.module.register_module_forward_pre_hook(crop)\n"
+                          "y = Net()(x)\n";
+  Analysed a(src);
+  EXPECT_NE(a.outcome(line_of(src, "# forward"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
+TEST(Protocols, ModelApplyRunsTheFunctionOnEverySubmodule) {
+  const std::string src = std::string(kHeader) +
+                          "class Attn(nn.Module):\n"
+                          "    def __init__(self):\n"
+                          "        super().__init__()\n"
+                          "        self.width = 8\n"
+                          "    def forward(self, t):\n"
+                          "        return t.view(2, self.width)  # attn\n"
+                          "class Net(nn.Module):\n"
+                          "    def __init__(self):\n"
+                          "        super().__init__()\n"
+                          "        self.attn = Attn()\n"
+                          "    def forward(self, t):\n"
+                          "        return self.attn(t)\n"
+                          "def narrow(m):\n"
+                          "    if isinstance(m, Attn):\n"
+                          "        m.width = 6\n"
+                          "net = Net()\n"
+                          "net.apply(narrow)\n"
+                          "y = net(x)\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# attn"), "view_c5"), Outcome::Error) << a.dump();
+}
+
+}  // namespace
+}  // namespace gshape::testing
