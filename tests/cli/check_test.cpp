@@ -61,7 +61,7 @@ TEST(Check, AdvancedIndexingHasARule) {
             "y = x[m]\n");
   r = gshape({"check", "--no-cache", dir / "bad.py"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
-  EXPECT_TRUE(contains(r.out, "[getitem_c5]")) << r.out;
+  EXPECT_TRUE(contains(r.err, "[getitem_c5]")) << r.err;
 }
 
 TEST(Check, LoadingAStateDictIsSaidToBeNotChecked) {
