@@ -928,7 +928,8 @@ std::optional<Value> Interpreter::apply_named_rule(const std::string& name, cons
     if (a.expr && (a.type == Argument::Type::Positional || a.type == Argument::Type::Keyword)) operands.push_back(a.expr);
   refine_pinned_ranks(name, operands, first, site);
   refine_module_input(name, args, first);
-  if (rule->checks_only) return std::nullopt;  // the caller models the value
+  // the caller models the value, unless the rule computed it (an advanced index)
+  if (rule->checks_only) return result.is_tensor() ? std::optional<Value>(result) : std::nullopt;
   return result;
 }
 
@@ -1041,11 +1042,9 @@ Value Interpreter::apply_rule_at(const Rule& rule, const CallSite& call, const N
   }();
   if (!uses_channels_last_) uses_channels_last_ = project_text_matches("channels_last");
   if (*uses_channels_last_) result.value = channels_last_layout(rule.name, call, result.value);
-  bool never_checked = !result.modelled && result.note == kAdvancedIndexing;
-  if (never_checked) note_no_rule(site, rule.name + " with " + result.note);  // no check could check it either
   if (OpenSite* open = open_site(site)) {
     open->rules.push_back(rule.name);
-    if (!result.modelled && !never_checked) open->unmodelled = true;
+    if (!result.modelled) open->unmodelled = true;
     for (std::size_t i = first; i < raw_.size(); ++i)
       if (raw_[i].status != Status::Proven) open->not_proven = true;
     if (has_unknown_rank(call)) open->unknown_rank = true;

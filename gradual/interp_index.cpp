@@ -156,55 +156,6 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
     }
     return true;
   };
-  // Advanced indexing by one list of ints (`x[:, [-1], :]`, `x[idx_list]`),
-  // with ints, slices and None beside it: the list's axis becomes one of its
-  // length, where it stands (PyTorch selects the ints first, so unlike
-  // numpy they never move it: x[0, :, [1, 2]] of [5, 3, 4] is [3, 2]).
-  // Anything else (a tensor, which may be a mask; several lists) is not
-  // modelled here.
-  auto list_indexed = [&](const Shape& shape, const std::vector<Item>& index) -> std::optional<Value> {
-    int lists = 0;
-    std::optional<Dim> length;
-    for (const Item& it : index) {
-      if (it.kind != Item::Kind::Value || !it.value.is_sequence() || it.value.sequence_kind() != SequenceKind::List)
-        continue;
-      const std::vector<Value>* elems = it.value.items();
-      if (!elems || elems->empty()) return std::nullopt;
-      for (const Value& e : *elems)
-        if (!e.is_int()) return std::nullopt;  // bools are a mask, the rest not an index we follow
-      ++lists;
-      length = Dim(static_cast<int64_t>(elems->size()));
-    }
-    if (lists != 1) return std::nullopt;
-    std::size_t consumed = 0;
-    int ellipses = 0;
-    for (const Item& it : index) {
-      if (it.kind == Item::Kind::Ellipsis) ++ellipses;
-      else if (it.kind == Item::Kind::Slice || (it.value.is_sequence() || it.value.is_int())) ++consumed;
-      else if (!it.value.is_none()) return std::nullopt;
-    }
-    if (ellipses > 1 || consumed > shape.rank()) return std::nullopt;
-    std::size_t fill = shape.rank() - consumed;
-    std::vector<Dim> out;
-    std::size_t k = 0;
-    for (const Item& it : index) {
-      if (it.kind == Item::Kind::Ellipsis) {
-        for (std::size_t i = 0; i < fill; ++i) out.push_back(shape[k++]);
-        fill = 0;
-      } else if (it.kind == Item::Kind::Slice) {
-        auto len = slice_length(it.slice, shape[k], sign);
-        out.push_back(len ? *len : Dim::symbol("slice"));
-        ++k;
-      } else if (it.value.is_none()) {
-        out.push_back(Dim(1));
-      } else {
-        if (it.value.is_sequence()) out.push_back(*length);  // an int selects (PyTorch applies it first)
-        ++k;
-      }
-    }
-    for (; k < shape.rank(); ++k) out.push_back(shape[k]);
-    return Value::tensor(Shape(std::move(out)), false);  // a copy, laid out as PyTorch pleases
-  };
   if (obj.is_unknown() && site) note_unresolved(site, "the indexed value is not known (it may be a tensor)");
   // PyTorch's index checks (rules_python.cpp), also of a torch.Size indexed
   // by an int (IndexError past its length); the value is computed below
@@ -220,12 +171,13 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
     Value index = multi ? Value::tuple(parts) : parts.front();
     std::vector<ArgValue> args{ArgValue{Argument::Type::Positional, {}, obj, site->value, {}},
                                ArgValue{Argument::Type::Positional, {}, index, index_expr, {}}};
-    apply_named_rule("operator.getitem", std::nullopt, args, site);
+    // an advanced index's value is the rule's (rules_python.cpp)
+    if (std::optional<Value> v = apply_named_rule("operator.getitem", std::nullopt, args, site); v && obj.is_tensor())
+      return *v;
   }
   if (obj.is_tensor()) {
     const Shape& s = obj.shape();
     if (!s.rank_known()) return Value::tensor(Shape::unknown(), false);
-    if (std::optional<Value> v = list_indexed(s, items)) return *v;
     std::size_t consumed = 0;
     int ellipses = 0;
     for (const Item& it : items) {
@@ -238,7 +190,7 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
       } else if (it.value.is_none()) {
         // adds an axis
       } else {
-        return Value::tensor(Shape::unknown(), false);  // advanced indexing, bools, unknown
+        return Value::tensor(Shape::unknown(), false);  // an advanced index the rule could not follow
       }
     }
     if (ellipses > 1 || consumed > s.rank()) return Value::tensor(Shape::unknown(), false);
@@ -260,7 +212,7 @@ Value Interpreter::subscript(const Value& obj, const Expr* index_expr, const Sub
       }
     }
     for (; k < s.rank(); ++k) out.push_back(s[k]);
-    return Value::tensor(Shape(std::move(out)), obj.contiguous() && keeps_contiguity(items));
+    return Value::tensor(Shape(std::move(out)), obj.contiguous() && keeps_contiguity(items)).with_dtype(obj.dtype());
   }
 
   if (multi || items.size() != 1) return Value::unknown();

@@ -167,12 +167,14 @@ Value join_known(const Value& a, const Value& b, const JoinOptions& options, con
         for (std::size_t i = 0; i < n; ++i)
           suffix.push_back(join_dims(ka[ka.size() - n + i], kb[kb.size() - n + i], options,
                                      path + ".size(" + std::to_string(static_cast<int64_t>(i) - static_cast<int64_t>(n)) + ")"));
-        return Value::tensor(Shape::unknown_with_suffix(std::move(suffix)), a.contiguous() && b.contiguous());
+        return Value::tensor(Shape::unknown_with_suffix(std::move(suffix)), a.contiguous() && b.contiguous())
+            .with_dtype(a.dtype() == b.dtype() ? a.dtype() : Dtype::Unknown);
       }
       std::vector<Dim> dims;
       for (std::size_t i = 0; i < sa.rank(); ++i)
         dims.push_back(join_dims(sa[i], sb[i], options, path + ".size(" + std::to_string(i) + ")"));
-      return Value::tensor(Shape(std::move(dims)), a.contiguous() && b.contiguous());
+      return Value::tensor(Shape(std::move(dims)), a.contiguous() && b.contiguous())
+          .with_dtype(a.dtype() == b.dtype() ? a.dtype() : Dtype::Unknown);
     }
     case ValueKind::Sequence: {
       if (a.sequence_kind() != b.sequence_kind()) return Value::unknown();
@@ -248,7 +250,8 @@ bool same_value(const Value& a, const Value& b) {
     case ValueKind::Int: return a.as_int() == b.as_int();
     case ValueKind::Float: return a.as_float() == b.as_float();
     case ValueKind::Str: return a.as_str() == b.as_str();
-    case ValueKind::Tensor: return a.shape() == b.shape() && a.contiguous() == b.contiguous();
+    case ValueKind::Tensor:
+      return a.shape() == b.shape() && a.contiguous() == b.contiguous() && a.dtype() == b.dtype();
     case ValueKind::Object: {
       if (a.as_object() == b.as_object()) return true;
       const auto* ca = object_as<ChoiceObject>(a);
@@ -300,6 +303,8 @@ std::string value_key(const Value& v) {
     case ValueKind::Str: return v.as_str() ? "s" + std::to_string(v.as_str()->size()) + ":" + *v.as_str() : "s?";
     case ValueKind::Tensor: {
       if (!v.contiguous()) return "n" + value_key(v.with_contiguous(true));  // a layout of its own
+      if (v.dtype() != Dtype::Unknown)  // an index tensor's dtype decides its result
+        return "d" + std::to_string(static_cast<int>(v.dtype())) + value_key(v.with_dtype(Dtype::Unknown));
       if (!v.shape().rank_known()) {
         std::string out = "t*[";
         for (const Dim& d : v.shape().known_suffix()) out += std::to_string(d.node()->id) + ",";

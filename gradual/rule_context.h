@@ -27,10 +27,6 @@ class NotModelled : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
-// The NotModelled reason of a form no rule checks, statically or at run time
-// (`x[mask]`, `x[idx]`: the rule does not know a tensor index's dtype): the
-// site is reported as not checked, not as checked at run time.
-inline constexpr const char* kAdvancedIndexing = "advanced indexing (an index tensor or list: x[mask], x[idx])";
 
 // An argument as a rule sees it: its value and how the runtime reaches it.
 struct Arg {

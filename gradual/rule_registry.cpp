@@ -267,6 +267,94 @@ Value channels_last_layout(const std::string& name, const CallSite& call, const 
   return from_tensor || module_call ? with_layout(result, false) : result;
 }
 
+namespace {
+
+// Every tensor in `v` with dtype `d`.
+Value with_dtype_everywhere(const Value& v, Dtype d) {
+  if (v.is_tensor()) return v.dtype() == d ? v : v.with_dtype(d);
+  if (v.is_sequence() && v.items()) {
+    std::vector<Value> items;
+    for (const Value& item : *v.items()) items.push_back(with_dtype_everywhere(item, d));
+    return Value::sequence(v.sequence_kind(), std::move(items)).with_cause(v.cause());
+  }
+  if (v.is_sequence() && v.element())
+    return Value::unknown_length(v.sequence_kind(), with_dtype_everywhere(*v.element(), d), v.uniform_items());
+  return v;
+}
+
+// Whether every leaf of a nested list/tuple is an int (not a bool), or every one a bool.
+bool leaves_are(const Value& v, bool want_bool) {
+  if (v.is_sequence()) {
+    if (!v.items()) return false;
+    for (const Value& item : *v.items())
+      if (!leaves_are(item, want_bool)) return false;
+    return true;
+  }
+  return want_bool ? v.is_bool() : v.is_int();
+}
+
+// The dtype of an op's tensor result, as far as the indexing rules need it
+// (Value::dtype): comparisons and logical ops give bool, index-valued ops
+// int64, shape ops keep their input's, conversions give theirs. Every other
+// result, and any call with a dtype= argument, is Unknown: a dtype a rule
+// did not fix is never carried over from an operand.
+Dtype result_dtype(const std::string& name, const CallSite& call) {
+  for (const auto& [k, op] : call.keywords)
+    if (k == "dtype" || k == "out") return Dtype::Unknown;
+  std::size_t dot = name.rfind('.');
+  std::string prefix = dot == std::string::npos ? "" : name.substr(0, dot);
+  std::string op = dot == std::string::npos ? name : name.substr(dot + 1);
+  bool tensor_op = prefix == "Tensor" || prefix == "torch";
+  auto first = [&]() { return call.positional.empty() ? Dtype::Unknown : call.positional[0].value.dtype(); };
+  // every operand a bool tensor or a Python bool (`m1 & m2`, `~m`)
+  auto all_bool = [&]() {
+    if (call.positional.empty()) return false;
+    for (const Operand& o : call.positional)
+      if (!(o.value.is_bool() || (o.value.is_tensor() && o.value.dtype() == Dtype::Bool))) return false;
+    return true;
+  };
+  static const std::set<std::string> comparisons = {
+      "lt", "le", "gt", "ge", "eq", "ne", "less", "less_equal", "greater", "greater_equal", "not_equal",
+      "isnan", "isinf", "isfinite", "isposinf", "isneginf", "isclose", "isin", "isreal", "signbit",
+      "logical_and", "logical_or", "logical_xor", "logical_not"};
+  static const std::set<std::string> indices = {"argmax", "argmin", "argsort", "nonzero", "argwhere", "randperm",
+                                                "randint", "multinomial", "bucketize", "searchsorted"};
+  static const std::set<std::string> keep = {"view", "reshape", "flatten", "squeeze", "unsqueeze", "contiguous",
+                                             "clone", "detach", "cuda", "cpu", "expand", "expand_as", "permute",
+                                             "transpose", "t", "T", "repeat", "ravel", "view_as", "reshape_as",
+                                             "flip", "roll", "unflatten", "movedim", "squeeze_", "unsqueeze_"};
+  if (prefix == "operator" && comparisons.count(op)) return Dtype::Bool;
+  if (prefix == "operator" && (op == "and_" || op == "or_" || op == "xor" || op == "invert"))
+    return all_bool() ? Dtype::Bool : Dtype::Unknown;
+  if (!tensor_op) return Dtype::Unknown;
+  if (comparisons.count(op)) return Dtype::Bool;
+  if (op == "bitwise_and" || op == "bitwise_or" || op == "bitwise_xor" || op == "bitwise_not")
+    return all_bool() ? Dtype::Bool : Dtype::Unknown;
+  if (indices.count(op)) return Dtype::Int64;
+  if (op == "arange") {
+    for (const Operand& o : call.positional)
+      if (!o.value.is_int()) return Dtype::Unknown;
+    return call.positional.empty() ? Dtype::Unknown : Dtype::Int64;
+  }
+  if (prefix == "Tensor" && op == "bool") return Dtype::Bool;
+  if (prefix == "Tensor" && op == "long") return Dtype::Int64;
+  if (prefix == "Tensor" && op == "byte") return Dtype::Uint8;
+  if (prefix == "Tensor" && (op == "float" || op == "double" || op == "half" || op == "int" || op == "bfloat16"))
+    return Dtype::Other;
+  if (prefix == "torch" && (op == "tensor" || op == "as_tensor") && !call.positional.empty()) {
+    const Value& data = call.positional[0].value;
+    if (data.is_sequence() && leaves_are(data, true)) return Dtype::Bool;
+    if (data.is_sequence() && leaves_are(data, false)) return Dtype::Int64;
+    return Dtype::Unknown;
+  }
+  if (prefix == "torch" && op == "LongTensor") return Dtype::Int64;
+  if (prefix == "torch" && op == "BoolTensor") return Dtype::Bool;
+  if (keep.count(op)) return first();
+  return Dtype::Unknown;
+}
+
+}  // namespace
+
 RuleResult apply_rule(const Rule& rule, const CallSite& call, Discharger& solver, std::vector<Obligation>& obligations) {
   RuleResult result;
   Binding binding = bind(rule.signature, call);
@@ -278,6 +366,7 @@ RuleResult apply_rule(const Rule& rule, const CallSite& call, Discharger& solver
   RuleContext ctx(rule.name, call, std::move(binding), solver, obligations);
   try {
     result.value = result_layout(rule.name, call, rule.fn(ctx));
+    result.value = with_dtype_everywhere(result.value, result_dtype(rule.name, call));
   } catch (const NotModelled& e) {
     result.modelled = false;
     result.note = e.what();

@@ -5,6 +5,8 @@
 // interpreter applies them for their obligations and computes the value its
 // own way (symbols bound to the receiver, dataset objects); the runtime
 // checks them like any rule.
+#include <functional>
+
 #include "gradual/rules.h"
 
 namespace gshape::gradual {
@@ -42,37 +44,65 @@ Value rule_size(RuleContext& ctx) {
   return Value::unknown();
 }
 
-// What one item of an index is: an int (or bool), None (a new axis), `...`,
-// a slice, or something else (a tensor, a list: advanced indexing).
-enum class IndexItem { Int, NewAxis, Ellipsis, Slice, Other };
+// What one item of an index is: an int, None (a new axis), `...`, a slice,
+// or an advanced index: a Python bool, an int64 tensor or a list of ints
+// (positions), a bool or uint8 tensor or a list of bools (a mask).
+enum class IndexItem { Int, NewAxis, Ellipsis, Slice, Bool, Positions, Mask, Other };
 
 IndexItem item_kind(const Value& v) {
-  if (v.is_int() || v.is_bool()) return IndexItem::Int;
+  if (v.is_int()) return IndexItem::Int;
+  if (v.is_bool()) return IndexItem::Bool;
   if (v.is_none()) return IndexItem::NewAxis;
   if (v.is_object() && v.as_object()) {
     if (v.as_object()->class_name == "builtins.ellipsis") return IndexItem::Ellipsis;
     if (v.as_object()->class_name == "builtins.slice") return IndexItem::Slice;
   }
+  if (v.is_tensor()) {
+    if (v.dtype() == Dtype::Bool || v.dtype() == Dtype::Uint8) return IndexItem::Mask;
+    if (v.dtype() == Dtype::Int64) return IndexItem::Positions;
+  }
   return IndexItem::Other;
 }
 
-// The items of a basic index: a tuple's elements, else the index itself.
-// Advanced indexing (a tensor, a list, a bool) is not modelled. Counts the
-// items that consume an axis.
-std::vector<Arg> basic_index_items(RuleContext& ctx, const Arg& index, std::size_t& consumed) {
+// Whether PyTorch 1.13 reads a list index as a tuple of indices
+// (treatSequenceAsTuple: fewer than 32 items, one of them a tensor, a
+// sequence, a slice, None or `...`): `x[[idx0, idx1]]` is `x[idx0, idx1]`.
+bool list_is_tuple(const Value& v) {
+  if (!v.is_sequence() || v.sequence_kind() != SequenceKind::List) return false;
+  if (!v.items()) {
+    if (v.element() && (v.element()->is_int() || v.element()->is_bool())) return false;
+    throw NotModelled("a list index whose items are not known");
+  }
+  if (v.items()->size() >= 32) return false;
+  for (const Value& it : *v.items()) {
+    if (it.is_unknown()) throw NotModelled("a list index with an item that is not known");
+    if (it.is_tensor() || it.is_sequence() || it.is_none()) return true;
+    IndexItem k = item_kind(it);
+    if (k == IndexItem::Slice || k == IndexItem::Ellipsis) return true;
+  }
+  return false;
+}
+
+// The items of an index: a tuple's elements (or a list PyTorch reads as a
+// tuple), else the index itself. Counts the items that consume an axis of a
+// basic index; `advanced` tells whether one is an advanced index.
+std::vector<Arg> index_items(RuleContext& ctx, const Arg& index, std::size_t& consumed, bool& advanced) {
   std::vector<Arg> items;
-  if (index.value.is_sequence() && index.value.sequence_kind() == SequenceKind::Tuple) {
+  if (index.value.is_sequence() &&
+      (index.value.sequence_kind() == SequenceKind::Tuple || list_is_tuple(index.value))) {
     items = ctx.elements(index);
   } else {
     items.push_back(index);
   }
   consumed = 0;
+  advanced = false;
   std::size_t ellipses = 0;
   for (const Arg& it : items) {
     IndexItem k = item_kind(it.value);
-    if (k == IndexItem::Other) throw NotModelled(kAdvancedIndexing);
     if (k == IndexItem::Int || k == IndexItem::Slice) ++consumed;
     if (k == IndexItem::Ellipsis) ++ellipses;
+    if (k != IndexItem::Int && k != IndexItem::Slice && k != IndexItem::Ellipsis && k != IndexItem::NewAxis)
+      advanced = true;
   }
   if (ellipses > 1) throw NotModelled("several ellipses");  // an IndexError of Python's own, not a shape's
   return items;
@@ -120,9 +150,13 @@ bool check_basic_index(RuleContext& ctx, const std::string& op, const Arg& input
   return true;
 }
 
-// tensor[index] with basic indexing: `getitem_c1`, `getitem_c2` as
-// check_basic_index; a torch.Size indexed by an int, `getitem_c3`. The
-// interpreter computes the value itself.
+std::optional<std::vector<IntTerm>> advanced_index_sizes(RuleContext& ctx, const std::string& op, const Arg& input,
+                                                         const std::vector<Arg>& items);
+
+// tensor[index]: with basic indexing `getitem_c1`, `getitem_c2` as
+// check_basic_index, and the interpreter computes the value itself; with an
+// advanced index, advanced_index_sizes' checks and the result, which the
+// interpreter takes. A torch.Size indexed by an int: `getitem_c3`.
 Value rule_getitem(RuleContext& ctx) {
   Arg input = ctx.arg("input");
   if (input.value.is_sequence() && input.value.sequence_kind() == SequenceKind::Size) {
@@ -138,9 +172,17 @@ Value rule_getitem(RuleContext& ctx) {
   }
   if (!input.is_tensor()) throw NotModelled("indexing something that is not a tensor");
   std::size_t consumed = 0;
-  std::vector<Arg> items = basic_index_items(ctx, ctx.arg("index"), consumed);
-  check_basic_index(ctx, "getitem", input, items, consumed);
-  return Value::unknown();
+  bool advanced = false;
+  std::vector<Arg> items = index_items(ctx, ctx.arg("index"), consumed, advanced);
+  if (!advanced) {
+    check_basic_index(ctx, "getitem", input, items, consumed);
+    return Value::unknown();  // the interpreter computes a basic index's value
+  }
+  // of unknown rank statically: no obligation (the site is checked at run time)
+  if (!input.shape().rank_known()) return unknown_tensor();
+  std::optional<std::vector<IntTerm>> sizes = advanced_index_sizes(ctx, "getitem", input, items);
+  if (!sizes) return Value::unknown();
+  return Value::tensor(shape_of_terms(*sizes), false);  // a copy, laid out as PyTorch pleases
 }
 
 // An int bound of a slice as a term; nullopt for None.
@@ -197,32 +239,319 @@ std::vector<IntTerm> basic_index_sizes(RuleContext& ctx, const Arg& input, const
         break;
       case IndexItem::Int: ++k; break;
       case IndexItem::NewAxis: out.emplace_back(1); break;
-      case IndexItem::Other: break;
+      case IndexItem::Bool:
+      case IndexItem::Positions:
+      case IndexItem::Mask:
+      case IndexItem::Other: break;  // not a basic index
     }
   }
   for (; k < static_cast<int64_t>(rank); ++k) out.push_back(ctx.size(input, k));
   return out;
 }
 
-// tensor[index] = value with basic indexing, as torch 1.13's setitem:
-// `setitem_c1`, `setitem_c2` the index checks of getitem; then the value, a
-// number or a tensor, is copied into the indexed part: a tensor's leading
-// axes of size 1 are dropped and the rest broadcast to the part's shape, so
-// `setitem_c3` its extra leading axes are 1 and `setitem_c4` each of its
-// other axes is 1 or the part's size there. Advanced indexing (index_put_)
-// is not modelled.
+// ---- advanced indexing (numpy-style, as PyTorch 1.13's applySlicing, then
+// at::index's expandTensors and its result shape)
+
+// One index tensor as at::index receives it: its sizes, or a mask's.
+struct AdvancedIndex {
+  std::size_t position = 0;     // the axis of the sliced tensor it stands at
+  bool mask = false;
+  std::vector<IntTerm> sizes;   // its shape
+  std::string shown;            // how messages name it
+};
+
+// The sizes of an advanced index item of known rank: a tensor's shape, a
+// (rectangular) nested list's lengths, or the length of a list of unknown
+// length. NotModelled for what PyTorch would read otherwise.
+std::vector<IntTerm> advanced_sizes(RuleContext& ctx, const Arg& item) {
+  if (item.is_tensor()) {
+    if (!item.shape().rank_known()) throw NotModelled("an index tensor of unknown rank");
+    return ctx.sizes(item);
+  }
+  const Value& v = item.value;
+  if (!v.items()) return {ctx.len(item)};  // a list of ints of unknown length
+  std::vector<IntTerm> out{IntTerm(static_cast<int64_t>(v.items()->size()))};
+  if (v.items()->empty() || !v.items()->front().is_sequence()) return out;
+  // a nested list: every item a list of the same lengths
+  std::vector<IntTerm> inner;
+  bool first = true;
+  for (const Arg& sub : ctx.elements(item)) {
+    if (!sub.value.is_sequence() || !sub.value.items()) throw NotModelled("a ragged nested list as an index");
+    std::vector<IntTerm> s = advanced_sizes(ctx, sub);
+    if (!first && s.size() != inner.size()) throw NotModelled("a ragged nested list as an index");
+    for (std::size_t i = 0; !first && i < s.size(); ++i)
+      if (s[i].dim().constant_value() != inner[i].dim().constant_value() || !s[i].dim().constant_value())
+        throw NotModelled("a ragged nested list as an index");
+    inner = s;
+    first = false;
+  }
+  out.insert(out.end(), inner.begin(), inner.end());
+  return out;
+}
+
+// What a list (or tuple) inside an index is to PyTorch (torch.tensor of it):
+// positions when every leaf is an int, a mask when every leaf is a bool.
+IndexItem list_kind(const Value& v) {
+  if (!v.items()) return v.element() && v.element()->is_int() ? IndexItem::Positions : IndexItem::Other;
+  if (v.items()->empty()) return IndexItem::Positions;  // an empty list is an empty int64 tensor
+  bool ints = true, bools = true;
+  std::function<void(const Value&)> scan = [&](const Value& x) {
+    if (x.is_sequence() && x.items()) {
+      for (const Value& i : *x.items()) scan(i);
+    } else {
+      ints = ints && x.is_int();
+      bools = bools && x.is_bool();
+    }
+  };
+  scan(v);
+  return ints ? IndexItem::Positions : bools ? IndexItem::Mask : IndexItem::Other;
+}
+
+// `op`[index] with at least one advanced index into a tensor of known rank:
+// PyTorch's checks as obligations, `<op>_c1` no more indices than axes,
+// `<op>_c2` an int index within its axis, `<op>_c5` a mask's shape equals
+// the axes it indexes, `<op>_c6` the index tensors broadcast together.
+// Returns the result's sizes, nullopt when a check is refuted. A mask's
+// count of true elements is data: a fresh size, unknown at run time too.
+std::optional<std::vector<IntTerm>> advanced_index_sizes(RuleContext& ctx, const std::string& op, const Arg& input,
+                                                         const std::vector<Arg>& items) {
+  const std::size_t r = input.shape().rank();
+  // each item's kind, with the lists and 0-d tensors read as PyTorch reads them
+  struct Item {
+    IndexItem kind;
+    Arg arg;
+    bool scalar = false;  // a 0-d tensor: an int64 one selects, a bool one acts as a Python bool
+  };
+  std::vector<Item> parsed;
+  std::size_t specified = 0;  // count_specified_dimensions: a mask counts its rank
+  for (const Arg& it : items) {
+    Item x{item_kind(it.value), it};
+    if (x.kind == IndexItem::Other && it.value.is_sequence()) x.kind = list_kind(it.value);
+    if (x.kind == IndexItem::Other) {
+      if (it.value.is_tensor() && it.value.dtype() == Dtype::Unknown)
+        throw NotModelled("an index tensor whose dtype is not known (a mask or positions)");
+      if (it.value.is_tensor()) throw NotModelled("an index tensor that is neither bool, uint8 nor int64");
+      throw NotModelled("an index item that is not known");
+    }
+    if (it.value.is_tensor()) {
+      if (!it.shape().rank_known()) throw NotModelled("an index tensor of unknown rank");
+      x.scalar = it.shape().rank() == 0;
+    }
+    switch (x.kind) {
+      case IndexItem::Int:
+      case IndexItem::Slice:
+      case IndexItem::Positions: ++specified; break;
+      case IndexItem::Mask: specified += it.value.is_tensor() ? it.shape().rank() : 1; break;
+      default: break;
+    }
+    parsed.push_back(std::move(x));
+  }
+  auto too_many = [&](std::size_t n) {
+    Message m;
+    m << "too many indices for tensor of dimension " << ctx.rank(input) << ": " << std::to_string(n)
+      << " indices into shape " << ctx.shape_hole(input);
+    return ctx.require(op + "_c1", le(IntTerm(static_cast<int64_t>(n)), ctx.rank(input)), m) != Status::Refuted;  // _c1
+  };
+  if (!too_many(specified)) return std::nullopt;
+
+  // applySlicing: ints select, slices narrow, None and bools add an axis,
+  // index tensors are recorded at the axis they stand at (a mask advances
+  // one axis only, as PyTorch 1.13 does)
+  std::vector<IntTerm> cur = ctx.sizes(input);
+  std::vector<AdvancedIndex> recorded;
+  std::size_t dim = 0;
+  auto need_axis = [&]() {
+    if (dim >= cur.size()) throw NotModelled("an index past the last axis");
+  };
+  for (const Item& x : parsed) {
+    switch (x.kind) {
+      case IndexItem::Int: {
+        need_axis();
+        IntTerm i = ctx.int_term(x.arg);
+        const IntTerm n = cur[dim];
+        Message m2;
+        m2 << "index " << i << " is out of bounds for dimension " << std::to_string(static_cast<int64_t>(dim))
+           << " with size " << n;
+        if (ctx.require(op + "_c2", ge(i, -n) && lt(i, n), m2) == Status::Refuted) return std::nullopt;  // _c2
+        cur.erase(cur.begin() + static_cast<std::ptrdiff_t>(dim));
+        break;
+      }
+      case IndexItem::Slice:
+        need_axis();
+        cur[dim] = slice_length(ctx, *x.arg.value.as_object(), cur[dim]);
+        ++dim;
+        break;
+      case IndexItem::NewAxis:
+        cur.insert(cur.begin() + static_cast<std::ptrdiff_t>(dim), IntTerm(1));
+        ++dim;
+        break;
+      case IndexItem::Ellipsis: dim += r - std::min(specified, r); break;
+      case IndexItem::Bool:
+      case IndexItem::Mask:
+      case IndexItem::Positions: {
+        if (x.kind == IndexItem::Positions && x.scalar) {  // a 0-d int64 tensor selects (its value is data)
+          need_axis();
+          cur.erase(cur.begin() + static_cast<std::ptrdiff_t>(dim));
+          break;
+        }
+        AdvancedIndex a;
+        a.position = dim;
+        a.shown = x.arg.role;
+        if (x.kind == IndexItem::Bool || x.scalar) {
+          // a Python bool or a 0-d mask: a new axis of 1, indexed by [0] (true) or [] (false)
+          cur.insert(cur.begin() + static_cast<std::ptrdiff_t>(dim), IntTerm(1));
+          if (x.kind == IndexItem::Bool) {
+            if (!x.arg.value.as_bool().is_constant()) throw NotModelled("a symbolic bool as an index");
+            a.sizes = {IntTerm(x.arg.value.as_bool().is_true() ? 1 : 0)};
+          } else {
+            a.sizes = {IntTerm::opaque(ctx.fresh("mask_count"), "the count of true elements of " + x.arg.role)};
+          }
+        } else {
+          need_axis();
+          a.mask = x.kind == IndexItem::Mask;
+          a.sizes = advanced_sizes(ctx, x.arg);
+        }
+        recorded.push_back(std::move(a));
+        ++dim;
+        break;
+      }
+      case IndexItem::Other: break;
+    }
+  }
+
+  // at::index: no more index tensors (a mask's axes each) than axes; a
+  // constant condition, stated only when it fails
+  auto fits = [&](std::size_t n) {
+    if (n <= cur.size()) return true;
+    Message m;
+    m << "too many indices for tensor of dimension " << std::to_string(static_cast<int64_t>(cur.size())) << ": "
+      << std::to_string(static_cast<int64_t>(n)) << " index tensors (a mask counts its axes) into shape ";
+    append_list(m, cur);
+    ctx.require(op + "_c1", le(IntTerm(static_cast<int64_t>(n)), IntTerm(static_cast<int64_t>(cur.size()))), m);  // _c1
+    return false;
+  };
+  // expandTensors: a mask of rank k at list position p checks its shape
+  // against axes p .. p+k-1 and becomes k position tensors of its count of
+  // true elements; the later indices move k-1 places on
+  std::vector<std::optional<std::vector<IntTerm>>> indices;  // by axis; nullopt: the axis is not indexed
+  std::size_t next = 0;
+  for (const AdvancedIndex& a : recorded) {
+    // the axes before it that nothing indexes
+    for (; next < a.position; ++next) indices.emplace_back(std::nullopt);
+    ++next;
+    if (!a.mask) {
+      indices.emplace_back(a.sizes);
+      continue;
+    }
+    std::size_t base = indices.size();
+    if (!fits(base + a.sizes.size())) return std::nullopt;  // the mask reaches past the last axis
+    std::vector<BoolTerm> same;
+    std::vector<IntTerm> indexed(cur.begin() + static_cast<std::ptrdiff_t>(base),
+                                 cur.begin() + static_cast<std::ptrdiff_t>(base + a.sizes.size()));
+    for (std::size_t j = 0; j < a.sizes.size(); ++j) same.push_back(eq(a.sizes[j], indexed[j]));
+    Message m5;
+    m5 << "the shape of the mask ";
+    append_list(m5, a.sizes);
+    m5 << " at index " << std::to_string(static_cast<int64_t>(base)) << " does not match the shape of the indexed tensor ";
+    append_list(m5, cur);
+    m5 << ": the mask must have the shape of the axes it indexes, ";
+    append_list(m5, indexed);
+    if (!same.empty() && ctx.require(op + "_c5", all_of(same), m5) == Status::Refuted) return std::nullopt;  // _c5
+    IntTerm count = IntTerm::opaque(ctx.fresh("mask_count"), "the count of true elements of " + a.shown);
+    for (std::size_t j = 0; j < a.sizes.size(); ++j) indices.emplace_back(std::vector<IntTerm>{count});
+  }
+  if (!fits(indices.size())) return std::nullopt;
+
+  // the index tensors broadcast together (at::index: `<op>_c6`)
+  std::vector<IntTerm> shape;
+  bool first = true;
+  std::vector<std::vector<IntTerm>> all;
+  for (const auto& idx : indices)
+    if (idx) all.push_back(*idx);
+  for (const std::vector<IntTerm>& b : all) {
+    if (first) {
+      shape = b;
+      first = false;
+      continue;
+    }
+    std::size_t n = std::max(shape.size(), b.size());
+    std::vector<IntTerm> out(n, IntTerm(1));
+    for (std::size_t k = 0; k < n; ++k) {  // k counts axes from the right
+      std::size_t axis = n - 1 - k;
+      if (k >= shape.size()) {
+        out[axis] = b[b.size() - 1 - k];
+        continue;
+      }
+      if (k >= b.size()) {
+        out[axis] = shape[shape.size() - 1 - k];
+        continue;
+      }
+      const IntTerm& x = shape[shape.size() - 1 - k];
+      const IntTerm& y = b[b.size() - 1 - k];
+      Message m6;
+      m6 << "shape mismatch: indexing tensors could not be broadcast together with shapes ";
+      append_list(m6, shape);
+      m6 << ", ";
+      append_list(m6, b);
+      if (ctx.require(op + "_c6", eq(x, y) || eq(x, 1) || eq(y, 1), m6) == Status::Refuted) return std::nullopt;  // _c6
+      out[axis] = ite(eq(x, 1), y, x);
+    }
+    shape = std::move(out);
+  }
+
+  // the result: the broadcast shape where the indexed axes stand when they
+  // are adjacent, else in front; the other axes in order
+  std::size_t lo = indices.size(), hi = 0;
+  for (std::size_t i = 0; i < indices.size(); ++i)
+    if (indices[i]) {
+      lo = std::min(lo, i);
+      hi = i;
+    }
+  bool adjacent = true;
+  for (std::size_t i = lo; i <= hi && i < indices.size(); ++i) adjacent = adjacent && indices[i].has_value();
+  std::vector<IntTerm> result;
+  if (lo >= indices.size()) return cur;  // nothing left to index (cannot happen: a recorded index is there)
+  if (adjacent) {
+    result.assign(cur.begin(), cur.begin() + static_cast<std::ptrdiff_t>(lo));
+    result.insert(result.end(), shape.begin(), shape.end());
+    result.insert(result.end(), cur.begin() + static_cast<std::ptrdiff_t>(hi + 1), cur.end());
+  } else {
+    result = shape;
+    for (std::size_t i = 0; i < cur.size(); ++i)
+      if (i >= indices.size() || !indices[i]) result.push_back(cur[i]);
+  }
+  return result;
+}
+
+// tensor[index] = value, as torch 1.13's setitem: `setitem_c1`,
+// `setitem_c2` (and with an advanced index `setitem_c5`, `setitem_c6`) the
+// index checks of getitem; then the value, a number or a tensor, is copied
+// into the indexed part (index_put_ for an advanced index): a tensor's
+// leading axes of size 1 are dropped and the rest broadcast to the part's
+// shape, so `setitem_c3` its extra leading axes are 1 and `setitem_c4` each
+// of its other axes is 1 or the part's size there.
 Value rule_setitem(RuleContext& ctx) {
   Arg input = ctx.arg("input");
   if (!input.is_tensor()) throw NotModelled("assigning into something that is not a tensor");
   std::size_t consumed = 0;
-  std::vector<Arg> items = basic_index_items(ctx, ctx.arg("index"), consumed);
-  if (!check_basic_index(ctx, "setitem", input, items, consumed)) return Value::unknown();
+  bool advanced = false;
+  std::vector<Arg> items = index_items(ctx, ctx.arg("index"), consumed, advanced);
+  if (!advanced && !check_basic_index(ctx, "setitem", input, items, consumed)) return Value::unknown();
+  // of unknown rank statically: checked at run time, where ranks are known
+  if (advanced && !input.shape().rank_known()) return Value::unknown();
+  std::vector<IntTerm> part;
+  if (advanced) {
+    // index_put_: the index's own checks, then the value against the indexed part
+    std::optional<std::vector<IntTerm>> sizes = advanced_index_sizes(ctx, "setitem", input, items);
+    if (!sizes) return Value::unknown();
+    part = std::move(*sizes);
+  }
   Arg value = ctx.arg("value");
   if (value.value.is_int() || value.value.is_bool() || value.value.is_float()) return Value::unknown();  // fills
   if (!value.is_tensor()) throw NotModelled("a value that is not known to be a tensor or a number");
   // of unknown rank statically: checked at run time, where ranks are known
   if (!input.shape().rank_known() || !value.shape().rank_known()) return Value::unknown();
-  std::vector<IntTerm> part = basic_index_sizes(ctx, input, items, consumed);
+  if (!advanced) part = basic_index_sizes(ctx, input, items, consumed);
   std::size_t rv = value.shape().rank(), rp = part.size();
   auto mismatch = [&]() {
     Message m;

@@ -687,6 +687,40 @@ Value rule_ravel(RuleContext& ctx) {
   return Value::tensor(Shape{input.shape().numel()});
 }
 
+// torch.view_as_real(input): a complex tensor seen as pairs of reals, the
+// shape with an axis of 2 appended (its complex dtype is not a shape
+// condition: not checked).
+Value rule_view_as_real(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  const Shape& in = input.shape();
+  if (!in.rank_known()) {
+    std::vector<Dim> suffix = in.known_suffix();
+    suffix.push_back(Dim(2));
+    return Value::tensor(Shape::unknown_with_suffix(std::move(suffix)), input.value.contiguous());
+  }
+  std::vector<Dim> out = in.dims();
+  out.push_back(Dim(2));
+  return Value::tensor(Shape(std::move(out)), input.value.contiguous());
+}
+
+// torch.view_as_complex(input): pairs of reals seen as complex numbers,
+// `view_as_complex_c1` the input has an axis, `view_as_complex_c2` its last
+// axis is 2; the result drops it. Its layout conditions (last stride 1, the
+// other strides even) and dtype are not checked.
+Value rule_view_as_complex(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  Message m1;
+  m1 << "Input tensor must have one or more dimensions, got a tensor of shape " << ctx.shape_hole(input);
+  if (ctx.require("view_as_complex_c1", ge(ctx.rank(input), 1), m1) == Status::Refuted) return unknown_tensor();  // view_as_complex_c1
+  Message m2;
+  m2 << "Tensor must have a last dimension of size 2, got " << ctx.size(input, -1) << " (shape " << ctx.shape_hole(input) << ")";
+  if (ctx.require("view_as_complex_c2", eq(ctx.size(input, -1), 2), m2) == Status::Refuted) return unknown_tensor();  // view_as_complex_c2
+  const Shape& in = input.shape();
+  if (!in.rank_known()) return unknown_tensor();
+  std::vector<Dim> out(in.dims().begin(), in.dims().end() - 1);
+  return Value::tensor(Shape(std::move(out)), input.value.contiguous());
+}
+
 // Tensor.unfold(dimension, size, step): `unfold_c1` dimension in range,
 // `unfold_c2` `0 <= size <= n` (n the size there, 1 for a 0-d input),
 // `unfold_c3` step > 0. The axis becomes `(n - size) // step + 1` and
@@ -777,6 +811,8 @@ void register_shape_rules(RuleRegistry& r) {
   r.add("torch.atleast_3d", "*tensors", rule_atleast_3d);
   for (const char* name : {"torch.ravel", "Tensor.ravel"}) r.add(name, "input", rule_ravel);
   r.add("Tensor.unfold", "input, dimension, size, step", rule_unfold);
+  r.add("torch.view_as_real", "input", rule_view_as_real);
+  r.add("torch.view_as_complex", "input", rule_view_as_complex);
 }
 
 }  // namespace gshape::gradual

@@ -85,6 +85,12 @@ Value Value::with_contiguous(bool contiguous) const {
   return v;
 }
 
+Value Value::with_dtype(Dtype dtype) const {
+  Value v = *this;
+  v.dtype_ = dtype;
+  return v;
+}
+
 Value Value::sequence(SequenceKind kind, std::vector<Value> items) {
   Value v;
   v.kind_ = ValueKind::Sequence;

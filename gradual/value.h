@@ -29,6 +29,13 @@ enum class ValueKind : uint8_t {
 
 enum class SequenceKind : uint8_t { Tuple, List, Size };
 
+// What a tensor's elements are, as far as indexing needs it: a tensor used
+// as an index is a mask (bool, or uint8 as PyTorch 1.13 still accepts) or
+// positions (int64); anything else PyTorch refuses as an index. Known only
+// where an op fixes it (comparisons give Bool, argmax Int64 ...); Unknown
+// everywhere else, and always exact at run time.
+enum class Dtype : uint8_t { Unknown, Bool, Uint8, Int64, Other };
+
 struct ObjectValue;
 
 // Why a value is unknown, for the review's "not proven" (docs/analysis.md,
@@ -109,6 +116,9 @@ class Value {
   const std::vector<int64_t>* strides() const { return strides_.get(); }
   // The same tensor value with another layout.
   Value with_contiguous(bool contiguous) const;
+  // Tensors: what the elements are (Dtype::Unknown unless an op fixed it).
+  Dtype dtype() const { return dtype_; }
+  Value with_dtype(Dtype dtype) const;
   SequenceKind sequence_kind() const { return seq_kind_; }
   // Items of a sequence of known length; nullptr when the length is unknown.
   const std::vector<Value>* items() const { return items_.get(); }
@@ -137,6 +147,7 @@ class Value {
   std::optional<std::string> str_;
   Shape shape_;
   bool contiguous_ = true;
+  Dtype dtype_ = Dtype::Unknown;
   bool int_hint_ = false;  // Unknown: dim_ is its value if it is an int
   bool uniform_ = false;   // Sequence of unknown length: see unknown_length
   std::shared_ptr<const std::vector<int64_t>> strides_;

@@ -69,6 +69,7 @@ void Observed::append_key(std::string& key) const {
       put_int(key, static_cast<int64_t>(dims.size()));
       for (int64_t d : dims) put_int(key, d);
       key += contiguous ? 'c' : 's';
+      key += static_cast<char>('0' + dtype);
       if (!contiguous)
         for (int64_t s : strides) put_int(key, s);
       break;

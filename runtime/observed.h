@@ -47,6 +47,9 @@ struct Observed {
   std::vector<int64_t> dims;
   std::vector<int64_t> strides;     // tensors
   bool contiguous = true;           // tensors: is_contiguous()
+  // tensors: what the elements are, as gradual::Dtype (an index tensor is a
+  // mask or positions); read from the dtype, never from the data
+  uint8_t dtype = 0;
   std::string text;
   std::vector<std::string> names;
   std::vector<Observed> items;
@@ -64,6 +67,7 @@ struct Observed {
     dims.clear();
     strides.clear();
     contiguous = true;
+    dtype = 0;
     text.clear();
     names.clear();
     items.clear();

@@ -35,6 +35,12 @@ void observe_tensor(Observed& o, PyObject* v) {
     o.reset(ObservedKind::Tensor);
     o.dims.assign(sizes.begin(), sizes.end());
     o.contiguous = t.is_contiguous();
+    switch (t.scalar_type()) {
+      case at::kBool: o.dtype = static_cast<uint8_t>(gradual::Dtype::Bool); break;
+      case at::kByte: o.dtype = static_cast<uint8_t>(gradual::Dtype::Uint8); break;
+      case at::kLong: o.dtype = static_cast<uint8_t>(gradual::Dtype::Int64); break;
+      default: o.dtype = static_cast<uint8_t>(gradual::Dtype::Other); break;
+    }
     if (!o.contiguous) {
       c10::IntArrayRef strides = t.strides();
       o.strides.assign(strides.begin(), strides.end());

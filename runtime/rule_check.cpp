@@ -15,7 +15,9 @@ using gradual::Value;
 
 Value to_value(const Observed& o) {
   switch (o.kind) {
-    case ObservedKind::Tensor: return Value::tensor(gradual::Shape::of_constants(o.dims), o.contiguous, o.strides);
+    case ObservedKind::Tensor:
+      return Value::tensor(gradual::Shape::of_constants(o.dims), o.contiguous, o.strides)
+          .with_dtype(static_cast<gradual::Dtype>(o.dtype));
     case ObservedKind::Int: return Value::integer(gradual::Dim(o.value));
     case ObservedKind::Bool: return Value::boolean(gradual::Pred(o.value != 0));
     case ObservedKind::Float: return Value::floating(o.real);

@@ -47,6 +47,50 @@ def case_assign_into_a_slice():
     pe[:, 0::2] = torch.ones(4, 6)
 
 
+def case_mask_of_other_axes():
+    x = torch.zeros(5, 3)
+    mask = x[0] > 0
+    # expect-error@+1: getitem_c5
+    x[mask]
+
+
+def case_index_tensors_do_not_broadcast():
+    x = torch.zeros(5, 3)
+    rows = torch.arange(2)
+    cols = torch.arange(3)
+    # expect-error@+1: getitem_c6
+    x[rows, cols]
+
+
+def case_too_many_advanced_indices():
+    x = torch.zeros(5, 3)
+    mask = torch.zeros(5, 3, 2) > 0
+    # expect-error@+1: getitem_c1
+    x[mask]
+
+
+def case_assign_through_a_wrong_mask():
+    x = torch.zeros(5, 3)
+    mask = x[0] > 0
+    # expect-error@+1: setitem_c5
+    x[mask] = 0.0
+
+
+def case_assign_index_tensors_do_not_broadcast():
+    x = torch.zeros(5, 3)
+    rows = torch.arange(2)
+    cols = torch.arange(3)
+    # expect-error@+1: setitem_c6
+    x[rows, cols] = 1.0
+
+
+def case_assign_wrong_value_by_positions():
+    x = torch.zeros(5, 3)
+    rows = torch.arange(2)
+    # expect-error@+1: setitem_c4
+    x[rows] = torch.ones(3, 3)
+
+
 def case_unpack_pieces():
     y = torch.zeros(2, 4)
     # expect-error@+1: unpack_c1

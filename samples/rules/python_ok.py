@@ -1,5 +1,5 @@
 """Indexing, assigning into a tensor, unpacking tensors, size queries and
-TensorDataset where every constraint holds (getitem_c1-c3, setitem_c1-c4,
+TensorDataset where every constraint holds (getitem_c1-c6, setitem_c1-c6,
 unpack_c1-c2, iter_unpack_c1-c3, truth_c1, item_c1, size_c1,
 tensordataset_c1-c2): no diagnostic."""
 import torch
@@ -9,6 +9,19 @@ from torch.utils.data import TensorDataset
 def case_indexing():
     h = torch.zeros(2, 3, 5)
     return h[1], h[-1, 2], h[..., 4], h[None, 0, -3], h[1, 2, 4]
+
+
+def case_advanced_indexing():
+    x = torch.zeros(5, 3, 4)
+    idx = torch.randint(0, 3, (2,))
+    mask = x[:, 0, 0] > 0
+    grid = x[:, :, 0] >= 0
+    a = x[idx], x[:, idx], x[idx, :, idx], x[[0, 2]], x[..., [0, 1, 3]]
+    b = x[mask], x[grid], x[None, idx], x[idx, idx.view(2, 1)]
+    x[mask] = 1.0
+    x[idx] = torch.ones(1, 3, 4)
+    x[:, idx] = torch.ones(4)
+    return a, b
 
 
 def case_assigning():

@@ -189,6 +189,18 @@ def case_repeat_negative():
     x.repeat(-1)
 
 
+def case_view_as_complex_last_axis():
+    x = torch.zeros(4, 3)
+    # expect-error@+1: view_as_complex_c2
+    torch.view_as_complex(x)
+
+
+def case_view_as_complex_scalar():
+    x = torch.tensor(1.0)
+    # expect-error@+1: view_as_complex_c1
+    torch.view_as_complex(x)
+
+
 if __name__ == "__main__":
     # Each case_ function must fail at its last line, with PyTorch's own error.
     import sys

@@ -37,6 +37,11 @@ def case_matrix_transpose():
     return x.mT, x.mH, torch.zeros(3, 4).H, torch.tensor(1.0).mT
 
 
+def case_complex_views():
+    z = torch.view_as_complex(torch.zeros(4, 3, 2))
+    return z, torch.view_as_real(z)
+
+
 def case_expand_repeat():
     x = torch.zeros(3, 1)
     return x.expand(2, 3, 4), x.expand(-1, 5), x.expand_as(torch.zeros(2, 3, 4)), x.repeat(2, 2, 3)

@@ -816,7 +816,8 @@ TEST(Values, IndexingByOneListOfIntsGivesTheListsLengthWhereItStands) {
   EXPECT_EQ(a.shape(line_of(src, "# list first"), "c"), "[2, 3, 6]");
   EXPECT_EQ(a.shape(line_of(src, "# ellipsis"), "d"), "[5, 3, 4, 3]");
   EXPECT_EQ(a.shape(line_of(src, "# new axis"), "e"), "[1, 1, 3, 4, 6]");
-  EXPECT_EQ(a.shape(line_of(src, "# mask"), "f"), "[*]");  // a mask: not followed
+  // a list of bools is a mask: its count of true elements is data
+  EXPECT_EQ(a.shape(line_of(src, "# mask"), "f"), "[mask_count, 3, 4, 6]");
 }
 
 TEST(Values, StringsStayStringsAndTheirCharactersMakeAListOfInts) {
@@ -925,6 +926,77 @@ TEST(Values, AListRepeatedAnUnknownNumberOfTimesHasAnUnknownLength) {
   for (const auto* o : a.at(line_of(src, "# repeated"), "mt_c1"))
     EXPECT_NE(o->outcome, gradual::Outcome::Proven) << a.dump();
   EXPECT_EQ(a.shape(line_of(src, "# twice"), "u"), "[6, 1, 1]") << a.dump();
+}
+
+
+TEST(Values, AdvancedIndexingHasPyTorchsShapes) {
+  // numpy-style advanced indexing as PyTorch 1.13 does it: index tensors
+  // broadcast, their axes where the first stands when adjacent, else in
+  // front; ints select first; a mask gives one axis of its count
+  const std::string src =
+      "import torch\n"
+      "x = torch.zeros(5, 3, 4)\n"
+      "i = torch.randint(0, 3, (2,))\n"
+      "j = torch.arange(6).view(2, 3)\n"
+      "m = x[:, 0, 0] > 0\n"
+      "m2 = torch.zeros(5, 3) > 1\n"
+      "a = x[i]  # one\n"
+      "b = x[:, i]  # second axis\n"
+      "c = x[i, :, j[0, :2]]  # apart\n"
+      "d = x[:, j]  # two-d\n"
+      "e = x[[0, 2]]  # list\n"
+      "f = x[..., [0, 1, 3]]  # ellipsis\n"
+      "g = x[0, :, [1, 2]]  # int first\n"
+      "h = x[m]  # mask\n"
+      "k = x[m2]  # two-d mask\n"
+      "l = x[None, i]  # new axis\n"
+      "n = x[i, i.view(2, 1)]  # broadcast\n";
+  Analysed a(src);
+  EXPECT_EQ(a.shape(line_of(src, "# one"), "a"), "[2, 3, 4]");
+  EXPECT_EQ(a.shape(line_of(src, "# second axis"), "b"), "[5, 2, 4]");
+  EXPECT_EQ(a.shape(line_of(src, "# apart"), "c"), "[2, 3]");
+  EXPECT_EQ(a.shape(line_of(src, "# two-d"), "d"), "[5, 2, 3, 4]");
+  EXPECT_EQ(a.shape(line_of(src, "# list"), "e"), "[2, 3, 4]");
+  EXPECT_EQ(a.shape(line_of(src, "# ellipsis"), "f"), "[5, 3, 3]");
+  EXPECT_EQ(a.shape(line_of(src, "# int first"), "g"), "[3, 2]");
+  EXPECT_EQ(a.shape(line_of(src, "# new axis"), "l"), "[1, 2, 3, 4]");
+  EXPECT_EQ(a.shape(line_of(src, "# broadcast"), "n"), "[2, 2, 4]");
+  // a mask's count is a fresh size, known only at run time
+  std::string h = a.shape(line_of(src, "# mask"), "h");
+  EXPECT_EQ(h, "[mask_count, 3, 4]");
+  EXPECT_EQ(a.shape(line_of(src, "# two-d mask"), "k"), "[mask_count, 4]");
+  EXPECT_EQ(a.outcome(line_of(src, "# mask"), "getitem_c5"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# two-d mask"), "getitem_c5"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.count(Outcome::Error), 0u) << a.dump();
+}
+
+TEST(Values, AdvancedIndexingErrorsAreFound) {
+  const std::string src =
+      "import torch\n"
+      "x = torch.zeros(5, 3, 4)\n"
+      "m = torch.zeros(3) > 0\n"
+      "i = torch.arange(2)\n"
+      "j = torch.arange(3)\n"
+      "a = x[m]  # wrong mask\n"
+      "b = x[i, :, j]  # no broadcast\n"
+      "c = x[i, i, i, i]  # too many\n"
+      "x[m] = 1.0  # wrong mask set\n"
+      "x[i] = torch.zeros(3, 3, 4)  # wrong value\n"
+      "x[i] = torch.zeros(1, 3, 4)  # value fits\n"
+      "def f(t, idx):\n"
+      "    return t[idx]  # unknown dtype\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# wrong mask"), "getitem_c5"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# no broadcast"), "getitem_c6"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# too many"), "getitem_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# wrong mask set"), "setitem_c5"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# wrong value"), "setitem_c4"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# value fits"), "setitem_c4"), Outcome::Proven) << a.dump();
+  // an index of unknown dtype (a mask or positions) is checked at run time
+  bool checked = false;
+  for (const auto& site : a.result().sites)
+    if (static_cast<int>(site.loc.line) == line_of(src, "# unknown dtype") && site.needs_check()) checked = true;
+  EXPECT_TRUE(checked);
 }
 
 }  // namespace

@@ -42,18 +42,26 @@ TEST(Check, GoodProjectExits0WithSummary) {
   EXPECT_EQ(r.out, "");
 }
 
-TEST(Check, AdvancedIndexingIsSaidToBeNotChecked) {
-  // no rule checks x[mask] at run time either: not "checked at run time only"
+TEST(Check, AdvancedIndexingHasARule) {
+  // x[mask] is checked (it was listed as an op without a rule): a mask of
+  // the indexed axes' shape is proven, a wrong one is an error
   TempDir dir;
   dir.write("m.py",
             "import torch\n"
             "x = torch.randn(4, 5)\n"
-            "m = torch.randn(5) > 0\n"
+            "m = torch.randn(4) > 0\n"
             "y = x[m]\n");
   ProcessResult r = gshape({"check", "--no-cache", dir / "m.py"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.err, "not checked: 1 call of ops without a rule: operator.getitem with advanced indexing")) << r.err;
-  EXPECT_FALSE(contains(r.err, "checked at run time only")) << r.err;
+  EXPECT_FALSE(contains(r.err, "advanced indexing")) << r.err;
+  dir.write("bad.py",
+            "import torch\n"
+            "x = torch.randn(4, 5)\n"
+            "m = torch.randn(5) > 0\n"
+            "y = x[m]\n");
+  r = gshape({"check", "--no-cache", dir / "bad.py"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "[getitem_c5]")) << r.err;
 }
 
 TEST(Check, LoadingAStateDictIsSaidToBeNotChecked) {

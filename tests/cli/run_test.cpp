@@ -86,6 +86,38 @@ TEST_F(RunScript, AFailingCheckStopsAtTheUsersLineWithShapeCheckError) {
       << r.err;
 }
 
+// A mask whose shape the analysis cannot know (its length comes from the
+// command line): the run-time check reads its dtype and sizes and stops a
+// wrong one at the user's line, before PyTorch's IndexError; a right one
+// runs unchanged.
+const char* kMaskScript =
+    "import sys\n"
+    "import torch\n"
+    "n = int(sys.argv[1])\n"
+    "x = torch.zeros(4, 3)\n"
+    "keep = torch.ones(n) > 0\n"
+    "y = x[keep]\n"
+    "print('rows', tuple(y.shape))\n";
+
+TEST_F(RunScript, AWrongMaskStopsAtItsLineWithShapeCheckError) {
+  std::string script = dir_.write("src/mask.py", kMaskScript);
+  ProcessResult plain = run_process(kPython, {script, "4"}, {}, 180);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ProcessResult good = run(script, {"4"});
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_EQ(good.out, plain.out);
+  EXPECT_EQ(good.out, "rows (4, 3)\n");
+
+  ProcessResult plain_bad = run_process(kPython, {script, "3"}, {}, 180);
+  EXPECT_NE(plain_bad.exit_code, 0);
+  EXPECT_FALSE(contains(plain_bad.err, "ShapeCheckError")) << "PyTorch's own IndexError when run directly";
+  ProcessResult bad = run(script, {"3"});
+  EXPECT_EQ(bad.exit_code, 1) << bad.err;
+  EXPECT_EQ(bad.out, "");
+  EXPECT_TRUE(contains(last_line(bad.err), "ShapeCheckError: " + script + ":6:")) << bad.err;
+  EXPECT_TRUE(contains(last_line(bad.err), "[getitem_c5]")) << bad.err;
+}
+
 TEST_F(RunScript, RelativeScriptPathsNameFilesAsTyped) {
   dir_.write("src/train.py", kDeferredScript);
   ProcessResult r = run("src/train.py", {kBadBatch}, dir_.str());

@@ -11,7 +11,9 @@
 namespace gshape::oracle {
 
 struct OArg {
-  enum class Kind { Tensor, BoolTensor, Int, IntList, Bool, Float, None, TensorList, Str };
+  // LongTensor, Slice, Ellipsis: items of an Index (a tuple of index items,
+  // as Python passes `x[a, b]`).
+  enum class Kind { Tensor, BoolTensor, Int, IntList, Bool, Float, None, TensorList, Str, LongTensor, Slice, Ellipsis, Index };
   Kind kind = Kind::None;
   std::vector<int64_t> shape;               // Tensor, BoolTensor
   int64_t i = 0;                            // Int
@@ -20,6 +22,10 @@ struct OArg {
   double f = 0;                             // Float
   std::vector<std::vector<int64_t>> shapes;  // TensorList
   std::string s;                            // Str
+  std::vector<OArg> items;                  // Index
+  // Slice: start and stop (kNoBound: None), step
+  static constexpr int64_t kNoBound = INT64_MIN;
+  int64_t start = kNoBound, stop = kNoBound, step = 1;
 
   static OArg tensor(std::vector<int64_t> s);
   static OArg bool_tensor(std::vector<int64_t> s);
@@ -30,6 +36,10 @@ struct OArg {
   static OArg none();
   static OArg tensors(std::vector<std::vector<int64_t>> s);
   static OArg string(std::string v);
+  static OArg long_tensor(std::vector<int64_t> s);
+  static OArg slice(int64_t start = kNoBound, int64_t stop = kNoBound, int64_t step = 1);
+  static OArg ellipsis();
+  static OArg index(std::vector<OArg> items);
   std::string str() const;
 };
 

@@ -16,6 +16,30 @@ OArg OArg::bool_tensor(std::vector<int64_t> s) {
   a.kind = Kind::BoolTensor;
   return a;
 }
+OArg OArg::long_tensor(std::vector<int64_t> s) {
+  OArg a = tensor(std::move(s));
+  a.kind = Kind::LongTensor;
+  return a;
+}
+OArg OArg::slice(int64_t start, int64_t stop, int64_t step) {
+  OArg a;
+  a.kind = Kind::Slice;
+  a.start = start;
+  a.stop = stop;
+  a.step = step;
+  return a;
+}
+OArg OArg::ellipsis() {
+  OArg a;
+  a.kind = Kind::Ellipsis;
+  return a;
+}
+OArg OArg::index(std::vector<OArg> items) {
+  OArg a;
+  a.kind = Kind::Index;
+  a.items = std::move(items);
+  return a;
+}
 OArg OArg::integer(int64_t v) {
   OArg a;
   a.kind = Kind::Int;
@@ -65,6 +89,17 @@ std::string OArg::str() const {
   switch (kind) {
     case Kind::Tensor: return "Tensor" + shape_str(shape);
     case Kind::BoolTensor: return "BoolTensor" + shape_str(shape);
+    case Kind::LongTensor: return "LongTensor" + shape_str(shape);
+    case Kind::Ellipsis: return "...";
+    case Kind::Slice: {
+      auto bound = [](int64_t b) { return b == kNoBound ? std::string() : std::to_string(b); };
+      return bound(start) + ":" + bound(stop) + (step == 1 ? "" : ":" + std::to_string(step));
+    }
+    case Kind::Index: {
+      std::string out = "[";
+      for (std::size_t k = 0; k < items.size(); ++k) out += (k ? ", " : "") + items[k].str();
+      return out + "]";
+    }
     case Kind::Int: return std::to_string(i);
     case Kind::IntList: return "(" + shape_str(ints).substr(1, shape_str(ints).size() - 2) + ")";
     case Kind::Bool: return b ? "True" : "False";

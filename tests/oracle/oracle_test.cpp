@@ -125,8 +125,32 @@ struct RuleOutcome {
 Operand operand_of(const OArg& a, int& next_slot) {
   using K = OArg::Kind;
   switch (a.kind) {
-    case K::Tensor:
-    case K::BoolTensor: return Operand(Value::tensor(gradual::Shape::of_constants(a.shape)), next_slot++);
+    case K::Tensor: return Operand(Value::tensor(gradual::Shape::of_constants(a.shape)), next_slot++);
+    case K::BoolTensor:
+      return Operand(Value::tensor(gradual::Shape::of_constants(a.shape)).with_dtype(gradual::Dtype::Bool), next_slot++);
+    case K::LongTensor:
+      return Operand(Value::tensor(gradual::Shape::of_constants(a.shape)).with_dtype(gradual::Dtype::Int64), next_slot++);
+    case K::Ellipsis: return Operand(Value::object(std::make_shared<gradual::ObjectValue>("builtins.ellipsis")), next_slot++);
+    case K::Slice: {
+      auto obj = std::make_shared<gradual::ObjectValue>("builtins.slice");
+      auto bound = [](int64_t b) { return b == OArg::kNoBound ? Value::none() : Value::integer(Dim(b)); };
+      obj->attributes["start"] = bound(a.start);
+      obj->attributes["stop"] = bound(a.stop);
+      obj->attributes["step"] = a.step == 1 ? Value::none() : Value::integer(Dim(a.step));
+      return Operand(Value::object(std::move(obj)), next_slot++);
+    }
+    case K::Index: {
+      Operand tuple;
+      tuple.slot = next_slot++;
+      std::vector<Value> items;
+      for (const OArg& it : a.items) {
+        Operand e = operand_of(it, next_slot);
+        items.push_back(e.value);
+        tuple.elements.push_back(e);
+      }
+      tuple.value = Value::tuple(std::move(items));
+      return tuple;
+    }
     case K::Int: return Operand(Value::integer(Dim(a.i)), next_slot++);
     case K::Bool: return Operand(Value::boolean(gradual::Pred(a.b)), next_slot++);
     case K::Float: return Operand(Value::floating(a.f), next_slot++);
@@ -245,6 +269,17 @@ RuleOutcome run_tensordot_lists(const std::string& key, const OCase& c, gradual:
   return outcome_of(gradual::apply_rule(*gradual::RuleRegistry::builtin().find(key), site, solver, obs), obs);
 }
 
+// x[index] = value (index_put_ for an advanced index): the rule's
+// obligations; the result is x itself, of its own shape.
+RuleOutcome run_setitem(const std::string& key, const OCase& c, gradual::Solver& solver) {
+  RuleOutcome o = run_rule(key, c, solver);
+  o.constant_result = true;
+  o.shapes = {c.args[0].shape};
+  o.patterns = {c.args[0].shape};
+  o.patterns_known = true;
+  return o;
+}
+
 // ------------------------------------------------------------------ suites
 
 using Gen = std::function<OCase(Rng&)>;
@@ -343,6 +378,74 @@ Gen like_pair_gen() {  // view_as / reshape_as / expand_as
 }
 
 int64_t pick_dim(Rng& r, const Sizes& s) { return r.dim(static_cast<int64_t>(s.size())); }
+
+
+// An advanced index into `s` (sizes >= 1: a zero-filled position index of an
+// empty axis is out of range, a value error the rules leave to PyTorch):
+// position tensors that broadcast or not, adjacent or apart, with ints,
+// slices, None, `...` and Python bools; or one bool mask (alone among the
+// advanced items: the count of its true elements is data, so broadcasting
+// it against other index tensors is not a shape question), of the indexed
+// axes' shape or not.
+OArg advanced_index(Rng& r, const Sizes& s) {
+  std::vector<OArg> items;
+  bool mask = r.chance(0.35);
+  int64_t n = r.range(1, static_cast<int64_t>(s.size()) + 1);
+  bool ellipsis = false, advanced = false;
+  std::size_t axis = 0;  // roughly where the next item stands
+  auto small_shape = [&](int64_t lo, int64_t hi) {
+    Sizes t(static_cast<std::size_t>(r.range(lo, hi)));
+    for (auto& d : t) d = r.chance(0.3) ? 1 : r.range(0, 3);
+    return t;
+  };
+  int64_t mask_at = mask ? r.range(0, n - 1) : -1;
+  for (int64_t k = 0; k < n; ++k) {
+    if (k == mask_at) {
+      Sizes m;
+      if (r.chance(0.75) && axis < s.size()) {
+        std::size_t len = static_cast<std::size_t>(r.range(0, std::min<int64_t>(2, static_cast<int64_t>(s.size() - axis))));
+        m.assign(s.begin() + static_cast<std::ptrdiff_t>(axis), s.begin() + static_cast<std::ptrdiff_t>(axis + len));
+        if (r.chance(0.2)) m = r.mutate(m);
+      } else {
+        m = small_shape(0, 2);
+      }
+      items.push_back(OArg::bool_tensor(m));
+      axis += std::max<std::size_t>(m.size(), 1);
+      continue;
+    }
+    double p = r.real(0, 1);
+    if (p < 0.2) {
+      int64_t size = axis < s.size() ? s[axis] : 2;
+      items.push_back(OArg::integer(r.chance(0.85) ? r.range(-size, size - 1) : (r.chance(0.5) ? size : -size - 1)));
+      ++axis;
+    } else if (p < 0.38) {
+      items.push_back(r.chance(0.5) ? OArg::slice() : OArg::slice(r.range(-3, 3), r.chance(0.5) ? OArg::kNoBound : r.range(-3, 4), r.range(1, 2)));
+      ++axis;
+    } else if (p < 0.48) {
+      items.push_back(OArg::none());
+    } else if (p < 0.55 && !ellipsis) {
+      items.push_back(OArg::ellipsis());
+      ellipsis = true;
+    } else if (p < 0.62 && !mask) {
+      items.push_back(OArg::boolean(r.chance(0.7)));
+    } else if (!mask) {
+      items.push_back(OArg::long_tensor(small_shape(0, 2)));
+      advanced = true;
+      ++axis;
+    } else {
+      items.push_back(OArg::slice());
+      ++axis;
+    }
+  }
+  if (!mask && !advanced) items.insert(items.begin() + r.range(0, static_cast<int64_t>(items.size())), OArg::long_tensor(small_shape(1, 2)));
+  return OArg::index(std::move(items));
+}
+
+Sizes positive_shape(Rng& r, int64_t lo, int64_t hi) {
+  Sizes s = r.shape(lo, hi);
+  for (auto& d : s) d = std::max<int64_t>(d, 1);
+  return s;
+}
 
 std::vector<Suite> suites() {
   std::vector<Suite> out;
@@ -826,6 +929,41 @@ std::vector<Suite> suites() {
                    Sizes src = r.chance(0.7) ? idx : index_like(r, idx);
                    return C({T(s), I(pick_dim(r, s)), T(idx), T(src)});
                  }});
+  out.push_back({"view_as_real", "torch.view_as_real", [](Rng& r) { return C({T(r.shape(0, 3))}); }, false});
+  out.push_back({"view_as_complex", "torch.view_as_complex", [](Rng& r) {
+                   Sizes s = r.shape(0, 3);
+                   if (!s.empty() && r.chance(0.6)) s.back() = 2;
+                   return C({T(s)});
+                 }});
+  Suite advanced_getitem{"index", "operator.getitem", [](Rng& r) {
+                           Sizes s = positive_shape(r, 1, 4);
+                           return C({T(s), advanced_index(r, s)});
+                         }};
+  advanced_getitem.data_sizes = true;  // a mask's count of true elements
+  out.push_back(advanced_getitem);
+  Suite advanced_setitem{"index_put", "operator.setitem", [](Rng& r) {
+                           Sizes s = positive_shape(r, 1, 4);
+                           OArg index = advanced_index(r, s);
+                           bool mask = false;
+                           for (const OArg& it : index.items) mask = mask || it.kind == OArg::Kind::BoolTensor;
+                           Outcome part = run_torch("index", C({T(s), index}));
+                           Sizes v;
+                           if (mask) {
+                             // the part's count of true elements is data: a value of ones broadcasts to any
+                             v = Sizes(static_cast<std::size_t>(r.range(0, 2)), 1);
+                           } else if (!part.threw) {
+                             v = part.shapes[0];
+                             double p = r.real(0, 1);
+                             if (p < 0.15) v.insert(v.begin(), r.chance(0.6) ? 1 : 2);
+                             else if (p < 0.35 && !v.empty()) v.erase(v.begin());
+                             else if (p < 0.6) v = r.mutate(v);
+                           } else {
+                             v = r.shape(0, 2);
+                           }
+                           return C({T(s), index, T(v)});
+                         },
+                         true, run_setitem};
+  out.push_back(advanced_setitem);
   Suite masked_select{"masked_select", "torch.masked_select", [](Rng& r) {
                         Sizes s = r.shape(0, 3);
                         return C({T(s), OArg::bool_tensor(r.broadcastable(s))});

@@ -2,6 +2,7 @@
 // zero-filled tensors of the case's shapes. The only file of the test that
 // includes libtorch headers (they take long to compile).
 #include <ATen/ATen.h>
+#include <ATen/TensorIndexing.h>
 #include <ATen/ops/numpy_T_native.h>
 
 #include <functional>
@@ -36,6 +37,30 @@ at::Scalar S(const OArg& a) {
   if (a.kind == Kind::Float) return at::Scalar(a.f);
   if (a.kind == Kind::Bool) return at::Scalar(a.b);
   return at::Scalar(a.i);
+}
+
+// An index as Python's `x[a, b, ...]` passes it (TensorIndex is what
+// torch's own getitem/setitem build: applySlicing, then index/index_put_).
+std::vector<at::indexing::TensorIndex> index_of(const OArg& a) {
+  using at::indexing::TensorIndex;
+  std::vector<TensorIndex> out;
+  for (const OArg& it : a.items) {
+    switch (it.kind) {
+      case Kind::Int: out.emplace_back(it.i); break;
+      case Kind::Bool: out.emplace_back(it.b); break;
+      case Kind::None: out.emplace_back(c10::nullopt); break;
+      case Kind::Ellipsis: out.emplace_back(at::indexing::Ellipsis); break;
+      case Kind::Slice: {
+        auto bound = [](int64_t b) { return b == OArg::kNoBound ? c10::optional<int64_t>() : c10::optional<int64_t>(b); };
+        out.emplace_back(at::indexing::Slice(bound(it.start), bound(it.stop), it.step));
+        break;
+      }
+      case Kind::LongTensor: out.emplace_back(at::zeros(it.shape, at::kLong)); break;
+      case Kind::BoolTensor: out.emplace_back(at::zeros(it.shape, at::kBool)); break;
+      default: throw std::invalid_argument("oracle: not an index item: " + it.str());
+    }
+  }
+  return out;
 }
 
 bool is_tensor(const OArg& a) { return a.kind == Kind::Tensor || a.kind == Kind::BoolTensor; }
@@ -312,6 +337,14 @@ const std::map<std::string, Runner>& runners() {
       return of(at::scatter(T(c.args[0]), c.args[1].i, LT(c.args[2]), S(c.args[3])));
     };
     m["scatter_add"] = [](const OCase& c) { return of(at::scatter_add(T(c.args[0]), c.args[1].i, LT(c.args[2]), T(c.args[3]))); };
+    m["view_as_real"] = [](const OCase& c) { return of(at::view_as_real(at::zeros(c.args[0].shape, at::kComplexFloat))); };
+    m["view_as_complex"] = [](const OCase& c) { return of(at::view_as_complex(T(c.args[0]))); };
+    m["index"] = [](const OCase& c) { return of(T(c.args[0]).index(index_of(c.args[1]))); };
+    m["index_put"] = [](const OCase& c) {
+      at::Tensor x = T(c.args[0]);
+      x.index_put_(index_of(c.args[1]), T(c.args[2]));
+      return of(x);
+    };
     m["masked_select"] = [](const OCase& c) { return of(at::masked_select(T(c.args[0]), T(c.args[1]))); };
     m["nonzero"] = [](const OCase& c) { return of(at::nonzero(T(c.args[0]))); };
     m["one_hot"] = [](const OCase& c) { return of(at::one_hot(LT(c.args[0]), c.args[1].i)); };

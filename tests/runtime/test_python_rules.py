@@ -61,10 +61,18 @@ class IndexingAgainstPyTorch(unittest.TestCase):
                 with self.subTest(shape=shape, index=i):
                     self.assertEqual(op_outcome("operator.getitem", size, i), FAIL if torch_fails else PASS)
 
-    def test_advanced_indexing_is_not_concluded(self):
+    def test_advanced_indexing_checks_shapes_not_values(self):
         x = torch.zeros(3, 4)
-        self.assertEqual(op_outcome("operator.getitem", x, torch.tensor([0, 2])), SKIP)
-        self.assertEqual(op_outcome("operator.getitem", x, [0, 5]), SKIP)
+        self.assertEqual(op_outcome("operator.getitem", x, torch.tensor([0, 2])), PASS)
+        self.assertEqual(op_outcome("operator.getitem", x, x[:, 0] > 0), PASS)
+        self.assertEqual(op_outcome("operator.getitem", x, (torch.tensor([0, 1]), torch.tensor([0, 1]))), PASS)
+        # the mask's shape and the index tensors' broadcast are shapes: checked
+        self.assertEqual(op_outcome("operator.getitem", x, torch.zeros(4) > 0), FAIL)
+        self.assertEqual(op_outcome("operator.getitem", x, (torch.tensor([0, 1]), torch.tensor([0, 1, 2]))), FAIL)
+        # an index out of range is data, not shape: not concluded from sizes
+        self.assertEqual(op_outcome("operator.getitem", x, [0, 5]), PASS)
+        # a float index tensor is PyTorch's own (dtype) error
+        self.assertEqual(op_outcome("operator.getitem", x, torch.tensor([0.5])), SKIP)
         self.assertEqual(op_outcome("operator.getitem", [1, 2], 0), SKIP)  # a list: Python's own indexing
 
 
@@ -130,12 +138,16 @@ class AssignmentAgainstPyTorch(unittest.TestCase):
         self.assertGreater(errors, 300)
         self.assertGreater(passes, 300)
 
-    def test_a_number_fills_and_advanced_indexing_is_not_concluded(self):
+    def test_a_number_fills_and_advanced_indexing_is_checked(self):
         x = torch.zeros(3, 4)
         self.assertEqual(op_outcome("operator.setitem", x, (slice(None), 1), 2.5), PASS)
         self.assertEqual(op_outcome("operator.setitem", x, 5, 2.5), FAIL)
-        self.assertEqual(op_outcome("operator.setitem", x, torch.tensor([0, 2]), torch.ones(2, 4)), SKIP)
-        self.assertEqual(op_outcome("operator.setitem", x, x > 0, 1.0), SKIP)
+        self.assertEqual(op_outcome("operator.setitem", x, torch.tensor([0, 2]), torch.ones(2, 4)), PASS)
+        self.assertEqual(op_outcome("operator.setitem", x, torch.tensor([0, 2]), torch.ones(3, 4)), FAIL)
+        self.assertEqual(op_outcome("operator.setitem", x, x > 0, 1.0), PASS)
+        self.assertEqual(op_outcome("operator.setitem", x, torch.zeros(4) > 0, 1.0), FAIL)
+        # a value through a mask meets its count of true elements: data, not concluded
+        self.assertEqual(op_outcome("operator.setitem", x, x > 0, torch.ones(5)), SKIP)
 
 
 class UnpackingAgainstPyTorch(unittest.TestCase):
