@@ -48,6 +48,9 @@ std::vector<std::string> coverage_lines(const AnalysisResult& result) {
   if (c.torchscript > 0)
     out.push_back("not checked: " + plural_of(c.torchscript, "call or operator", "calls or operators") +
                   " not proven in code compiled by TorchScript (torch.jit.script/trace runs it without Python)");
+  if (c.through_partial > 0)
+    out.push_back("not checked: " + plural_of(c.through_partial, "call", "calls") +
+                  " of a functools.partial of a library function (the run-time check cannot see what it binds)");
   std::vector<std::string> runtime_only;
   if (c.unresolved_calls > 0)
     runtime_only.push_back(plural_of(c.unresolved_calls, "call", "calls") + " of callees the analysis could not resolve");
@@ -79,6 +82,7 @@ void write_coverage_json(JsonWriter& w, const AnalysisResult& result) {
   w.field("unmodelled", c.unmodelled);
   w.field("unknown_ranks", c.unknown_ranks);
   w.field("torchscript", c.torchscript);
+  w.field("through_partial", c.through_partial);
   w.key("lines").begin_array();
   for (const std::string& line : coverage_lines(result)) w.value(line);
   w.end_array();

@@ -231,6 +231,13 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
             if (ob->status != gradual::Status::Proven) plan.rejected.push_back({ob->id, std::string(why)});
         continue;
       }
+      if (ev.summary && ev.summary->partial_visits > 0) {
+        planned.insert(range);
+        if (ev.obligations)
+          for (const gradual::Obligation* ob : *ev.obligations)
+            if (ob->status != gradual::Status::Proven) plan.rejected.push_back({ob->id, std::string(kCalledThroughPartial)});
+        continue;
+      }
       std::optional<SitePlan> s = site_of(node);
       if (!s) continue;
       if (ev.obligations)

@@ -78,6 +78,11 @@ inline constexpr const char* kCompiledByTorchScriptAndPython =
     "in code compiled by TorchScript (torch.jit.script/trace) and also called from Python: a check would stop "
     "TorchScript compiling it, so the Python calls are not checked either";
 
+// Why a call of a functools.partial of a library function gets no check.
+inline constexpr const char* kCalledThroughPartial =
+    "the callee is a functools.partial of a library function: the run-time check sees the partial object, not "
+    "the function and the arguments it binds";
+
 // An obligation that needs a run-time check but cannot get one, and why
 // (read by the report as "not instrumentable").
 struct NotInstrumentable {

@@ -16,7 +16,7 @@ namespace gshape::gradual {
 
 namespace {
 
-constexpr uint64_t kFormat = 5;  // 3: uncalled_only; 4: origin; 5: compiled_visits
+constexpr uint64_t kFormat = 6;  // 3: uncalled_only; 4: origin; 5: compiled_visits; 6: partial_visits
 constexpr const char kMagic[] = "GSAU";
 
 class Writer {
@@ -298,6 +298,7 @@ std::string serialise_result(const AnalysisResult& r) {
     w.loc(x.loc);
     w.i(x.visits);
     w.i(x.compiled_visits);
+    w.i(x.partial_visits);
     w.b(x.unresolved);
     w.b(x.unmodelled);
     w.b(x.not_proven);
@@ -348,6 +349,9 @@ std::optional<AnalysisResult> deserialise_result(std::string_view text, const Pr
       int64_t compiled = rd.i();
       if (compiled < 0 || compiled > visits) throw Malformed();
       x.compiled_visits = static_cast<int>(compiled);
+      int64_t partial = rd.i();
+      if (partial < 0 || partial > visits) throw Malformed();
+      x.partial_visits = static_cast<int>(partial);
       x.unresolved = rd.b();
       x.unmodelled = rd.b();
       x.not_proven = rd.b();

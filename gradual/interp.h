@@ -558,6 +558,7 @@ class Interpreter {
     std::vector<std::string> no_rule;
     std::string what;
     bool unknown_operand = false;
+    bool through_partial = false;  // the callee is a functools.partial of a library function
   };
   OpenSite* open_site(const ir::Node* site);
   const std::map<const ir::Node*, SiteSummary>& site_summaries() const { return site_summaries_; }

@@ -78,6 +78,22 @@ TEST(Check, LoadingAStateDictIsSaidToBeNotChecked) {
   EXPECT_TRUE(contains(r.err, "not checked: 1 call of ops without a rule: torch.nn.Module.load_state_dict")) << r.err;
 }
 
+TEST(Check, ACallOfAPartialOfALibraryFunctionIsSaidToBeNotChecked) {
+  // the run-time check saw the partial object and passed: PyTorch's cat
+  // error got past `gshape run` although the site was "deferred" (tester6/07)
+  TempDir dir;
+  dir.write("p.py",
+            "import functools, sys, torch\n"
+            "cat_rows = functools.partial(torch.cat, dim=0)\n"
+            "n = int(sys.argv[1])\n"
+            "y = cat_rows([torch.randn(2, 3), torch.randn(2, n)])\n");
+  ProcessResult r = gshape({"check", "--no-cache", dir / "p.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "not checked: 1 call of a functools.partial of a library function")) << r.err;
+  ProcessResult report = gshape({"report", "--all", "--verbose", dir / "p.py"});
+  EXPECT_TRUE(contains(report.out, "not instrumentable: the callee is a functools.partial")) << report.out;
+}
+
 TEST(Check, CodeCompiledByTorchScriptIsSaidToBeNotChecked) {
   // an outside tester's report: TorchScript compiles the original source and
   // runs it without Python, so the sites in a scripted function or module
