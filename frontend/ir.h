@@ -335,6 +335,7 @@ struct FunctionDef : Stmt {
   Expr* returns = nullptr;
   Body body;
   bool is_async = false;
+  bool is_generator = false;  // a yield in its own body (not in a nested def or lambda)
 };
 
 struct ClassDef : Stmt {

@@ -866,7 +866,9 @@ class Builder {
     }
     Child returns = kids.field(f_.return_type);
     if (returns.present()) stmt->returns = build_expr(returns.node);
+    function_stack_.push_back(stmt);
     build_block(kids.field(f_.body).node, stmt->body);
+    function_stack_.pop_back();
     return stmt;
   }
 
@@ -1157,6 +1159,7 @@ class Builder {
 
   [[gnu::noinline]] ir::Expr* build_yield(TSNode node) {
     auto* yield = make<ir::Yield>(node);
+    if (!function_stack_.empty() && function_stack_.back()) function_stack_.back()->is_generator = true;
     Children kids = children(node);
     yield->is_from = kids.has(Sym::TokFrom);
     Child value = kids.first_named();
@@ -1514,7 +1517,9 @@ class Builder {
     Children kids = children(node);
     Child params = kids.field(f_.parameters);
     if (params.present() && !build_parameters(params.node, lambda->params)) return opaque_expr(node);
+    function_stack_.push_back(nullptr);  // a yield in a lambda makes the lambda a generator, not the def
     lambda->body = build_expr(kids.field(f_.body).node);
+    function_stack_.pop_back();
     return lambda;
   }
 
@@ -1705,6 +1710,7 @@ class Builder {
   bool cursor_live_ = false;
   std::vector<Child> stack_;
   int depth_ = 0;
+  std::vector<ir::FunctionDef*> function_stack_;  // the defs being built (nullptr: a lambda)
   TSNode star_top_{};     // the chain build_misplaced_star is rebuilding
   TSNode star_bottom_{};  // and the list_splat at its bottom
   TSNode type_call_{};    // the `(obj)` build_type_alias turns into type(obj)

@@ -524,6 +524,7 @@ class Interpreter {
   // Names the defs nested in `def` declare `nonlocal` (cached).
   const std::set<std::string>& shared_with_inner_functions(const ir::FunctionDef* def);
   std::map<const ir::FunctionDef*, std::set<std::string>> nonlocal_names_;
+  void exec_generator_body(const ir::FunctionDef& def);
   static bool returns_only_falsy(const FunctionObject& fn);
   const std::set<std::string>& rebound_names(const ir::FunctionDef* def);
   std::map<const ir::FunctionDef*, std::set<std::string>> rebound_names_;

@@ -748,8 +748,12 @@ Value Interpreter::call_function_body(const std::shared_ptr<FunctionObject>& fn,
     try {
       if (fn->lambda) {
         result = eval(fn->lambda->body);
+      } else if (fn->def->is_generator) {
+        exec_generator_body(*fn->def);
       } else {
         exec_body(fn->def->body);
+      }
+      if (!fn->lambda) {
         Frame& done = frame();
         changed = done.changed_parameters;
         std::vector<Value> outs = done.returns;
@@ -791,6 +795,58 @@ Value Interpreter::call_function_body(const std::shared_ptr<FunctionObject>& fn,
   memo_log_.push_back(key);
   (void)site;
   return result;
+}
+
+// A generator's body runs when it is iterated, which may be at any time
+// after the call: interleaved with its consumer (a `for` body, a `with`
+// body of a @contextmanager), or never. It is analysed now for its sites,
+// but what it writes to objects and globals that existed before the call
+// is unknown afterwards: neither the state before nor the one its analysis
+// ended with is known to hold at any later point (tester6/12).
+void Interpreter::exec_generator_body(const ir::FunctionDef& def) {
+  const WriteMark mark = write_mark();
+  // the module's globals and the entries of its dicts, to see what changed
+  // (`dims[0] = 6` rebinds the global list, `state["w"] = 6` sets an entry)
+  Vars& globals = frame().module->globals;
+  const Vars globals_before = globals;
+  std::vector<std::pair<std::shared_ptr<DictObject>, std::vector<std::pair<std::string, Value>>>> dicts_before;
+  for (const auto& [name, b] : globals_before)
+    if (auto d = shared_as<DictObject>(b.value)) dicts_before.emplace_back(d, d->entries);
+  struct Logging {
+    int& depth;
+    explicit Logging(int& d) : depth(d) { ++depth; }
+    ~Logging() { --depth; }
+  };
+  {
+    Logging logging(log_depth);
+    exec_body(def.body);
+  }
+  std::vector<std::pair<std::shared_ptr<ObjectValue>, std::string>> written;
+  for (std::size_t i = mark.log; i < write_log_.size(); ++i) {
+    const AttrWrite& w = write_log_[i];
+    const auto* made = dynamic_cast<const InstanceObject*>(w.object.get());
+    if (made && made->born > mark.clock) continue;  // made by the generator itself
+    written.emplace_back(w.object, w.name);
+  }
+  if (log_depth == 0) write_log_.resize(mark.log);  // nobody undoes these
+  for (const auto& [object, name] : written) write_object_attribute(object, name, Value::unknown());
+  bool changed = !written.empty();
+  for (auto& [name, b] : globals) {
+    auto before = globals_before.find(name);
+    if (before == globals_before.end() || same_value(before->second.value, b.value)) continue;
+    b.value = after_unseen_change(b.value).is_sequence() ? after_unseen_change(b.value) : Value::unknown();
+    changed = true;
+  }
+  for (auto& [dict, entries] : dicts_before) {
+    for (auto& [key, value] : dict->entries) {
+      auto old = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.first == key; });
+      if (old != entries.end() && same_value(old->second, value)) continue;
+      value = Value::unknown();
+      changed = true;
+    }
+    if (dict->entries.size() != entries.size()) dict->complete = false;
+  }
+  if (changed) memo_.clear();
 }
 
 Value Interpreter::instantiate(const std::shared_ptr<ClassObject>& cls, const std::vector<ArgValue>& args, const Node* site) {

@@ -164,5 +164,35 @@ TEST(Protocols, ModelApplyRunsTheFunctionOnEverySubmodule) {
   EXPECT_EQ(a.outcome(line_of(src, "# attn"), "view_c5"), Outcome::Error) << a.dump();
 }
 
+TEST(Protocols, WhatAGeneratorWritesIsUnknownAfterItIsMade) {
+  // its body runs when it is iterated: a @contextmanager's restore in its
+  // `finally` had already run inside the with body (a false proof) and a
+  // false error after it (tester6/12)
+  const std::string src = std::string(kHeader) +
+                          "import contextlib\n"
+                          "class Cfg:\n"
+                          "    width = 8\n"
+                          "@contextlib.contextmanager\n"
+                          "def override(cfg, w):\n"
+                          "    old = cfg.width\n"
+                          "    cfg.width = w\n"
+                          "    try:\n"
+                          "        yield cfg\n"
+                          "    finally:\n"
+                          "        cfg.width = old\n"
+                          "cfg = Cfg()\n"
+                          "with override(cfg, 6):\n"
+                          "    a = x.view(2, cfg.width)  # inside\n"
+                          "dims = [8]\n"
+                          "def shrinker():\n"
+                          "    dims[0] = 6\n"
+                          "    yield 1\n"
+                          "g = shrinker()\n"
+                          "b = x.view(2, dims[0])  # list\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# inside"), "view_c5"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# list"), "view_c5"), Outcome::Deferred) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
