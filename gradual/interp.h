@@ -233,6 +233,7 @@ class Interpreter {
   Value get_attribute(const Value& obj, const std::string& attr, const ir::Expr* obj_expr,
                       const ir::Node* site = nullptr);
   bool set_attribute(const Value& obj, const std::string& attr, const Value& v, const SourceLoc& origin);
+  std::optional<std::vector<Value>> method_resolution_order(const Value& cls, int depth = 0);
   enum class Descriptor : uint8_t { None, NonData, Data };
   static Descriptor descriptor_kind(const Value& class_attr);
   Value binary(ir::BinOpKind op, const Value& a, const Value& b, const ir::Node* site, const ir::Expr* left,

@@ -868,6 +868,36 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
   }
   if (const auto* sup = object_as<SuperObject>(obj)) {
     if (!sup->cls) return Value::unknown();
+    // the classes after sup->cls in the MRO of self's class: in a diamond
+    // (`class Both(Left, Right)`), Left's super() is Right, not Base
+    const auto* self_instance = object_as<InstanceObject>(sup->self);
+    std::optional<std::vector<Value>> order;
+    if (self_instance && self_instance->cls) order = method_resolution_order(Value::object(self_instance->cls));
+    if (order) {
+      std::size_t at = 0;
+      while (at < order->size() && object_as<ClassObject>((*order)[at]) != sup->cls) ++at;
+      if (at == order->size()) order.reset();  // self is not an instance of sup->cls: Python raises
+      else order->erase(order->begin(), order->begin() + static_cast<std::ptrdiff_t>(at) + 1);
+    }
+    if (order) {
+      for (const Value& next : *order) {
+        if (const auto* c = object_as<ClassObject>(next)) {
+          const Value* v = c->attribute(attr);
+          if (!v) continue;
+          if (auto fn = shared_as<FunctionObject>(*v)) {
+            if (fn->flavor == FunctionObject::Flavor::Static) return *v;
+            auto bm = std::make_shared<BoundMethod>();
+            bm->self = fn->flavor == FunctionObject::Flavor::Class ? Value::object(self_instance->cls) : sup->self;
+            bm->function = fn;
+            return Value::object(bm);
+          }
+          return *v;
+        }
+        if (const auto* lib = object_as<LibraryName>(next))
+          return Value::object(std::make_shared<BoundBuiltin>(sup->self, lib->path + "." + attr));
+      }
+      return Value::object(std::make_shared<BoundBuiltin>(sup->self, "builtins.object." + attr));
+    }
     for (const Value& base : sup->cls->bases) {
       if (const auto* b = object_as<ClassObject>(base)) {
         if (const Value* v = b->lookup(attr)) {
@@ -933,6 +963,49 @@ Interpreter::Descriptor Interpreter::descriptor_kind(const Value& class_attr) {
   if (!inst) return Descriptor::None;
   if (inst->cls->lookup("__set__") || inst->cls->lookup("__delete__")) return Descriptor::Data;
   return inst->cls->lookup("__get__") ? Descriptor::NonData : Descriptor::None;
+}
+
+// C3 linearisation of a project class's bases (Python's __mro__), library
+// classes as they are named; nullopt when the bases admit no order.
+std::optional<std::vector<Value>> Interpreter::method_resolution_order(const Value& cls, int depth) {
+  if (depth > 32) return std::nullopt;
+  const auto* c = object_as<ClassObject>(cls);
+  if (!c) return std::vector<Value>{cls};
+  auto same = [](const Value& a, const Value& b) {
+    if (a.as_object() == b.as_object()) return true;
+    const auto* la = object_as<LibraryName>(a);
+    const auto* lb = object_as<LibraryName>(b);
+    return la && lb && la->path == lb->path;
+  };
+  std::vector<std::vector<Value>> lists;
+  for (const Value& base : c->bases) {
+    if (!object_as<ClassObject>(base) && !object_as<LibraryName>(base)) return std::nullopt;
+    std::optional<std::vector<Value>> m = method_resolution_order(base, depth + 1);
+    if (!m) return std::nullopt;
+    lists.push_back(std::move(*m));
+  }
+  lists.push_back(c->bases);
+  std::vector<Value> out{cls};
+  for (;;) {
+    bool empty = true;
+    for (const auto& l : lists) empty = empty && l.empty();
+    if (empty) return out;
+    std::optional<Value> head;
+    for (const auto& l : lists) {
+      if (l.empty()) continue;
+      bool in_tail = false;
+      for (const auto& other : lists)
+        for (std::size_t i = 1; i < other.size() && !in_tail; ++i) in_tail = same(other[i], l.front());
+      if (!in_tail) {
+        head = l.front();
+        break;
+      }
+    }
+    if (!head) return std::nullopt;
+    out.push_back(*head);
+    for (auto& l : lists)
+      if (!l.empty() && same(l.front(), *head)) l.erase(l.begin());
+  }
 }
 
 bool Interpreter::set_attribute(const Value& obj, const std::string& attr, const Value& v, const SourceLoc& origin) {

@@ -194,5 +194,32 @@ TEST(Protocols, WhatAGeneratorWritesIsUnknownAfterItIsMade) {
   EXPECT_EQ(a.outcome(line_of(src, "# list"), "view_c5"), Outcome::Deferred) << a.dump();
 }
 
+TEST(Protocols, SuperFollowsTheInstancesMethodResolutionOrder) {
+  // cooperative multiple inheritance: Left's super() is Right in Both's MRO
+  // (before, Base: a false proof; tester6/02)
+  const std::string src = std::string(kHeader) +
+                          "class Base:\n"
+                          "    def width(self):\n"
+                          "        return 8\n"
+                          "class Left(Base):\n"
+                          "    def width(self):\n"
+                          "        return super().width()\n"
+                          "class Right(Base):\n"
+                          "    def width(self):\n"
+                          "        return 6\n"
+                          "class Both(Left, Right):\n"
+                          "    pass\n"
+                          "a = x.view(2, Both().width())  # diamond\n"
+                          "b = x.view(2, Left().width())  # single\n"
+                          "class Layer(nn.Linear):\n"
+                          "    def forward(self, t):\n"
+                          "        return super().forward(t)\n"
+                          "c = Layer(8, 3)(x).view(2, 3)  # library base\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# diamond"), "view_c5"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# single"), "view_c5"), Outcome::Proven) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# library base"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
