@@ -974,6 +974,13 @@ std::optional<Value> Interpreter::apply_named_rule(const std::string& name, cons
                                                    const std::vector<ArgValue>& args, const Node* site) {
   const Rule* rule = registry_.find(name);
   if (!rule) return std::nullopt;
+  if (!library_overrides_.empty() &&
+      (library_overrides_.count(name) || (name.rfind("Tensor.", 0) == 0 && library_overrides_.count("torch." + name)))) {
+    // `nn.Linear.forward = lora_forward`, `torch.Tensor.view = safe_view`:
+    // the program replaced what the rule describes
+    note_unresolved(site, "`" + name + "` was replaced by the program");
+    return rule->checks_only ? std::nullopt : std::optional<Value>(Value::unknown());
+  }
   std::optional<CallSite> call = make_call_site(name, receiver, args, site);
   if (!call) {
     note_unmodelled(site, name);

@@ -1041,6 +1041,23 @@ bool Interpreter::set_attribute(const Value& obj, const std::string& attr, const
     memo_.clear();
     return true;
   }
+  if (auto c = shared_as<ContainerModule>(obj)) {
+    // `setattr(seq, "0", layer)`, `seq.add_module("0", layer)`: the child of
+    // that index is replaced; another name adds a child after the others
+    // (Sequential and ModuleList iterate their _modules): not listed then
+    const std::size_t n = c->children.size();
+    std::size_t k = n;
+    if (!attr.empty() && attr.size() < 9 && attr.find_first_not_of("0123456789") == std::string::npos)
+      k = static_cast<std::size_t>(std::stoll(attr));
+    if (c->children_known && k < n) {
+      c->children[k] = v;
+      if (k < c->child_exprs.size()) c->child_exprs[k] = nullptr;
+    } else {
+      c->children_known = false;
+    }
+    memo_.clear();
+    return true;
+  }
   if (const auto* lib = object_as<LibraryName>(obj); lib && !object_as<ModuleWrapper>(obj)) {
     // `F.pad = my_pad`, `setattr(torch.nn.functional, "pad", my_pad)`: later
     // reads of the name get the project's value, not the library's rule

@@ -1150,6 +1150,9 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
     }
     if (!updated && (m == "insert" || m == "pop" || m == "remove" || m == "clear" || m == "sort" || m == "reverse"))
       updated = Value::unknown_length(SequenceKind::List, any_element(self, "item"));
+    // `dims.__setitem__(0, 6)`, `dims.__iadd__(...)`: any item may have changed
+    if (!updated && (m == "__setitem__" || m == "__delitem__" || m == "__iadd__" || m == "__imul__"))
+      updated = after_unseen_change(self);
     // the name holding the list gets the new list, other holders of it lose what they knew
     if (updated) assign_in_place(receiver_target, self, *updated, site->loc);
     // an item not known: sizes of its own (another pop is another item)

@@ -48,6 +48,11 @@ bool may_alias(const Value& a, const Value& b) {
 
 // Library code whose functions never change a list handed to them.
 bool leaves_lists_alone(const std::string& path) {
+  // the spellings of an in-place change that go through these libraries
+  static const char* const changers[] = {"operator.setitem", "operator.delitem", "operator.iadd",
+                                         "operator.iconcat", "operator.imul", "builtins.list."};
+  for (const char* c : changers)
+    if (path.rfind(c, 0) == 0) return false;
   static const char* const prefixes[] = {"torch.", "builtins.", "math.", "numpy.", "os.", "functools.",
                                          "itertools.", "operator.", "copy.", "einops.", "json.", "time."};
   for (const char* p : prefixes)
@@ -87,7 +92,7 @@ void Interpreter::assign_in_place(const Expr* target, const Value& before, const
   // them forgotten (objects are changed in place, through the write log).
   std::set<const ObjectValue*> visited;
   std::function<std::optional<Value>(const Value&, int)> forget_held = [&](const Value& v, int depth) -> std::optional<Value> {
-    if (depth > 3) return std::nullopt;
+    if (depth > 8) return std::nullopt;  // (each object once: `visited`)
     if (v.is_sequence() && v.items()) {
       std::vector<Value> items = *v.items();
       bool changed = false;
@@ -106,8 +111,11 @@ void Interpreter::assign_in_place(const Expr* target, const Value& before, const
     if (auto dict = shared_as<DictObject>(v)) {  // `s = cfg['shape']; s[1] = 6`
       if (!visited.insert(dict.get()).second) return std::nullopt;
       for (auto& [key, held] : dict->entries) {
-        if (may_alias(held, before)) held = after_unseen_change(held);
-        else if (std::optional<Value> inner = forget_held(held, depth + 1)) held = std::move(*inner);
+        std::optional<Value> now = may_alias(held, before) ? std::optional<Value>(after_unseen_change(held))
+                                                           : forget_held(held, depth + 1);
+        if (!now) continue;
+        held = std::move(*now);
+        memo_.clear();  // a call memoised with the dict read the old entry (dicts carry no version)
       }
       return std::nullopt;
     }

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace gshape::runtime {
 
@@ -23,6 +24,9 @@ std::unordered_map<PyObject*, const gradual::Rule*> g_module_classes;   // torch
 // torch.nn.X.forward, the function: `layer.forward(x)` and `super().forward(x)`
 // call it without the module's __call__
 std::unordered_map<PyObject*, const gradual::Rule*> g_forward_functions;
+// Every rule class's own forward as the library defines it (each holds a
+// reference): a class whose forward is another was patched by the program.
+std::unordered_set<PyObject*> g_library_forwards;
 std::unordered_map<PyTypeObject*, const gradual::Rule*> g_module_types;  // cache: instance type → rule
 PyObject* g_nn_module = nullptr;
 
@@ -255,9 +259,12 @@ bool init_observe() {
       if (cls == nullptr) continue;
       if (PyType_Check(cls) && g_module_classes.emplace(cls, rule).second) {  // keeps the reference
         PyObject* forward_function = PyObject_GetAttrString(cls, "forward");
-        if (forward_function == nullptr) PyErr_Clear();
-        else if (!PyFunction_Check(forward_function) || !g_forward_functions.emplace(forward_function, rule).second)
-          Py_DECREF(forward_function);
+        if (forward_function == nullptr) {
+          PyErr_Clear();
+          continue;
+        }
+        if (PyFunction_Check(forward_function)) g_forward_functions.emplace(forward_function, rule);
+        if (!g_library_forwards.insert(forward_function).second) Py_DECREF(forward_function);  // one reference kept
         continue;
       }
       Py_DECREF(cls);
@@ -301,7 +308,13 @@ namespace {
 // class's forward
 bool overrides_forward(PyObject* module) {
   PyObject** dict = _PyObject_GetDictPtr(module);
-  return dict != nullptr && *dict != nullptr && PyDict_GetItemString(*dict, "forward") != nullptr;
+  if (dict != nullptr && *dict != nullptr && PyDict_GetItemString(*dict, "forward") != nullptr) return true;
+  // `nn.Linear.forward = lora_forward`: the class's forward is no longer the
+  // library's, so its rule does not describe the call (checked on every
+  // call: a program may patch it after its first call)
+  static PyObject* const name = PyUnicode_InternFromString("forward");
+  PyObject* forward = _PyType_Lookup(Py_TYPE(module), name);
+  return forward == nullptr || g_library_forwards.count(forward) == 0;
 }
 }  // namespace
 

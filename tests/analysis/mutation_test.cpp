@@ -497,5 +497,34 @@ TEST(Mutation, ClassListsDefaultsAndListsChangedByTheirOwnArguments) {
   EXPECT_NE(a.outcome(line_of(src, "# callee pops"), "linear_c1"), Outcome::Proven) << a.dump();
 }
 
+TEST(Mutation, ListChangesThroughDundersOperatorAndDeepHolders) {
+  // tester7/04, 05, 06: each was proven with the stale list
+  const std::string src =
+      "import operator, torch\n"
+      "lin = torch.nn.Linear(8, 2)\n"
+      "a = [8]\n"
+      "operator.setitem(a, 0, 6)\n"
+      "p = lin(torch.randn(2, a[0]))  # operator\n"
+      "b = [8]\n"
+      "b.__setitem__(0, 6)\n"
+      "q = lin(torch.randn(2, b[0]))  # dunder\n"
+      "c = [8]\n"
+      "list.insert(c, 0, 6)\n"
+      "r = lin(torch.randn(2, c[0]))  # unbound\n"
+      "CFG = {'dims': [8]}\n"
+      "def width():\n"
+      "    return CFG['dims'][0]\n"
+      "s = lin(torch.randn(2, width()))\n"
+      "CFG['dims'][0] = 6\n"
+      "t = lin(torch.randn(2, width()))  # memoised\n"
+      "deep = {'m': {'e': {'b': {'a': {'dims': [8]}}}}}\n"
+      "d = deep['m']['e']['b']['a']['dims']\n"
+      "d[0] = 6\n"
+      "u = lin(torch.randn(2, deep['m']['e']['b']['a']['dims'][0]))  # deep\n";
+  Analysed a(src);
+  for (const char* at : {"# operator", "# dunder", "# unbound", "# memoised", "# deep"})
+    EXPECT_NE(a.outcome(line_of(src, at), "linear_c1"), Outcome::Proven) << at << "\n" << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

@@ -221,5 +221,36 @@ TEST(Protocols, SuperFollowsTheInstancesMethodResolutionOrder) {
   EXPECT_EQ(a.outcome(line_of(src, "# library base"), "view_c5"), Outcome::Proven) << a.dump();
 }
 
+TEST(Protocols, ASequentialsChildReplacedBySetattrOrAddModule) {
+  // tester7/02: the old layer was called, the next Linear proven
+  const std::string src = std::string(kHeader) +
+                          "body = nn.Sequential(nn.Linear(8, 8), nn.ReLU())\n"
+                          "body.add_module('0', nn.Linear(8, 6))\n"
+                          "a = nn.Linear(8, 4)(body(x))  # add_module\n"
+                          "seq = nn.Sequential(nn.Linear(8, 8), nn.ReLU())\n"
+                          "setattr(seq, '0', nn.Linear(8, 6))\n"
+                          "b = nn.Linear(8, 4)(seq(x))  # setattr\n"
+                          "more = nn.Sequential(nn.Linear(8, 8))\n"
+                          "more.add_module('extra', nn.Linear(8, 6))\n"
+                          "c = nn.Linear(8, 4)(more(x))  # appended\n";
+  Analysed a(src);
+  EXPECT_EQ(a.worst(line_of(src, "# add_module"), "linear_c1"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.worst(line_of(src, "# setattr"), "linear_c1"), Outcome::Error) << a.dump();
+  EXPECT_NE(a.worst(line_of(src, "# appended"), "linear_c1"), Outcome::Proven) << a.dump();
+}
+
+TEST(Protocols, APatchedLibraryMethodIsNotCheckedByItsRule) {
+  // tester7/09: false errors on correct programs
+  const std::string src = std::string(kHeader) +
+                          "_view = torch.Tensor.view\n"
+                          "def safe_view(self, *shape):\n"
+                          "    return _view(self.contiguous(), *shape)\n"
+                          "torch.Tensor.view = safe_view\n"
+                          "y = torch.randn(4, 3).t().view(12)  # patched view\n";
+  Analysed a(src);
+  // the call is not checked by view's rule (before: a false view_c6 error)
+  EXPECT_EQ(a.count(Outcome::Error), 0u) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing

@@ -428,4 +428,23 @@ TEST_F(RunScript, AMissingPythonIsAnErrorOfGshape) {
 }
 
 }  // namespace
+TEST_F(RunScript, ALibraryForwardThePatchedProgramReplacedIsNotCheckedByItsRule) {
+  // `nn.Linear.forward = lora_forward` trims the input: the run-time check
+  // applied nn.Linear's rule to the call and stopped a correct program
+  // (tester7/09); the static analysis reported a false error too
+  std::string script = dir_.write("src/lora.py",
+                                  "import torch\n"
+                                  "import torch.nn as nn\n"
+                                  "_orig = nn.Linear.forward\n"
+                                  "def lora_forward(self, x):\n"
+                                  "    return _orig(self, x[..., : self.in_features])\n"
+                                  "nn.Linear.forward = lora_forward\n"
+                                  "lin = nn.Linear(6, 4)\n"
+                                  "y = lin(torch.randn(2, 8))\n"
+                                  "print(tuple(y.shape))\n");
+  ProcessResult r = run(script, {});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "(2, 4)\n") << r.err;
+}
+
 }  // namespace gshape::testing
