@@ -131,6 +131,18 @@ Value join_known(const Value& a, const Value& b, const JoinOptions& options, con
 Value join_values(const Value& a, const Value& b, const JoinOptions& options, const std::string& path) {
   // what one side leaves unknown keeps that side's cause (docs/analysis.md, "Why a value is unknown")
   Value joined = join_known(a, b, options, path);
+  if (joined.is_sequence() && joined.sequence_kind() == SequenceKind::List) {
+    // the joined list may be either side's: a change through it changes theirs
+    std::vector<const void*> storages;
+    for (const Value* side : {&a, &b}) {
+      if (!side->is_sequence() || side->sequence_kind() != SequenceKind::List) continue;
+      if (side->storage() && side->storage() != joined.storage()) storages.push_back(side->storage());
+      if (side->may_be()) storages.insert(storages.end(), side->may_be()->begin(), side->may_be()->end());
+    }
+    std::sort(storages.begin(), storages.end());
+    storages.erase(std::unique(storages.begin(), storages.end()), storages.end());
+    if (!storages.empty()) joined = joined.with_may_be(std::move(storages));
+  }
   if (joined.cause() || (!a.cause() && !b.cause())) return joined;
   return Interpreter::inherit_cause(std::move(joined), a, &b);
 }
@@ -229,7 +241,11 @@ Vars join_vars(const Vars& a, const Vars& b, const JoinOptions& options) {
       continue;
     }
     Binding& ba = it->second;
-    if (same_value(ba.value, bb.value)) {
+    // two lists of equal items may still be two lists: the join is either
+    // (`target = enc if c else dec`), whose changes both must see
+    bool two_lists = ba.value.is_sequence() && ba.value.sequence_kind() == SequenceKind::List &&
+                     bb.value.is_sequence() && (ba.value.storage() != bb.value.storage() || ba.value.may_be() != bb.value.may_be());
+    if (!two_lists && same_value(ba.value, bb.value)) {
       // the same shape, but maybe not the same tensor (`x = f()` on both
       // sides): a size symbol survives only if both sides invented it
       keep_common_sizes(ba.unknown_sizes, bb.unknown_sizes);

@@ -402,6 +402,15 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
         }
       }
       if (numbers) return Value::floating();
+      // max(lists, key=len): one of them, each as it is (a change through
+      // the result changes that list)
+      bool lists = true;
+      for (const Value& v : operands) lists = lists && v.is_sequence() && v.sequence_kind() == SequenceKind::List;
+      if (lists) {
+        Value either = operands.front();
+        for (std::size_t i = 1; i < operands.size(); ++i) either = join_values(either, operands[i], {}, name);
+        return either;
+      }
       return Value::unknown();
     }
     if (name == "abs" && arg0() && (arg0()->is_int() || arg0()->is_float())) {
@@ -635,7 +644,14 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     }
     if (name == "dict") {
       auto d = std::make_shared<DictObject>();
-      if (arg0()) d->complete = false;
+      // dict(other): the same values (a list in it is the other's list)
+      if (const auto* other = arg0() && a.positional.size() == 1 ? object_as<DictObject>(*arg0()) : nullptr;
+          other && !other->is_module_dict() && !a.has_star) {
+        d->entries = other->entries;
+        d->complete = other->complete;
+      } else if (arg0()) {
+        d->complete = false;
+      }
       for (const ArgValue& x : args)
         if (x.type == Argument::Type::Keyword) d->set("s:" + x.name, x.value);
       return Value::object(d);
@@ -831,6 +847,18 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
         if (x && f == "sqrt" && *x >= 0) return Value::floating(std::sqrt(*x));
       }
       return Value::floating();
+    }
+    return Value::unknown();
+  }
+  if (path == "dataclasses.replace" && arg0() && a.positional.size() == 1 && !a.has_star) {
+    // a shallow copy with the fields named set: the other fields' lists are
+    // the original's (tester7/03)
+    std::map<const ObjectValue*, Value> copied;
+    Value copy = copy_value(*arg0(), false, copied, 0);
+    if (auto inst = shared_as<InstanceObject>(copy); inst && inst != arg0()->as_object()) {
+      for (const ArgValue& x : args)
+        if (x.type == Argument::Type::Keyword) write_object_attribute(inst, x.name, x.value);
+      return copy;
     }
     return Value::unknown();
   }

@@ -9,6 +9,7 @@
 // from a stale value: it is checked at run time instead.
 #include "gradual/interp.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
@@ -40,7 +41,16 @@ Value without_shapes(const Value& v, int depth = 0) {
 bool may_alias(const Value& a, const Value& b) {
   if (is_list(a) && is_list(b)) {
     if (a.items() && a.items() == b.items()) return true;
-    return a.element() && a.element() == b.element();
+    if (a.element() && a.element() == b.element()) return true;
+    // either may be a join of lists (`t = enc if c else dec`)
+    auto in = [](const void* s, const Value& v) {
+      return s && v.may_be() && std::binary_search(v.may_be()->begin(), v.may_be()->end(), s);
+    };
+    if (in(a.storage(), b) || in(b.storage(), a)) return true;
+    if (a.may_be() && b.may_be())
+      for (const void* s : *a.may_be())
+        if (in(s, b)) return true;
+    return false;
   }
   if (a.is_tensor() && b.is_tensor()) return a.shape().rank_known() && a.shape() == b.shape();
   return false;

@@ -85,6 +85,12 @@ Value Value::with_contiguous(bool contiguous) const {
   return v;
 }
 
+Value Value::with_may_be(std::vector<const void*> storages) const {
+  Value v = *this;
+  v.may_be_ = std::make_shared<const std::vector<const void*>>(std::move(storages));
+  return v;
+}
+
 Value Value::with_dtype(Dtype dtype) const {
   Value v = *this;
   v.dtype_ = dtype;

@@ -125,6 +125,12 @@ class Value {
   // The item template of a sequence of unknown length.
   const Value* element() const { return element_.get(); }
   bool uniform_items() const { return uniform_; }
+  // Sequences: the storage that identifies this list (lists are values, so
+  // two holders of one Python list share it), and the storages of the lists
+  // it may be besides (a join of two lists is either one: `t = a if c else b`).
+  const void* storage() const { return items_ ? static_cast<const void*>(items_.get()) : element_.get(); }
+  const std::vector<const void*>* may_be() const { return may_be_.get(); }
+  Value with_may_be(std::vector<const void*> storages) const;
   const std::shared_ptr<ObjectValue>& as_object() const { return object_; }
 
   // Debug text: `Tensor[B, 10]`, `3`, `B`, `(2, 3)`, `None`, `?`.
@@ -155,6 +161,7 @@ class Value {
   std::shared_ptr<const Value> element_;
   std::shared_ptr<ObjectValue> object_;
   std::shared_ptr<const UnknownCause> cause_;
+  std::shared_ptr<const std::vector<const void*>> may_be_;
 };
 
 // An instance of a class the rules know (an nn.Module, a range, ...). The

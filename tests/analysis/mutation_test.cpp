@@ -526,5 +526,40 @@ TEST(Mutation, ListChangesThroughDundersOperatorAndDeepHolders) {
     EXPECT_NE(a.outcome(line_of(src, at), "linear_c1"), Outcome::Proven) << at << "\n" << a.dump();
 }
 
+TEST(Mutation, ListsReachedThroughAJoinACopyOrMaxAreTheOriginals) {
+  // tester7/03: each second holder was not recognised as the list itself
+  const std::string src =
+      "import dataclasses, sys, torch\n"
+      "lin = torch.nn.Linear(8, 2)\n"
+      "enc = [8]\n"
+      "dec = [8]\n"
+      "target = enc if len(sys.argv) > 5 else dec\n"
+      "if len(sys.argv) > 5:\n"
+      "    t2 = enc\n"
+      "else:\n"
+      "    t2 = dec\n"
+      "t2[0] = 6\n"
+      "p = lin(torch.randn(2, dec[0]))  # branch\n"
+      "DEFAULTS = {'dims': [8]}\n"
+      "cfg = dict(DEFAULTS)\n"
+      "cfg['dims'][0] = 6\n"
+      "q = lin(torch.randn(2, DEFAULTS['dims'][0]))  # dict copy\n"
+      "@dataclasses.dataclass\n"
+      "class Cfg:\n"
+      "    dims: list\n"
+      "base = Cfg(dims=[8])\n"
+      "small = dataclasses.replace(base)\n"
+      "small.dims[0] = 6\n"
+      "r = lin(torch.randn(2, base.dims[0]))  # replace\n"
+      "a = [8]\n"
+      "b = [8, 1]\n"
+      "longest = max([a, b], key=len)\n"
+      "longest[0] = 6\n"
+      "s = lin(torch.randn(2, b[0]))  # max\n";
+  Analysed a(src);
+  for (const char* at : {"# branch", "# dict copy", "# replace", "# max"})
+    EXPECT_EQ(a.outcome(line_of(src, at), "linear_c1"), Outcome::Deferred) << at << "\n" << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
