@@ -525,6 +525,23 @@ class Interpreter {
   // Names the defs nested in `def` declare `nonlocal` (cached).
   const std::set<std::string>& shared_with_inner_functions(const ir::FunctionDef* def);
   std::map<const ir::FunctionDef*, std::set<std::string>> nonlocal_names_;
+  // Attribute writes from its construction to join_into_objects(), after
+  // which each attribute written holds the join of every value it had in
+  // between (a body that may stop after any statement: a try body with
+  // handlers, a suppressing with).
+  class WrittenBetween {
+   public:
+    explicit WrittenBetween(Interpreter& in);
+    ~WrittenBetween();
+    WrittenBetween(const WrittenBetween&) = delete;
+    WrittenBetween& operator=(const WrittenBetween&) = delete;
+    void join_into_objects();
+
+   private:
+    Interpreter& in_;
+    WriteMark mark_;
+    bool done_ = false;
+  };
   void exec_generator_body(const ir::FunctionDef& def);
   static bool returns_only_falsy(const FunctionObject& fn);
   const std::set<std::string>& rebound_names(const ir::FunctionDef* def);

@@ -609,7 +609,9 @@ void Interpreter::exec(const Stmt* s) {
         }
         HandlerScope pop{handlers_, pushed};
         SolverScope scope(*solver_);
+        WrittenBetween written(*this);
         exec_body(w->body);
+        written.join_into_objects();  // the body may have stopped after any statement
         if (frame().live) run_exits();
       }
       // (a project __exit__ that may return true suppresses what the body raised)
@@ -633,6 +635,7 @@ void Interpreter::exec(const Stmt* s) {
         ++pushed;
       }
       std::vector<Vars> ends;
+      Vars handler_start = before;
       {
         // A handler runs when the body failed, a failed check or assert
         // included, and the program goes on after the try: what the body
@@ -641,13 +644,39 @@ void Interpreter::exec(const Stmt* s) {
         if (!t->handlers.empty()) body_facts.emplace(*solver_);
         {
           HandlerScope pop{handlers_, pushed};
-          exec_body(t->body);
+          if (t->handlers.empty()) {
+            exec_body(t->body);
+          } else {
+            // the body may stop after any statement: an attribute it wrote
+            // holds any value it had in between, in the handlers and after
+            WrittenBetween written(*this);
+            // a handler starts from the variables as they were after any
+            // statement of the body (the next one may have raised)
+            for (Stmt* b : t->body) {
+              if (!frame().live) break;
+              exec(b);
+              if (!frame().live) break;
+              handler_start = join_vars(handler_start, *frame().vars, {});
+              static const std::set<Kind> atomic = {Kind::Assign,     Kind::AugAssign, Kind::AnnAssign, Kind::ExprStmt,
+                                                    Kind::Import,     Kind::ImportFrom, Kind::FunctionDef, Kind::ClassDef,
+                                                    Kind::Delete,     Kind::Global,    Kind::Nonlocal,  Kind::Return,
+                                                    Kind::Raise,      Kind::Assert,    Kind::Break,     Kind::Continue};
+              if (!atomic.count(b->kind)) {
+                // inside a compound statement: any value in between
+                std::map<std::string, int> inner;
+                count_bindings(Body{b}, false, 0, inner);
+                for (const auto& [name, n] : inner)
+                  if (auto it = handler_start.find(name); it != handler_start.end()) it->second.value = Value::unknown();
+              }
+            }
+            written.join_into_objects();
+          }
         }
         if (frame().live) exec_body(t->orelse);
         if (frame().live) ends.push_back(*frame().vars);
       }
       for (const ExceptHandler& h : t->handlers) {
-        *frame().vars = before;
+        *frame().vars = handler_start;
         frame().live = true;
         if (h.type) eval(h.type);
         if (!h.name.empty()) bind_name(h.name, Value::unknown(), h.loc);
@@ -969,6 +998,38 @@ void Interpreter::check_truth(const Node* site, const Expr* test, const Value& v
   } else if (may_be_tensor(v) && test != compared_non_tensors_) {
     note_unresolved(site, "the tested operand is not known (it may be a tensor)");
   }
+}
+
+Interpreter::WrittenBetween::WrittenBetween(Interpreter& in) : in_(in), mark_(in.write_mark()) { ++in_.log_depth; }
+
+Interpreter::WrittenBetween::~WrittenBetween() {
+  if (!done_) --in_.log_depth;
+}
+
+void Interpreter::WrittenBetween::join_into_objects() {
+  --in_.log_depth;
+  done_ = true;
+  // per attribute of an object that existed before: its value then, and
+  // every value a write gave it since (each write's old value is the one
+  // before; the current one is the last)
+  std::map<std::pair<ObjectValue*, std::string>, std::pair<std::shared_ptr<ObjectValue>, Value>> seen;
+  for (std::size_t i = mark_.log; i < in_.write_log_.size(); ++i) {
+    const AttrWrite& w = in_.write_log_[i];
+    const auto* made = dynamic_cast<const InstanceObject*>(w.object.get());
+    if (made && made->born > mark_.clock) continue;
+    Value old = w.old_value ? *w.old_value : Value::unknown();
+    auto key = std::make_pair(w.object.get(), w.name);
+    auto it = seen.find(key);
+    if (it == seen.end()) seen.emplace(key, std::make_pair(w.object, old));
+    else it->second.second = join_values(it->second.second, old, {}, w.name);
+  }
+  if (in_.log_depth == 0) in_.write_log_.resize(mark_.log);
+  for (auto& [key, held] : seen) {
+    const Value* now = held.first->attribute(key.second);
+    Value any = now ? join_values(held.second, *now, {}, key.second) : Value::unknown();
+    in_.write_object_attribute(held.first, key.second, any);
+  }
+  if (!seen.empty()) in_.memo_.clear();
 }
 
 void Interpreter::assign(const Expr* target, const Value& v, const SourceLoc& origin, const Expr* value_expr,

@@ -252,5 +252,41 @@ TEST(Protocols, APatchedLibraryMethodIsNotCheckedByItsRule) {
   EXPECT_EQ(a.count(Outcome::Error), 0u) << a.dump();
 }
 
+TEST(Protocols, ATryBodyThatStopsEarlyLeavesAnyValueItHadInBetween) {
+  // tester7/01: what the body wrote after the raising statement was kept
+  // (an attribute, and a variable: `width = 6; load(); width = 8`)
+  const std::string src = std::string(kHeader) +
+                          "import contextlib\n"
+                          "def load():\n"
+                          "    raise ValueError('x')\n"
+                          "class Cfg:\n"
+                          "    width = 8\n"
+                          "cfg = Cfg()\n"
+                          "try:\n"
+                          "    cfg.width = 6\n"
+                          "    load()\n"
+                          "    cfg.width = 8\n"
+                          "except ValueError:\n"
+                          "    pass\n"
+                          "a = x.view(2, cfg.width)  # attribute\n"
+                          "width = 8\n"
+                          "try:\n"
+                          "    width = 6\n"
+                          "    load()\n"
+                          "    width = 8\n"
+                          "except ValueError:\n"
+                          "    pass\n"
+                          "b = x.view(2, width)  # variable\n"
+                          "other = Cfg()\n"
+                          "with contextlib.suppress(ValueError):\n"
+                          "    other.width = 6\n"
+                          "    load()\n"
+                          "    other.width = 8\n"
+                          "c = x.view(2, other.width)  # suppress\n";
+  Analysed a(src);
+  for (const char* at : {"# attribute", "# variable", "# suppress"})
+    EXPECT_EQ(a.outcome(line_of(src, at), "view_c5"), Outcome::Deferred) << at << "\n" << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
