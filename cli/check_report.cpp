@@ -48,6 +48,9 @@ std::vector<std::string> coverage_lines(const AnalysisResult& result) {
   if (c.torchscript > 0)
     out.push_back("not checked: " + plural_of(c.torchscript, "call or operator", "calls or operators") +
                   " not proven in code compiled by TorchScript (torch.jit.script/trace runs it without Python)");
+  if (c.not_analysed > 0)
+    out.push_back("not checked: " + plural_of(c.not_analysed, "match statement", "match statements") +
+                  " (the analysis does not follow them: the calls in their cases get no run-time check)");
   if (c.through_partial > 0)
     out.push_back("not checked: " + plural_of(c.through_partial, "call", "calls") +
                   " of a functools.partial of a library function (the run-time check cannot see what it binds)");
@@ -83,6 +86,7 @@ void write_coverage_json(JsonWriter& w, const AnalysisResult& result) {
   w.field("unknown_ranks", c.unknown_ranks);
   w.field("torchscript", c.torchscript);
   w.field("through_partial", c.through_partial);
+  w.field("not_analysed", c.not_analysed);
   w.key("lines").begin_array();
   for (const std::string& line : coverage_lines(result)) w.value(line);
   w.end_array();

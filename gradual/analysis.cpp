@@ -89,6 +89,10 @@ std::vector<AnalysisResult::Precondition> preconditions_of(const std::vector<Obl
 void fill_coverage(AnalysisResult& result) {
   result.coverage = {};
   for (const SiteSummary& s : result.sites) {
+    if (s.not_analysed) {
+      ++result.coverage.not_analysed;
+      continue;
+    }
     for (const std::string& name : s.no_rule) ++result.coverage.no_rule[name];
     if (s.compiled_visits > 0 && s.needs_check()) ++result.coverage.torchscript;  // no run-time check either
     else if (s.partial_visits > 0 && s.needs_check()) ++result.coverage.through_partial;

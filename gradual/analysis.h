@@ -121,6 +121,7 @@ struct SiteSummary {
   int visits = 0;
   int compiled_visits = 0;  // visits inside code TorchScript compiles (no run-time check can run there)
   int partial_visits = 0;   // visits calling a functools.partial of a library function (the runtime cannot check it)
+  bool not_analysed = false;  // a statement the analysis does not follow (match): its calls get no check
   bool unresolved = false;  // a visit could not tell whether a rule applies (an unknown callee or operand)
   bool unmodelled = false;  // a rule applies but a visit could not apply it (arguments it cannot spell out)
   bool not_proven = false;  // an obligation was deferred or refuted in a visit
@@ -198,6 +199,7 @@ struct AnalysisResult {
     int unknown_ranks = 0;               // sites with an operand of unknown rank: run time only
     int torchscript = 0;                 // sites needing a check in code TorchScript compiles: not checked
     int through_partial = 0;             // sites needing a check that call a functools.partial: not checked
+    int not_analysed = 0;                // statements not analysed (match): their calls are not checked
   } coverage;
   std::vector<Diagnostic> internal;             // notes about analysis failures (never errors)
   // Shape annotations that look like jaxtyping's but cannot be used

@@ -16,7 +16,7 @@ namespace gshape::gradual {
 
 namespace {
 
-constexpr uint64_t kFormat = 6;  // 3: uncalled_only; 4: origin; 5: compiled_visits; 6: partial_visits
+constexpr uint64_t kFormat = 7;  // 3: uncalled_only; 4: origin; 5: compiled_visits; 6: partial_visits; 7: not_analysed
 constexpr const char kMagic[] = "GSAU";
 
 class Writer {
@@ -307,6 +307,7 @@ std::string serialise_result(const AnalysisResult& r) {
     w.strings(x.no_rule);
     w.s(x.what);
     w.b(x.unknown_operand);
+    w.b(x.not_analysed);
   }
   w.diagnostics(r.internal);
   w.diagnostics(r.annotation_problems);
@@ -360,6 +361,7 @@ std::optional<AnalysisResult> deserialise_result(std::string_view text, const Pr
       x.no_rule = rd.strings();
       x.what = rd.s();
       x.unknown_operand = rd.b();
+      x.not_analysed = rd.b();
     }
     r.internal = rd.diagnostics();
     r.annotation_problems = rd.diagnostics();

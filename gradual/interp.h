@@ -578,6 +578,7 @@ class Interpreter {
     std::string what;
     bool unknown_operand = false;
     bool through_partial = false;  // the callee is a functools.partial of a library function
+    bool not_analysed = false;     // a statement the analysis does not follow
   };
   OpenSite* open_site(const ir::Node* site);
   const std::map<const ir::Node*, SiteSummary>& site_summaries() const { return site_summaries_; }

@@ -3,6 +3,8 @@
 #include "gradual/operator_rules.h"
 #include "gradual/interp.h"
 
+#include <regex>
+
 namespace gshape::gradual::interp {
 
 using namespace gshape::ir;
@@ -756,7 +758,32 @@ void Interpreter::exec(const Stmt* s) {
         }
       }
       return;
-    default: return;  // pass, nonlocal, opaque statements
+    case Kind::OpaqueStmt: {
+      // A statement the IR does not model (a match statement): it may bind
+      // or change any name it spells and call anything; it is listed as
+      // not checked (its calls get no run-time check)
+      if (cast<OpaqueStmt>(s)->what != "match_statement") return;
+      SiteOutcome outcome(*this, s);
+      if (OpenSite* open = open_site(s)) open->not_analysed = true;
+      static const std::regex identifier(R"([A-Za-z_][A-Za-z_0-9]*)");
+      const std::string text = source_text(s->loc, std::string::npos);
+      std::set<std::string> names;
+      for (auto it = std::sregex_iterator(text.begin(), text.end(), identifier); it != std::sregex_iterator(); ++it)
+        names.insert(it->str());
+      for (Vars* vars : {frame().vars, &frame().module->globals})
+        for (auto& [name, b] : *vars) {
+          if (!names.count(name)) continue;
+          if (b.value.is_object() && !object_as<FunctionObject>(b.value) && !object_as<ClassObject>(b.value) &&
+              !object_as<LibraryName>(b.value) && !object_as<ModuleNamespace>(b.value))
+            forget_object(b.value);
+          else if (!object_as<FunctionObject>(b.value) && !object_as<ClassObject>(b.value) &&
+                   !object_as<LibraryName>(b.value) && !object_as<ModuleNamespace>(b.value))
+            b.value = b.value.is_sequence() ? after_unseen_change(b.value) : Value::unknown();
+        }
+      memo_.clear();
+      return;
+    }
+    default: return;  // pass, nonlocal
   }
 }
 

@@ -94,6 +94,27 @@ TEST(Check, ACallOfAPartialOfALibraryFunctionIsSaidToBeNotChecked) {
   EXPECT_TRUE(contains(report.out, "not instrumentable: the callee is a functools.partial")) << report.out;
 }
 
+TEST(Check, AMatchStatementIsSaidToBeNotCheckedAndWhatItBindsIsUnknown) {
+  // the interpreter skipped match statements silently: names bound in a case
+  // kept their old values (a false proof after it) and the calls in its cases
+  // were neither checked nor listed (tester6/01)
+  TempDir dir;
+  dir.write("m.py",
+            "import sys, torch\n"
+            "heads = 4\n"
+            "match sys.argv[1]:\n"
+            "    case 'wide':\n"
+            "        heads = 12\n"
+            "    case _:\n"
+            "        pass\n"
+            "y = torch.randn(4, 16).view(4, heads, -1)\n");
+  ProcessResult r = gshape({"check", "--no-cache", dir / "m.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "not checked: 1 match statement")) << r.err;
+  ProcessResult report = gshape({"report", "--all", "--verbose", dir / "m.py"});
+  EXPECT_TRUE(contains(report.out, "8:5  deferred  view_c4")) << report.out;
+}
+
 TEST(Check, CodeCompiledByTorchScriptIsSaidToBeNotChecked) {
   // an outside tester's report: TorchScript compiles the original source and
   // runs it without Python, so the sites in a scripted function or module
