@@ -9,6 +9,56 @@ namespace gshape::gradual::interp {
 
 using namespace gshape::ir;
 
+namespace {
+// The names a statement's source may bind or change: every name on a `case`
+// line (capture patterns), left of an assignment's `=`, after `as`, `for`,
+// `del`, `global`, `nonlocal`, `import`, before `:=`, and every name whose
+// attribute or item the text reaches (`x.grow()`, `xs[0] = 1`). The first
+// line (a match's subject) counts only with a walrus.
+std::set<std::string> names_a_statement_may_change(const std::string& text) {
+  static const std::regex identifier(R"([A-Za-z_][A-Za-z_0-9]*)");
+  static const std::set<std::string> binders = {"as", "for", "del", "global", "nonlocal", "import"};
+  std::set<std::string> out;
+  std::size_t line_start = 0;
+  bool first = true;
+  while (line_start <= text.size()) {
+    std::size_t line_end = text.find('\n', line_start);
+    if (line_end == std::string::npos) line_end = text.size();
+    const std::string line = text.substr(line_start, line_end - line_start);
+    line_start = line_end + 1;
+    bool header = first;
+    first = false;
+    if (header && line.find(":=") == std::string::npos) continue;
+    std::size_t indent = line.find_first_not_of(" \t");
+    bool case_line = indent != std::string::npos && line.compare(indent, 5, "case ") == 0;
+    // the `=` of an assignment (not ==, !=, <=, >=, a keyword argument's
+    // `=` inside brackets counts too: harmless, it only forgets more)
+    std::size_t assign = std::string::npos;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line[i] != '=') continue;
+      char before = i > 0 ? line[i - 1] : ' ';
+      char after = i + 1 < line.size() ? line[i + 1] : ' ';
+      if (after == '=' || before == '=' || before == '!' || before == '<' || before == '>' || before == ':') continue;
+      assign = i;
+      break;
+    }
+    std::string previous_word;
+    for (auto it = std::sregex_iterator(line.begin(), line.end(), identifier); it != std::sregex_iterator(); ++it) {
+      const std::string name = it->str();
+      std::size_t at = static_cast<std::size_t>(it->position());
+      std::size_t next = line.find_first_not_of(" \t", at + name.size());
+      char follow = next == std::string::npos ? ' ' : line[next];
+      bool walrus = follow == ':' && next + 1 < line.size() && line[next + 1] == '=';
+      if (case_line || (assign != std::string::npos && at < assign) || binders.count(previous_word) || follow == '.' ||
+          follow == '[' || walrus)
+        out.insert(name);
+      previous_word = name;
+    }
+  }
+  return out;
+}
+}  // namespace
+
 void Interpreter::exec_body(const Body& body) {
   for (const Stmt* s : body) {
     if (!frame().live) return;
@@ -765,21 +815,23 @@ void Interpreter::exec(const Stmt* s) {
       if (cast<OpaqueStmt>(s)->what != "match_statement") return;
       SiteOutcome outcome(*this, s);
       if (OpenSite* open = open_site(s)) open->not_analysed = true;
-      static const std::regex identifier(R"([A-Za-z_][A-Za-z_0-9]*)");
-      const std::string text = source_text(s->loc, std::string::npos);
-      std::set<std::string> names;
-      for (auto it = std::sregex_iterator(text.begin(), text.end(), identifier); it != std::sregex_iterator(); ++it)
-        names.insert(it->str());
+      std::string text;
+      if (s->loc.valid() && s->loc.end <= s->loc.file->text().size())
+        text = std::string(s->loc.file->text().substr(s->loc.begin, s->loc.end - s->loc.begin));
+      const std::set<std::string> names = names_a_statement_may_change(text);
+      auto definition = [](const Value& v) {  // kept: a case would have to def or import it again
+        return object_as<FunctionObject>(v) || object_as<ClassObject>(v) || object_as<LibraryName>(v) ||
+               object_as<ModuleNamespace>(v);
+      };
+      std::vector<Value> changed;  // lists and tensors the statement may change in place
       for (Vars* vars : {frame().vars, &frame().module->globals})
         for (auto& [name, b] : *vars) {
-          if (!names.count(name)) continue;
-          if (b.value.is_object() && !object_as<FunctionObject>(b.value) && !object_as<ClassObject>(b.value) &&
-              !object_as<LibraryName>(b.value) && !object_as<ModuleNamespace>(b.value))
-            forget_object(b.value);
-          else if (!object_as<FunctionObject>(b.value) && !object_as<ClassObject>(b.value) &&
-                   !object_as<LibraryName>(b.value) && !object_as<ModuleNamespace>(b.value))
-            b.value = b.value.is_sequence() ? after_unseen_change(b.value) : Value::unknown();
+          if (!names.count(name) || definition(b.value)) continue;
+          if (b.value.is_object()) forget_object(b.value);
+          if (b.value.is_sequence() || b.value.is_tensor()) changed.push_back(b.value);
+          b.value = Value::unknown();
         }
+      for (const Value& v : changed) assign_in_place(nullptr, v, after_unseen_change(v), s->loc);  // their other holders
       memo_.clear();
       return;
     }
