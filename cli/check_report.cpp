@@ -48,6 +48,9 @@ std::vector<std::string> coverage_lines(const AnalysisResult& result) {
   if (c.torchscript > 0)
     out.push_back("not checked: " + plural_of(c.torchscript, "call or operator", "calls or operators") +
                   " not proven in code compiled by TorchScript (torch.jit.script/trace runs it without Python)");
+  if (c.hooked > 0)
+    out.push_back("not checked: " + plural_of(c.hooked, "call", "calls") +
+                  " of modules with forward hooks (a check cannot see the input the hooks pass on)");
   if (c.not_analysed > 0)
     out.push_back("not checked: " + plural_of(c.not_analysed, "match statement", "match statements") +
                   " (the analysis does not follow them: the calls in their cases get no run-time check)");
@@ -87,6 +90,7 @@ void write_coverage_json(JsonWriter& w, const AnalysisResult& result) {
   w.field("torchscript", c.torchscript);
   w.field("through_partial", c.through_partial);
   w.field("not_analysed", c.not_analysed);
+  w.field("hooked", c.hooked);
   w.key("lines").begin_array();
   for (const std::string& line : coverage_lines(result)) w.value(line);
   w.end_array();

@@ -231,11 +231,12 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
             if (ob->status != gradual::Status::Proven) plan.rejected.push_back({ob->id, std::string(why)});
         continue;
       }
-      if (ev.summary && ev.summary->partial_visits > 0) {
+      if (ev.summary && (ev.summary->partial_visits > 0 || ev.summary->hooked_visits > 0)) {
         planned.insert(range);
+        const char* why = ev.summary->partial_visits > 0 ? kCalledThroughPartial : kCallsAHookedModule;
         if (ev.obligations)
           for (const gradual::Obligation* ob : *ev.obligations)
-            if (ob->status != gradual::Status::Proven) plan.rejected.push_back({ob->id, std::string(kCalledThroughPartial)});
+            if (ob->status != gradual::Status::Proven) plan.rejected.push_back({ob->id, std::string(why)});
         continue;
       }
       std::optional<SitePlan> s = site_of(node);

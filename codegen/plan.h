@@ -83,6 +83,11 @@ inline constexpr const char* kCalledThroughPartial =
     "the callee is a functools.partial of a library function: the run-time check sees the partial object, not "
     "the function and the arguments it binds";
 
+// Why a call of a module with forward hooks gets no check.
+inline constexpr const char* kCallsAHookedModule =
+    "the module called has forward hooks (its own or one for every module): a check cannot see the input they pass "
+    "on";
+
 // An obligation that needs a run-time check but cannot get one, and why
 // (read by the report as "not instrumentable").
 struct NotInstrumentable {

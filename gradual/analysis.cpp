@@ -96,6 +96,7 @@ void fill_coverage(AnalysisResult& result) {
     for (const std::string& name : s.no_rule) ++result.coverage.no_rule[name];
     if (s.compiled_visits > 0 && s.needs_check()) ++result.coverage.torchscript;  // no run-time check either
     else if (s.partial_visits > 0 && s.needs_check()) ++result.coverage.through_partial;
+    else if (s.hooked_visits > 0 && s.needs_check()) ++result.coverage.hooked;
     else if (s.unresolved) {
       ++(s.unknown_operand ? result.coverage.unknown_operands : result.coverage.unresolved_calls);
       std::size_t close = s.what.find('`', 1);  // "`text` is not known": the callee as the user wrote it

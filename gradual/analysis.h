@@ -122,6 +122,7 @@ struct SiteSummary {
   int compiled_visits = 0;  // visits inside code TorchScript compiles (no run-time check can run there)
   int partial_visits = 0;   // visits calling a functools.partial of a library function (the runtime cannot check it)
   bool not_analysed = false;  // a statement the analysis does not follow (match): its calls get no check
+  int hooked_visits = 0;      // visits calling a module with forward hooks (a check cannot see what they pass on)
   bool unresolved = false;  // a visit could not tell whether a rule applies (an unknown callee or operand)
   bool unmodelled = false;  // a rule applies but a visit could not apply it (arguments it cannot spell out)
   bool not_proven = false;  // an obligation was deferred or refuted in a visit
@@ -200,6 +201,7 @@ struct AnalysisResult {
     int torchscript = 0;                 // sites needing a check in code TorchScript compiles: not checked
     int through_partial = 0;             // sites needing a check that call a functools.partial: not checked
     int not_analysed = 0;                // statements not analysed (match): their calls are not checked
+    int hooked = 0;                      // sites calling a module with forward hooks: not checked
   } coverage;
   std::vector<Diagnostic> internal;             // notes about analysis failures (never errors)
   // Shape annotations that look like jaxtyping's but cannot be used

@@ -16,7 +16,7 @@ namespace gshape::gradual {
 
 namespace {
 
-constexpr uint64_t kFormat = 7;  // 3: uncalled_only; 4: origin; 5: compiled_visits; 6: partial_visits; 7: not_analysed
+constexpr uint64_t kFormat = 8;  // 3: uncalled_only; 4: origin; 5: compiled_visits; 6: partial_visits; 7: not_analysed; 8: hooked_visits
 constexpr const char kMagic[] = "GSAU";
 
 class Writer {
@@ -308,6 +308,7 @@ std::string serialise_result(const AnalysisResult& r) {
     w.s(x.what);
     w.b(x.unknown_operand);
     w.b(x.not_analysed);
+    w.i(x.hooked_visits);
   }
   w.diagnostics(r.internal);
   w.diagnostics(r.annotation_problems);
@@ -362,6 +363,9 @@ std::optional<AnalysisResult> deserialise_result(std::string_view text, const Pr
       x.what = rd.s();
       x.unknown_operand = rd.b();
       x.not_analysed = rd.b();
+      int64_t hooked = rd.i();
+      if (hooked < 0 || hooked > visits) throw Malformed();
+      x.hooked_visits = static_cast<int>(hooked);
     }
     r.internal = rd.diagnostics();
     r.annotation_problems = rd.diagnostics();

@@ -579,6 +579,7 @@ class Interpreter {
     bool unknown_operand = false;
     bool through_partial = false;  // the callee is a functools.partial of a library function
     bool not_analysed = false;     // a statement the analysis does not follow
+    bool hooked = false;           // calls a module with forward hooks (a check cannot see what they pass on)
   };
   OpenSite* open_site(const ir::Node* site);
   const std::map<const ir::Node*, SiteSummary>& site_summaries() const { return site_summaries_; }

@@ -266,9 +266,11 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
     return Value::unknown();
   };
   if (!callee.is_object() || !callee.as_object()) return unresolved("is not known");
-  if (callee.as_object()->attribute(kForwardHooksAttr)) return unresolved("has forward hooks the analysis does not follow");
-  if (global_module_hooks_ && is_module_value(callee))
+  if (callee.as_object()->attribute(kForwardHooksAttr) || (global_module_hooks_ && is_module_value(callee))) {
+    if (OpenSite* open = open_site(site)) open->hooked = true;
+    if (callee.as_object()->attribute(kForwardHooksAttr)) return unresolved("has forward hooks the analysis does not follow");
     return unresolved("is a module, and a hook registered for every module (register_module_forward_hook) may change its input or output");
+  }
   // `m.forward = ...` on a module instance: nn.Module.__call__ calls that
   if (const Value* forward = callee.as_object()->attribute("forward")) {
     const auto* inst = object_as<InstanceObject>(callee);
@@ -329,6 +331,12 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
       Value out;
       if (object_as<InstanceObject>(child) || object_as<ContainerModule>(child) || object_as<ChoiceObject>(child)) {
         out = call_value(child, nullptr, {input}, site);
+      } else if (child.is_object() && child.as_object() &&
+                 (child.as_object()->attribute(kForwardHooksAttr) || global_module_hooks_)) {
+        // a layer given forward hooks (`for m in net.modules(): m.register_forward_pre_hook(f)`)
+        if (OpenSite* open = open_site(site)) open->hooked = true;
+        note_unresolved(site, "a layer of the nn.Sequential has forward hooks the analysis does not follow");
+        out = Value::tensor(Shape::unknown(), false);
       } else if (child.is_object() && child.as_object() && !object_as<LibraryName>(child)) {
         const std::string& cls = child.as_object()->class_name;
         if (std::optional<Value> r = apply_named_rule(cls + ".forward", Receiver{child, nullptr}, {input}, site)) {

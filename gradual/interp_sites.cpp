@@ -30,6 +30,7 @@ Interpreter::SiteOutcome::~SiteOutcome() {
   if (in_.in_torchscript_ > 0) ++summary.compiled_visits;
   if (done.through_partial) ++summary.partial_visits;
   summary.not_analysed = summary.not_analysed || done.not_analysed;
+  if (done.hooked) ++summary.hooked_visits;
   summary.unresolved = summary.unresolved || done.unresolved;
   summary.unmodelled = summary.unmodelled || done.unmodelled;
   summary.not_proven = summary.not_proven || done.not_proven;

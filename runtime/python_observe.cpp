@@ -465,10 +465,35 @@ std::unique_ptr<ModuleSnapshot> take_snapshot(PyObject* dict, const gradual::Rul
 
 }  // namespace
 
+namespace {
+// A forward pre-hook for every module other than gshape's own
+// (register_module_forward_pre_hook): it runs after gshape's and may change
+// the input gshape's check saw (tester7/08).
+bool other_global_pre_hooks() {
+  static PyObject* const global = [] {
+    PyObject* m = PyImport_ImportModule("torch.nn.modules.module");
+    PyObject* d = m ? PyObject_GetAttrString(m, "_global_forward_pre_hooks") : nullptr;  // kept
+    Py_XDECREF(m);
+    if (d == nullptr) PyErr_Clear();
+    return d;
+  }();
+  if (global == nullptr || !PyDict_Check(global)) return false;
+  PyObject* key = nullptr;
+  PyObject* hook = nullptr;
+  Py_ssize_t pos = 0;
+  while (PyDict_Next(global, &pos, &key, &hook)) {
+    bool own = PyCFunction_Check(hook) &&
+               std::string_view(reinterpret_cast<PyCFunctionObject*>(hook)->m_ml->ml_name) == "module_pre_hook";
+    if (!own) return true;
+  }
+  return false;
+}
+}  // namespace
+
 bool has_forward_pre_hooks(PyObject* module) {
   PyObject* dict = module_dict(module);
   PyObject* hooks = dict ? PyDict_GetItemString(dict, "_forward_pre_hooks") : nullptr;  // borrowed
-  return hooks != nullptr && PyDict_Check(hooks) && PyDict_GET_SIZE(hooks) > 0;
+  return (hooks != nullptr && PyDict_Check(hooks) && PyDict_GET_SIZE(hooks) > 0) || other_global_pre_hooks();
 }
 
 void observe_module(Observed& o, PyObject* module, const gradual::Rule* forward_rule) {

@@ -115,6 +115,26 @@ TEST(Check, AMatchStatementIsSaidToBeNotCheckedAndWhatItBindsIsUnknown) {
   EXPECT_TRUE(contains(report.out, "8:5  deferred  view_c4")) << report.out;
 }
 
+TEST(Check, ACallOfAModuleWithForwardHooksIsSaidToBeNotChecked) {
+  // a pre-hook changes the input after a check could read it: the call was
+  // claimed "checked at run time" (or proven, for a Sequential's layer
+  // hooked through a modules() loop) and PyTorch's error escaped (tester7/08)
+  TempDir dir;
+  dir.write("h.py",
+            "import torch\n"
+            "import torch.nn as nn\n"
+            "net = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 4))\n"
+            "def trim(module, inputs):\n"
+            "    return (inputs[0][..., :6],)\n"
+            "for m in net.modules():\n"
+            "    if isinstance(m, nn.Linear) and m.out_features == 4:\n"
+            "        m.register_forward_pre_hook(trim)\n"
+            "y = net(torch.randn(2, 8))\n");
+  ProcessResult r = gshape({"check", "--no-cache", dir / "h.py"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "not checked: 1 call of modules with forward hooks")) << r.err;
+}
+
 TEST(Check, CodeCompiledByTorchScriptIsSaidToBeNotChecked) {
   // an outside tester's report: TorchScript compiles the original source and
   // runs it without Python, so the sites in a scripted function or module
