@@ -45,18 +45,19 @@ std::vector<std::string> coverage_lines(const AnalysisResult& result) {
     if (ops.size() > 8) names += ", and " + std::to_string(ops.size() - 8) + " more";
     out.push_back("not checked: " + plural_of(total, "call", "calls") + " of ops without a rule: " + names);
   }
-  if (c.torchscript > 0)
-    out.push_back("not checked: " + plural_of(c.torchscript, "call or operator", "calls or operators") +
-                  " not proven in code compiled by TorchScript (torch.jit.script/trace runs it without Python)");
-  if (c.hooked > 0)
-    out.push_back("not checked: " + plural_of(c.hooked, "call", "calls") +
-                  " of modules with forward hooks (a check cannot see the input the hooks pass on)");
-  if (c.not_analysed > 0)
-    out.push_back("not checked: " + plural_of(c.not_analysed, "match statement", "match statements") +
-                  " (the analysis does not follow them: the calls in their cases get no run-time check)");
-  if (c.through_partial > 0)
-    out.push_back("not checked: " + plural_of(c.through_partial, "call", "calls") +
-                  " of a functools.partial of a library function (the run-time check cannot see what it binds)");
+  // the calls no check covers, and why
+  const std::pair<int, std::string> uncovered[] = {
+      {c.torchscript, plural_of(c.torchscript, "call or operator", "calls or operators") +
+                          " not proven in code compiled by TorchScript (torch.jit.script/trace runs it without Python)"},
+      {c.hooked, plural_of(c.hooked, "call", "calls") +
+                     " of modules with forward hooks (a check cannot see the input the hooks pass on)"},
+      {c.not_analysed, plural_of(c.not_analysed, "match statement", "match statements") +
+                           " (the analysis does not follow them: the calls in their cases get no run-time check)"},
+      {c.through_partial, plural_of(c.through_partial, "call", "calls") +
+                              " of a functools.partial of a library function (the run-time check cannot see what it binds)"},
+  };
+  for (const auto& [count, text] : uncovered)
+    if (count > 0) out.push_back("not checked: " + text);
   std::vector<std::string> runtime_only;
   if (c.unresolved_calls > 0)
     runtime_only.push_back(plural_of(c.unresolved_calls, "call", "calls") + " of callees the analysis could not resolve");

@@ -220,20 +220,20 @@ std::vector<FilePlan> build_plans(const Project& project, const std::vector<grad
       Range range{node->loc.begin, node->loc.end};
       Evidence ev = evidence(range);
       if (!ev.needs_check) continue;
-      if (ev.summary && ev.summary->compiled_visits > 0) {
-        // TorchScript compiles the original source and runs it without
-        // Python: a check could not run (and would not compile) there
+      // A site no check can cover: left as written, its requirements
+      // reported "not instrumentable" with the reason. TorchScript compiles
+      // the original source and runs it without Python (a check could not
+      // run, and would not compile, there); a partial or a hooked module
+      // hides from the check what the call really receives.
+      const char* why = nullptr;
+      if (ev.summary && ev.summary->compiled_visits > 0)
+        why = ev.summary->visits > ev.summary->compiled_visits ? kCompiledByTorchScriptAndPython : kCompiledByTorchScript;
+      else if (ev.summary && ev.summary->partial_visits > 0)
+        why = kCalledThroughPartial;
+      else if (ev.summary && ev.summary->hooked_visits > 0)
+        why = kCallsAHookedModule;
+      if (why) {
         planned.insert(range);
-        const char* why = ev.summary->visits > ev.summary->compiled_visits ? kCompiledByTorchScriptAndPython
-                                                                           : kCompiledByTorchScript;
-        if (ev.obligations)
-          for (const gradual::Obligation* ob : *ev.obligations)
-            if (ob->status != gradual::Status::Proven) plan.rejected.push_back({ob->id, std::string(why)});
-        continue;
-      }
-      if (ev.summary && (ev.summary->partial_visits > 0 || ev.summary->hooked_visits > 0)) {
-        planned.insert(range);
-        const char* why = ev.summary->partial_visits > 0 ? kCalledThroughPartial : kCallsAHookedModule;
         if (ev.obligations)
           for (const gradual::Obligation* ob : *ev.obligations)
             if (ob->status != gradual::Status::Proven) plan.rejected.push_back({ob->id, std::string(why)});
