@@ -258,6 +258,10 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
                               const Node* site) {
   auto unresolved = [&](const char* why) {
     std::string text = callee_expr ? source_text(callee_expr->loc, 40) : std::string();
+    // `stack.enter_context(cm)` on an ExitStack the analysis does not model
+    if (const auto* a = callee_expr ? dyn_cast<Attribute>(callee_expr) : nullptr;
+        a && a->attr == "enter_context" && args.size() == 1)
+      enter_context(args.front().value, site);
     // a callee unknown because its receiver is (data read at run time ...) passes that on
     note_unresolved(site, text.empty() ? std::string(why) : "`" + text + "` " + why,
                     callee.is_unknown() ? callee.cause() : nullptr);
@@ -812,6 +816,13 @@ Value Interpreter::call_function_body(const std::shared_ptr<FunctionObject>& fn,
 // is unknown afterwards: neither the state before nor the one its analysis
 // ended with is known to hold at any later point (tester6/12).
 void Interpreter::exec_generator_body(const ir::FunctionDef& def) {
+  run_at_unknown_time([&] { exec_body(def.body); });
+}
+
+// Analyses `body` (for its sites), then forgets what it wrote to objects,
+// module globals, lists and the module's dicts that existed before: it runs
+// at a time the analysis does not know.
+void Interpreter::run_at_unknown_time(const std::function<void()>& body) {
   const WriteMark mark = write_mark();
   // the module's globals and the entries of its dicts, to see what changed
   // (`dims[0] = 6` rebinds the global list, `state["w"] = 6` sets an entry)
@@ -827,7 +838,7 @@ void Interpreter::exec_generator_body(const ir::FunctionDef& def) {
   };
   {
     Logging logging(log_depth);
-    exec_body(def.body);
+    body();
   }
   std::vector<std::pair<std::shared_ptr<ObjectValue>, std::string>> written;
   for (std::size_t i = mark.log; i < write_log_.size(); ++i) {

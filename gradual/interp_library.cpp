@@ -940,12 +940,36 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   return Value::unknown();
 }
 
+// `stack.enter_context(cm)` (contextlib.ExitStack) of a project context
+// manager: its __enter__ runs now; its __exit__ when the stack closes, at a
+// time not followed, so what it writes is unknown from now on (tester7/07).
+// nullopt: `cm` is not a project object.
+std::optional<Value> Interpreter::enter_context(const Value& cm, const Node* site) {
+  auto inst = shared_as<InstanceObject>(cm);
+  if (!inst) return std::nullopt;
+  const Value* enter = inst->cls->lookup("__enter__");
+  const Value* exit = inst->cls->lookup("__exit__");
+  auto enter_fn = enter ? shared_as<FunctionObject>(*enter) : nullptr;
+  auto exit_fn = exit ? shared_as<FunctionObject>(*exit) : nullptr;
+  Value entered = enter_fn ? call_function(enter_fn, {}, cm, site) : Value::unknown();
+  if (enter && !enter_fn) forget_object(cm);
+  if (exit_fn) {
+    std::vector<ArgValue> none(3, ArgValue{Argument::Type::Positional, {}, Value::none(), nullptr, {}});
+    run_at_unknown_time([&] { call_function(exit_fn, none, cm, site); });
+  } else if (exit) {
+    forget_object(cm);
+  }
+  return entered;
+}
+
 Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<Receiver>& receiver,
                                const std::vector<ArgValue>& args, const Node* site, const Expr* receiver_target) {
   const std::string& name = method.name;
   Value self = method.receiver;
   // a rule of the registry (Tensor.view, torch.nn.Linear.forward, ...)
   if (auto r = apply_named_rule(name, receiver, args, site)) return *r;
+  if (last_component(name) == "enter_context" && args.size() == 1)
+    if (std::optional<Value> entered = enter_context(args.front().value, site)) return *entered;
   if (starts_with(name, "Tensor.") && !shape_neutral_method(name)) note_no_rule(site, name);
   // super().__init__(...) in a project subclass of a library module (`class
   // Layer(nn.Linear)`): the library constructor's rule builds the module, and

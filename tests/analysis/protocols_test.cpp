@@ -288,5 +288,28 @@ TEST(Protocols, ATryBodyThatStopsEarlyLeavesAnyValueItHadInBetween) {
     EXPECT_EQ(a.outcome(line_of(src, at), "view_c5"), Outcome::Deferred) << at << "\n" << a.dump();
 }
 
+TEST(Protocols, AContextManagerEnteredThroughAnExitStack) {
+  // tester7/07: its __enter__ never ran, so its write was lost
+  const std::string src = std::string(kHeader) +
+                          "import contextlib\n"
+                          "class Cfg:\n"
+                          "    width = 8\n"
+                          "class Override:\n"
+                          "    def __init__(self, cfg, w):\n"
+                          "        self.cfg, self.w = cfg, w\n"
+                          "    def __enter__(self):\n"
+                          "        self.old = self.cfg.width\n"
+                          "        self.cfg.width = self.w\n"
+                          "        return self\n"
+                          "    def __exit__(self, *exc):\n"
+                          "        self.cfg.width = self.old\n"
+                          "cfg = Cfg()\n"
+                          "with contextlib.ExitStack() as stack:\n"
+                          "    stack.enter_context(Override(cfg, 6))\n"
+                          "    y = x.view(2, cfg.width)  # entered\n";
+  Analysed a(src);
+  EXPECT_NE(a.outcome(line_of(src, "# entered"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
