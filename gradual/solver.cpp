@@ -808,8 +808,14 @@ struct Solver::Impl {
     return names + (symbols.size() == 1 ? " is unknown" : " are unknown");
   }
 
+  // A condition already assumed is not added again: the fact holding it is
+  // in this scope or an outer one, so it outlives the new one, and the
+  // first fact of a condition is the one cores name anyway. A loop or a
+  // call analysed again re-checks the same terms, and each copy would cost
+  // every later query that reaches it (witness search, canonical key, Z3's
+  // assertions): on minGPT, 1,800 connected facts with 92 distinct.
   void add_fact(const Pred& fact, const SourceLoc& loc, std::string description) {
-    if (fact.is_true()) return;
+    if (fact.is_true() || assumed.count(fact.node())) return;
     std::vector<const TermNode*> symbols;
     for (const Dim& s : symbols_of(fact.node())) symbols.push_back(s.node());
     for (const TermNode* s : symbols) facts_of_symbol[s].push_back(facts.size());
