@@ -256,6 +256,9 @@ class Interpreter {
                       const std::optional<Value>& self, const ir::Node* site);
   Value call_function_body(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
                            const std::optional<Value>& self, const ir::Node* site);
+  // A call of a function decorated with context managers (entered_around).
+  Value call_inside_contexts(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
+                             const std::optional<Value>& self, const ir::Node* site);
   // A call of an lru_cache'd function: an earlier result for equal arguments,
   // joined with every result the call may return instead.
   Value call_cached(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,

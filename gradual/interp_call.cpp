@@ -451,8 +451,40 @@ std::string Interpreter::memo_key(const FunctionObject& fn, const std::vector<Va
 
 Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
                                  const std::optional<Value>& self, const Node* site) {
+  if (fn && !fn->entered_around.empty()) return call_inside_contexts(fn, args, self, site);
   if (fn && fn->result_cache) return call_cached(fn, args, self, site);
   return call_function_body(fn, args, self, site);
+}
+
+// A call of a function decorated with context managers: as `with cm:`
+// around the call, for each, outermost first. A manager whose __enter__ or
+// __exit__ the analysis does not follow may change what it reaches, and one
+// whose __exit__ may return true may end the call with None.
+Value Interpreter::call_inside_contexts(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
+                                        const std::optional<Value>& self, const Node* site) {
+  auto inner = std::make_shared<FunctionObject>(*fn);
+  inner->entered_around.clear();
+  bool may_suppress = false;
+  for (auto it = fn->entered_around.rbegin(); it != fn->entered_around.rend(); ++it) {
+    auto inst = shared_as<InstanceObject>(*it);
+    const Value* enter = inst ? inst->cls->lookup("__enter__") : nullptr;
+    if (auto enter_fn = enter ? shared_as<FunctionObject>(*enter) : nullptr) call_function(enter_fn, {}, *it, site);
+    else forget_object(*it);
+  }
+  Value result = call_function(inner, args, self, site);
+  for (const Value& cm : fn->entered_around) {
+    auto inst = shared_as<InstanceObject>(cm);
+    const Value* exit = inst ? inst->cls->lookup("__exit__") : nullptr;
+    if (auto exit_fn = exit ? shared_as<FunctionObject>(*exit) : nullptr) {
+      std::vector<ArgValue> none(3, ArgValue{Argument::Type::Positional, {}, Value::none(), nullptr, {}});
+      call_function(exit_fn, none, cm, site);
+      may_suppress = may_suppress || !returns_only_falsy(*exit_fn);
+    } else {
+      forget_object(cm);
+      may_suppress = may_suppress || exit;
+    }
+  }
+  return may_suppress ? join_values(result, Value::none(), {}, fn->qualname + "()") : result;
 }
 
 namespace {

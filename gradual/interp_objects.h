@@ -68,6 +68,10 @@ struct FunctionObject : ObjectValue {
   // functools.cached_property: the first read stores its value on the
   // instance, where later reads find it (until it is deleted or set)
   bool stores_on_instance = false;
+  // Context managers used as its decorators (`@Override(cfg, 6)` of a
+  // contextlib.ContextDecorator subclass), innermost first: each call runs
+  // their __enter__ before the body and their __exit__ after it.
+  std::vector<Value> entered_around;
   const std::vector<ir::Parameter>& params() const;
 };
 

@@ -479,6 +479,26 @@ void Interpreter::exec(const Stmt* s) {
         }
         if (object_as<FunctionObject>(dv) || object_as<ClassObject>(dv) || object_as<BoundMethod>(dv)) {
           result = call_value(dv, d, {ArgValue{Argument::Type::Positional, {}, result, nullptr, {}}}, d);
+          continue;
+        }
+        if (const auto* inst = object_as<InstanceObject>(dv)) {
+          const Value* call = inst->cls->lookup("__call__");
+          if (call && shared_as<FunctionObject>(*call)) {  // the project's own __call__ wraps it
+            result = call_value(dv, d, {ArgValue{Argument::Type::Positional, {}, result, nullptr, {}}}, d);
+            continue;
+          }
+          // an instance of a contextlib.ContextDecorator subclass (or any
+          // context manager whose __call__ the library gives): each call of
+          // the function runs inside `with instance:` (tester7/07)
+          auto f = shared_as<FunctionObject>(result);
+          if (f && (inst->cls->lookup("__enter__") || inst->cls->lookup("__exit__"))) {
+            auto wrapped = std::make_shared<FunctionObject>(*f);
+            wrapped->entered_around.push_back(dv);
+            result = Value::object(wrapped);
+            continue;
+          }
+          result = Value::unknown();  // a library __call__ the analysis does not follow
+          continue;
         }
         // an unknown decorator: assume it keeps the function (the common factory case)
       }

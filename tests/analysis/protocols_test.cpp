@@ -311,5 +311,51 @@ TEST(Protocols, AContextManagerEnteredThroughAnExitStack) {
   EXPECT_NE(a.outcome(line_of(src, "# entered"), "view_c5"), Outcome::Proven) << a.dump();
 }
 
+TEST(Protocols, AContextDecoratorRunsItsEnterAndExitAroundEachCall) {
+  // tester7/07: `@Override(cfg, 6)` of a contextlib.ContextDecorator subclass
+  // ran the body without __enter__, so the view inside was proven with width 8
+  const std::string src = std::string(kHeader) +
+                          "import contextlib\n"
+                          "class Cfg:\n"
+                          "    width = 8\n"
+                          "class Override(contextlib.ContextDecorator):\n"
+                          "    def __init__(self, cfg, w):\n"
+                          "        self.cfg, self.w = cfg, w\n"
+                          "    def __enter__(self):\n"
+                          "        self.old = self.cfg.width\n"
+                          "        self.cfg.width = self.w\n"
+                          "        return self\n"
+                          "    def __exit__(self, *exc):\n"
+                          "        self.cfg.width = self.old\n"
+                          "cfg = Cfg()\n"
+                          "@Override(cfg, 6)\n"
+                          "def step(t):\n"
+                          "    return t.view(2, cfg.width)  # decorated\n"
+                          "y = step(x)\n"
+                          "z = x.view(2, cfg.width)  # after\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# decorated"), "view_c5"), Outcome::Error) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# after"), "view_c5"), Outcome::Proven) << a.dump();
+}
+
+TEST(Protocols, AnInstanceDecoratorWithItsOwnCallWrapsTheFunction) {
+  // an instance of a project class with __call__ was taken to keep the
+  // function: the wrapper's reshape was never seen (a false error here)
+  const std::string src = std::string(kHeader) +
+                          "class Reshaped:\n"
+                          "    def __init__(self, k):\n"
+                          "        self.k = k\n"
+                          "    def __call__(self, f):\n"
+                          "        def g(t):\n"
+                          "            return f(t).reshape(self.k, -1)\n"
+                          "        return g\n"
+                          "@Reshaped(4)\n"
+                          "def h(t):\n"
+                          "    return t\n"
+                          "y = nn.Linear(4, 3)(h(x))  # wrapped\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# wrapped"), "linear_c1"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
