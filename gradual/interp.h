@@ -548,6 +548,7 @@ class Interpreter {
   void exec_generator_body(const ir::FunctionDef& def);
   void run_at_unknown_time(const std::function<void()>& body);
   std::optional<Value> enter_context(const Value& cm, const ir::Node* site);
+  bool unbuilt_library_module(const InstanceObject& inst) const;
   static bool returns_only_falsy(const FunctionObject& fn);
   const std::set<std::string>& rebound_names(const ir::FunctionDef* def);
   std::map<const ir::FunctionDef*, std::set<std::string>> rebound_names_;

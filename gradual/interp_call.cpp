@@ -317,6 +317,14 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
     if (inst->cls->is_nn_module && !inst->cls->library_base.empty()) {
       if (auto r = apply_named_rule(inst->cls->library_base + ".forward", Receiver{callee, callee_expr}, args, site))
         return *r;
+      // a library forward no rule models (`class Seq2Seq(nn.Transformer)`):
+      // the runtime has no check for it either, so it is listed (tester8/01)
+      if (inst->cls->library_base != "torch.nn.Module") {
+        note_no_rule(site, inst->cls->library_base + ".forward");
+        note_escapes(args);
+        forget_lists_passed(args);
+        return Value::unknown();
+      }
     }
     return unresolved("is an instance the analysis cannot call");
   }
@@ -920,6 +928,7 @@ Value Interpreter::instantiate(const std::shared_ptr<ClassObject>& cls, const st
       for (const auto& [attr, v] : built->as_object()->attributes) set_attribute(self, attr, v, site->loc);
     return self;
   }
+  if (site && unbuilt_library_module(*inst)) note_no_rule(site, cls->library_base);  // its constructor's requirements
   if (cls->is_dataclass) {
     std::size_t next = 0;
     std::map<std::string, Value> given;

@@ -5,6 +5,7 @@
 // list methods and constant-key dicts. Anything else is unknown.
 #include <cctype>
 #include <cmath>
+#include <set>
 #include <typeinfo>
 
 #include "gradual/interp.h"
@@ -982,6 +983,21 @@ Value Interpreter::call_method(const BoundBuiltin& method, const std::optional<R
         for (const auto& [attr, v] : built->as_object()->attributes) set_attribute(self, attr, v, site->loc);
       return Value::none();
     }
+    // a library module no rule builds (`class Model(nn.Transformer)`): what
+    // its constructor requires (nhead dividing d_model ...) is not checked
+    if (unbuilt_library_module(*object_as<InstanceObject>(self))) {
+      note_no_rule(site, cls);
+      return Value::none();
+    }
+  }
+  // the submodules that constructor made (`self.encoder`) and the library
+  // class's own methods, called on the project's instance: no rule checks
+  // them, and the runtime has none either (tester8/01)
+  if (const auto* inst = object_as<InstanceObject>(self);
+      inst && unbuilt_library_module(*inst) && starts_with(name, inst->cls->library_base + ".") &&
+      !nn_module_method(last_component(name))) {
+    note_no_rule(site, name);
+    return Value::unknown();
   }
   Args a(args);
   std::string m = last_component(name);
@@ -1375,6 +1391,31 @@ Value Interpreter::copy_value(const Value& v, bool deep, std::map<const ObjectVa
   if (deep && !object_as<DictObject>(v) && !object_as<ContainerModule>(v))
     for (auto& [name, value] : out->attributes) value = inner(value);
   return result;
+}
+
+// A project subclass of a library module that no rule builds: its
+// constructor, the submodules it makes and its forward are not followed.
+// nn.Module itself and the containers are modelled apart.
+bool Interpreter::unbuilt_library_module(const InstanceObject& inst) const {
+  const std::string& base = inst.cls->library_base;
+  if (!inst.cls->is_nn_module || base.empty() || !starts_with(base, "torch.nn.")) return false;
+  static const std::set<std::string> modelled = {"torch.nn.Module", "torch.nn.Sequential", "torch.nn.ModuleList",
+                                                 "torch.nn.ModuleDict", "torch.nn.ParameterList",
+                                                 "torch.nn.ParameterDict"};
+  return !modelled.count(base) && !registry_.find(base);
+}
+
+bool nn_module_method(const std::string& attr) {
+  static const std::set<std::string> names = {
+      "parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children", "modules",
+      "named_modules", "to", "to_empty", "cuda", "cpu", "xpu", "ipu", "train", "eval", "apply", "state_dict",
+      "load_state_dict", "requires_grad_", "zero_grad", "half", "float", "double", "bfloat16", "type",
+      "register_buffer", "register_parameter", "add_module", "register_module", "get_submodule", "get_parameter",
+      "get_buffer", "get_extra_state", "set_extra_state", "training", "forward", "extra_repr", "share_memory",
+      "register_forward_hook", "register_forward_pre_hook", "register_backward_hook",
+      "register_full_backward_hook", "register_full_backward_pre_hook", "register_state_dict_pre_hook",
+      "register_load_state_dict_post_hook", "dump_patches", "call_super_init"};
+  return names.count(attr) > 0 || attr.rfind("__", 0) == 0 || attr.rfind("_", 0) == 0;
 }
 
 bool is_module_value(const Value& v) {

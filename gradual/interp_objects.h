@@ -137,6 +137,11 @@ struct SuperObject : ObjectValue {
 // ModuleDict (interp_library.cpp).
 bool is_module_value(const Value& v);
 
+// A method or field every nn.Module has (`parameters`, `to`, `training`,
+// dunders ...), as opposed to what a library subclass's constructor made
+// (`encoder` of nn.Transformer) or that subclass's own methods.
+bool nn_module_method(const std::string& attr);
+
 // A name in a library the project imports: a module, function or class
 // (`torch`, `torch.nn.functional.relu`, `torch.nn.Linear`), canonical form.
 struct LibraryName : ObjectValue {

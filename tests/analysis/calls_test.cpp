@@ -788,6 +788,34 @@ TEST(Calls, ReduceFoldsNumbersAndPowBroadcasts) {
   EXPECT_EQ(a.result().coverage.no_rule.count("itertools.accumulate"), 1u) << a.dump();
 }
 
+TEST(Calls, ASubclassOfALibraryModuleWithoutARuleIsListed) {
+  // tester8/01: `class Model(nn.Transformer)` ran its constructor, the
+  // encoder it built and its inherited forward unchecked, and listed none
+  const std::string src =
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "class Model(nn.Transformer):\n"
+      "    def __init__(self, d, heads):\n"
+      "        super().__init__(d_model=d, nhead=heads, num_encoder_layers=1)\n"
+      "    def encode(self, src):\n"
+      "        return self.encoder(src, mask=torch.zeros(8, 8))\n"
+      "    def heads(self):\n"
+      "        return self.parameters()\n"
+      "class Plain(nn.Transformer):\n"
+      "    pass\n"
+      "m = Model(16, 3)\n"
+      "e = m.encode(torch.randn(7, 4, 16))\n"
+      "p = m.heads()\n"
+      "y = Plain(d_model=16, nhead=2)(torch.randn(7, 4, 16), torch.randn(5, 4, 12))\n";
+  Analysed a(src);
+  const auto& no_rule = a.result().coverage.no_rule;
+  EXPECT_EQ(no_rule.count("torch.nn.Transformer"), 1u) << a.dump();  // both constructors
+  EXPECT_EQ(no_rule.at("torch.nn.Transformer"), 2) << a.dump();
+  EXPECT_EQ(no_rule.count("torch.nn.Transformer.encoder"), 1u) << a.dump();
+  EXPECT_EQ(no_rule.count("torch.nn.Transformer.forward"), 1u) << a.dump();
+  EXPECT_EQ(no_rule.count("torch.nn.Transformer.parameters"), 0u) << a.dump();  // nn.Module's own
+}
+
 TEST(Calls, ACachedPropertyKeepsItsFirstValue) {
   // an outside tester's report: functools.cached_property was computed again
   // on every read (false proof after the config changed, false error)
