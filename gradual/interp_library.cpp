@@ -863,6 +863,9 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     }
     return Value::unknown();
   }
+  // one of the sequence's items itself, not a copy: a change through it
+  // (`random.choice(lists)[0] = 6`) changes the list it picked
+  if (path == "random.choice" && arg0() && arg0()->is_sequence()) return some_item(any_element(*arg0(), "item"));
   if ((path == "copy.deepcopy" || path == "copy.copy") && arg0()) {
     std::map<const ObjectValue*, Value> copied;
     return copy_value(*arg0(), path == "copy.deepcopy", copied, 0);

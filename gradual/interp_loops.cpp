@@ -8,6 +8,8 @@
 // rule); failures only there are warnings. Comprehensions follow the same
 // iteration plans.
 #include "gradual/interp.h"
+
+#include <algorithm>
 #include "gradual/operator_rules.h"
 
 namespace gshape::gradual::interp {
@@ -131,7 +133,16 @@ Value Interpreter::some_item(const Value& element) {
   if (element.is_sequence() && element.items()) {
     std::vector<Value> items;
     for (const Value& i : *element.items()) items.push_back(some_item(i));
-    return Value::sequence(element.sequence_kind(), std::move(items));
+    Value item = Value::sequence(element.sequence_kind(), std::move(items));
+    if (element.sequence_kind() != SequenceKind::List) return item;
+    // a list item is one of the lists the element stands for: a change
+    // through it (`sorted(lists, key=len)[-1][0] = 6`) changes theirs
+    std::vector<const void*> storages;
+    if (element.storage()) storages.push_back(element.storage());
+    if (element.may_be()) storages.insert(storages.end(), element.may_be()->begin(), element.may_be()->end());
+    std::sort(storages.begin(), storages.end());
+    storages.erase(std::unique(storages.begin(), storages.end()), storages.end());
+    return item.with_may_be(std::move(storages));
   }
   return element;
 }

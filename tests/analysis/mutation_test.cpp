@@ -561,5 +561,27 @@ TEST(Mutation, ListsReachedThroughAJoinACopyOrMaxAreTheOriginals) {
     EXPECT_EQ(a.outcome(line_of(src, at), "linear_c1"), Outcome::Deferred) << at << "\n" << a.dump();
 }
 
+TEST(Mutation, AListPickedBySortedOrRandomChoiceIsOneOfTheOriginals) {
+  // a write through `sorted(lists, key=len)[-1]` or `random.choice(lists)`
+  // changed a copy: the originals kept 8 and the Linear was proven
+  const std::string src =
+      "import random\n"
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "lin = nn.Linear(8, 2)\n"
+      "enc = [8, 8]\n"
+      "dec = [8, 4]\n"
+      "lists = [enc, dec]\n"
+      "sorted(lists, key=len)[-1][0] = 6\n"
+      "p = lin(torch.randn(2, enc[0]))  # sorted\n"
+      "a = [8]\n"
+      "b = [8, 1]\n"
+      "random.choice([a, b])[0] = 6\n"
+      "q = lin(torch.randn(2, b[0]))  # choice\n";
+  Analysed a(src);
+  for (const char* at : {"# sorted", "# choice"})
+    EXPECT_EQ(a.outcome(line_of(src, at), "linear_c1"), Outcome::Deferred) << at << "\n" << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
