@@ -893,7 +893,8 @@ void Interpreter::run_at_unknown_time(const std::function<void()>& body) {
   for (auto& [name, b] : globals) {
     auto before = globals_before.find(name);
     if (before == globals_before.end() || same_value(before->second.value, b.value)) continue;
-    b.value = after_unseen_change(b.value).is_sequence() ? after_unseen_change(b.value) : Value::unknown();
+    Value forgotten = after_unseen_change(b.value);
+    b.value = forgotten.is_sequence() ? std::move(forgotten) : Value::unknown();
     changed = true;
   }
   for (auto& [dict, entries] : dicts_before) {

@@ -821,10 +821,11 @@ Value Interpreter::get_attribute(const Value& obj, const std::string& attr, cons
     // a descriptor of the class (`hidden = Doubled()` with __get__): its
     // __get__ decides what the read gives, not followed; one with __set__
     // also takes precedence over the instance's own attribute
-    if (const Value* v = inst->cls->lookup(attr); v && descriptor_kind(*v) != Descriptor::None)
-      if (descriptor_kind(*v) == Descriptor::Data || !inst->attribute(attr)) return Value::unknown();
+    const Value* in_class = inst->cls->lookup(attr);
+    if (Descriptor kind = in_class ? descriptor_kind(*in_class) : Descriptor::None; kind != Descriptor::None)
+      if (kind == Descriptor::Data || !inst->attribute(attr)) return Value::unknown();
     if (const Value* v = inst->attribute(attr)) return *v;
-    if (const Value* v = inst->cls->lookup(attr)) {
+    if (const Value* v = in_class) {
       if (auto fn = shared_as<FunctionObject>(*v)) {
         switch (fn->flavor) {
           case FunctionObject::Flavor::Static: return *v;
