@@ -300,7 +300,7 @@ bool leaves_are(const Value& v, bool want_bool) {
 // did not fix is never carried over from an operand.
 Dtype result_dtype(const std::string& name, const CallSite& call) {
   for (const auto& [k, op] : call.keywords)
-    if (k == "dtype" || k == "out") return Dtype::Unknown;
+    if (k == "dtype" || k == "out" || k == "out_int32") return Dtype::Unknown;  // bucketize(..., out_int32=True): int32
   std::size_t dot = name.rfind('.');
   std::string prefix = dot == std::string::npos ? "" : name.substr(0, dot);
   std::string op = dot == std::string::npos ? name : name.substr(dot + 1);

@@ -1224,6 +1224,33 @@ std::vector<Suite> suites() {
                         },
                         true, run_tensordot_lists};
   out.push_back(tensordot_lists);
+  out.push_back({"bucketize", "torch.bucketize", [](Rng& r) {
+                   Sizes b = r.chance(0.8) ? Sizes{r.size()} : r.shape(0, 2);
+                   if (r.chance(0.2)) return C({F(r.real(-1, 1)), T(b)});
+                   return C({T(r.shape(0, 3)), T(b)});
+                 }});
+  // searchsorted: a 1-D sequence, or one whose leading axes are the input's (sometimes off by one);
+  // a number input; side against right; a sorter of the sequence's shape (sometimes not)
+  out.push_back({"searchsorted", "torch.searchsorted", [](Rng& r) {
+                   Sizes seq = r.chance(0.45) ? Sizes{r.size()} : r.shape(0, 3);
+                   OArg input = F(0.5);
+                   if (r.chance(0.85)) {
+                     Sizes in = seq.empty() ? r.shape(0, 2) : Sizes(seq.begin(), seq.end() - 1);
+                     in.push_back(r.size());
+                     if (r.chance(0.15)) in = r.mutate(in);
+                     if (r.chance(0.05)) in = {};
+                     input = T(in);
+                   }
+                   OCase c = C({T(seq), input});
+                   if (r.chance(0.2)) {
+                     c.kwargs.emplace_back("side", OArg::string(r.chance(0.15) ? "middle" : r.chance(0.5) ? "left" : "right"));
+                     if (r.chance(0.5)) c.kwargs.emplace_back("right", B(r.chance(0.5)));
+                   }
+                   if (r.chance(0.2)) c.kwargs.emplace_back("sorter", OArg::long_tensor(r.chance(0.8) ? seq : r.mutate(seq)));
+                   return c;
+                 }});
+  out.push_back({"tan", "torch.tan", unary_gen(), false});
+  out.push_back({"sinc", "Tensor.sinc", unary_gen(), false});
   return out;
 }
 

@@ -458,6 +458,24 @@ const std::map<std::string, Runner>& runners() {
       return of(at::tensordot(T(c.args[0]), T(c.args[1]), c.args[3].ints, c.args[4].ints));
     };
     m["tensordot_lists"] = m["tensordot"];
+    // bucketize(input or number, boundaries); searchsorted(sequence, input or number, side=, sorter=)
+    m["bucketize"] = [](const OCase& c) {
+      if (c.args[0].kind == Kind::Float) return of(at::bucketize(S(c.args[0]), T(c.args[1])));
+      return of(at::bucketize(T(c.args[0]), T(c.args[1])));
+    };
+    m["searchsorted"] = [](const OCase& c) {
+      bool right = c.kw("right").kind == Kind::Bool && c.kw("right").b;
+      const OArg& side_arg = c.kw("side");
+      c10::optional<c10::string_view> side;
+      if (side_arg.kind == Kind::Str) side = side_arg.s;
+      c10::optional<at::Tensor> sorter;
+      if (c.kw("sorter").kind == Kind::LongTensor) sorter = LT(c.kw("sorter"));
+      if (c.args[1].kind == Kind::Float)
+        return of(at::searchsorted(T(c.args[0]), S(c.args[1]), false, right, side, sorter));
+      return of(at::searchsorted(T(c.args[0]), T(c.args[1]), false, right, side, sorter));
+    };
+    m["tan"] = [](const OCase& c) { return of(at::tan(T(c.args[0]))); };
+    m["sinc"] = [](const OCase& c) { return of(at::sinc(T(c.args[0]))); };
     return m;
   }();
   return table;
