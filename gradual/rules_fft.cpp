@@ -89,8 +89,7 @@ void require_padded_input_nonempty(RuleContext& ctx, const std::string& tag, con
 }
 
 // fft / ifft / rfft / irfft / hfft / ihfft(input, n=None, dim=-1, norm=None):
-// `<op>_c1` dim in range (no scalar wrap: a 0-d input has no axis to
-// transform), `<op>_c2` n >= 1 (n, or its default: the size along dim;
+// `<op>_c1` dim in range, `<op>_c5` the input has an axis, `<op>_c2` n >= 1 (n, or its default: the size along dim;
 // 2 * (size - 1) for irfft and hfft), `<op>_c3` norm is known. A given n
 // cuts or zero-pads the input along dim first (to n // 2 + 1 for irfft and
 // hfft), so its own size may be 0 there; `<op>_c4` when it pads, the other
@@ -100,7 +99,14 @@ Value rule_fft_1d(RuleContext& ctx) {
   Arg input = ctx.tensor("input");
   require_norm(ctx, fft_tag(ctx, 3));  // <op>_c3
   IntTerm dim = ctx.int_term(ctx.arg("dim"));
-  std::optional<std::size_t> idx = require_dim(ctx, fft_tag(ctx, 1), input, dim, /*wrap_scalar=*/false);  // <op>_c1
+  // 1.13 wraps dim as for a 1-d tensor (an IndexError), then finds no axis
+  // to transform in a 0-d input (a RuntimeError: no data points)
+  std::optional<std::size_t> idx = require_dim(ctx, fft_tag(ctx, 1), input, dim);  // <op>_c1
+  if (ctx.any_refuted()) return unknown_tensor();
+  Message m5;
+  m5 << "Invalid number of data points (0) specified: the input of shape " << ctx.shape_hole(input)
+     << " has no axis to transform";
+  ctx.require(fft_tag(ctx, 5), ge(ctx.rank(input), 1), m5);  // <op>_c5
   if (ctx.any_refuted()) return unknown_tensor();
   std::optional<IntTerm> size = size_at(ctx, input, idx, dim);
   IntTerm n(0);

@@ -10,8 +10,15 @@ def case_fft_dim():
 
 def case_hfft_no_axis():
     x = torch.zeros(())
-    # expect-error@+1: hfft_c1
+    # expect-error@+1: hfft_c5
     torch.fft.hfft(x)
+
+
+def case_ihfft_dim():
+    x = torch.zeros(())
+    # a 0-d input wraps dims as a 1-d one: only -1 and 0 are in range
+    # expect-error@+1: ihfft_c1
+    torch.fft.ihfft(x, dim=1)
 
 
 def case_fft_empty_axis():
