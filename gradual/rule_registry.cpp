@@ -54,6 +54,7 @@ const RuleRegistry& RuleRegistry::builtin() {
     register_nn_loss_rules(r);
     register_python_rules(r);
     register_einops_rules(r);
+    register_fft_rules(r);
     return r;
   }();
   return registry;
@@ -70,6 +71,10 @@ bool strided_view(const std::string& name) {
       "diagonal", "as_strided", "split", "split_with_sizes", "chunk", "unbind", "tensor_split", "hsplit", "vsplit",
       "dsplit", "index_select_view"};
   std::size_t dot = name.rfind('.');
+  // a Fourier transform: cuFFT lays a transform along a leading axis out
+  // with permuted strides (torch 1.13's _exec_fft), so its result is not
+  // known to be contiguous; fftshift is a roll, the frequencies an arange
+  if (name.rfind("torch.fft.", 0) == 0) return name.find("shift") == std::string::npos && name.find("freq") == std::string::npos;
   if (name.rfind("Tensor.", 0) != 0 && !(name.rfind("torch.", 0) == 0 && dot == 5)) return false;
   return ops.count(name.substr(dot + 1)) > 0;
 }
@@ -300,7 +305,7 @@ bool leaves_are(const Value& v, bool want_bool) {
 // did not fix is never carried over from an operand.
 Dtype result_dtype(const std::string& name, const CallSite& call) {
   for (const auto& [k, op] : call.keywords)
-    if (k == "dtype" || k == "out") return Dtype::Unknown;
+    if (k == "dtype" || k == "out" || k == "out_int32") return Dtype::Unknown;  // bucketize(..., out_int32=True): int32
   std::size_t dot = name.rfind('.');
   std::string prefix = dot == std::string::npos ? "" : name.substr(0, dot);
   std::string op = dot == std::string::npos ? name : name.substr(dot + 1);

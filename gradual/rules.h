@@ -33,6 +33,7 @@ void register_nn_attention_rules(RuleRegistry& r);
 void register_nn_loss_rules(RuleRegistry& r);
 void register_python_rules(RuleRegistry& r);
 void register_einops_rules(RuleRegistry& r);
+void register_fft_rules(RuleRegistry& r);
 
 // The short op name for messages: "torch.nn.functional.softmax" → "softmax",
 // "Tensor.view" → "view", "torch.nn.Linear.forward" → "Linear".

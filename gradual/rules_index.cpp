@@ -1,11 +1,13 @@
 // Rules that pick elements by position or by index tensors: narrow, select,
 // index_select, gather, scatter, scatter_add, masked_select, nonzero,
-// F.one_hot, take_along_dim. Index *values* are data, which gshape never reads; the one
+// F.one_hot, take_along_dim, bucketize, searchsorted. Index *values* are
+// data, which gshape never reads; the one
 // value-level condition kept is the one no index can satisfy: a non-empty
 // index into an empty axis.
 #include <algorithm>
 
 #include "gradual/rules.h"
+#include "gradual/rules_nn.h"
 
 namespace gshape::gradual {
 namespace {
@@ -268,6 +270,79 @@ Value rule_take_along_dim(RuleContext& ctx) {
   return Value::tensor(shape_of_terms(out));
 }
 
+
+// torch.bucketize(input, boundaries, *, out_int32=False, right=False):
+// `bucketize_c1` the boundaries are 1-D. The result has the input's shape
+// (a number input: 0-d); which bucket is data.
+Value rule_bucketize(RuleContext& ctx) {
+  Arg boundaries = ctx.tensor("boundaries");
+  Message m;
+  m << "boundaries tensor must be 1 dimension, but got boundaries of shape " << ctx.shape_hole(boundaries);
+  if (ctx.require("bucketize_c1", eq(ctx.rank(boundaries), 1), m) == Status::Refuted) return unknown_tensor();  // bucketize_c1
+  Arg input = ctx.arg("input");
+  if (input.value.is_int() || input.value.is_float() || input.value.is_bool()) return Value::tensor(Shape::of({}));
+  return Value::tensor(ctx.tensor("input").shape());
+}
+
+// torch.searchsorted(sorted_sequence, input, *, out_int32=False, right=False,
+// side=None, sorter=None), as searchsorted_pre_check: `searchsorted_c1` side
+// is 'left' or 'right' and does not contradict right=True, `searchsorted_c2`
+// the sorter has the sequence's shape, `searchsorted_c3` a 0-d (or number)
+// input needs a 1-D sequence, `searchsorted_c4` the sequence has an axis,
+// `searchsorted_c5` a sequence of more than one axis has the input's rank
+// and its leading axes (all but the last). The result has the input's shape.
+Value rule_searchsorted(RuleContext& ctx) {
+  Arg sequence = ctx.tensor("sorted_sequence");
+  if (!ctx.is_none("side")) {
+    std::optional<std::string> side = str_constant(ctx.arg("side"));
+    std::optional<bool> right = ctx.bool_flag("right");
+    if (!side || !right) throw NotModelled("side or right is not a constant");
+    Message m1;
+    m1 << "torch.searchsorted(): side can only be 'left' or 'right' and agree with right=" << (*right ? "True" : "False")
+       << ", got side " << *side;
+    ctx.require("searchsorted_c1", BoolTerm(*side == "right" || (*side == "left" && !*right)), m1);  // searchsorted_c1
+  }
+  if (!ctx.is_none("sorter")) {
+    Arg sorter = ctx.tensor("sorter");
+    const Shape& a = sorter.shape();
+    const Shape& b = sequence.shape();
+    if (!a.rank_known() || !b.rank_known()) throw NotModelled("the sorter's or the sequence's rank is not known");
+    std::vector<BoolTerm> same{BoolTerm(a.rank() == b.rank())};
+    for (std::size_t i = 0; a.rank() == b.rank() && i < a.rank(); ++i)
+      same.push_back(eq(ctx.size(sorter, static_cast<int64_t>(i)), ctx.size(sequence, static_cast<int64_t>(i))));
+    Message m2;
+    m2 << "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor "
+       << ctx.shape_hole(sequence) << " and sorter tensor " << ctx.shape_hole(sorter);
+    ctx.require("searchsorted_c2", all_of(same), m2);  // searchsorted_c2
+  }
+  Arg given = ctx.arg("input");
+  bool number = given.value.is_int() || given.value.is_float() || given.value.is_bool();
+  Arg input = number ? Arg::of(Value::tensor(Shape::of({})), "input") : ctx.tensor("input");
+  IntTerm seq_rank = ctx.rank(sequence);
+  IntTerm in_rank = number ? IntTerm(0) : ctx.rank(input);
+  Message m3;
+  m3 << "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, but got "
+     << "boundaries of shape " << ctx.shape_hole(sequence);
+  ctx.require("searchsorted_c3", gt(in_rank, 0) || eq(seq_rank, 1), m3);  // searchsorted_c3
+  Message m4;
+  m4 << "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension";
+  ctx.require("searchsorted_c4", ne(seq_rank, 0), m4);  // searchsorted_c4
+  const Shape& a = sequence.shape();
+  const Shape& b = input.shape();
+  if (!(a.rank_known() && a.rank() == 1)) {
+    if (!a.rank_known() || !b.rank_known()) throw NotModelled("the ranks of sequence and input are not known");
+    std::vector<BoolTerm> leading{BoolTerm(a.rank() == b.rank())};
+    for (std::size_t i = 0; a.rank() == b.rank() && i + 1 < a.rank(); ++i)
+      leading.push_back(eq(ctx.size(sequence, static_cast<int64_t>(i)), ctx.size(input, static_cast<int64_t>(i))));
+    Message m5;
+    m5 << "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
+       << "tensor and input value tensor must match, but got boundaries " << ctx.shape_hole(sequence);
+    if (!number) m5 << " and input " << ctx.shape_hole(input);
+    ctx.require("searchsorted_c5", eq(seq_rank, 1) || all_of(leading), m5);  // searchsorted_c5
+  }
+  if (ctx.any_refuted()) return unknown_tensor();
+  return Value::tensor(b);
+}
 }  // namespace
 
 void register_index_rules(RuleRegistry& r) {
@@ -289,6 +364,9 @@ void register_index_rules(RuleRegistry& r) {
   r.add("torch.nn.functional.one_hot", "input, num_classes=-1", rule_one_hot);
   for (const char* name : {"torch.take_along_dim", "Tensor.take_along_dim"})
     r.add(name, "input, indices, dim=None, *, out=None", rule_take_along_dim);
+  r.add("torch.bucketize", "input, boundaries, *, out_int32=False, right=False, out=None", rule_bucketize);
+  r.add("torch.searchsorted",
+        "sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None, out=None", rule_searchsorted);
 }
 
 }  // namespace gshape::gradual

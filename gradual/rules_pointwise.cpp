@@ -276,6 +276,13 @@ void register_pointwise_rules(RuleRegistry& r) {
                          "to_sparse", "to_dense"}) {
     r.add(std::string("Tensor.") + op, "input, *args, **options", rule_same_shape);
   }
+  // the rest of torch 1.13's element-wise math, both forms
+  for (const char* op : {"tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "arcsin", "arccos",
+                         "arctan", "arcsinh", "arccosh", "arctanh", "sgn", "frac", "lgamma", "digamma", "sinc",
+                         "deg2rad", "rad2deg", "negative", "absolute", "fix", "erfc", "i0", "logit", "signbit"}) {
+    r.add(std::string("Tensor.") + op, "input, *args, **options", rule_same_shape);
+    r.add(std::string("torch.") + op, "input, *args, **options", rule_same_shape);
+  }
   for (const char* op : {"relu", "sigmoid", "tanh", "exp", "log", "abs", "sqrt", "rsqrt", "neg", "sin", "cos", "log1p",
                          "expm1", "sign", "floor", "ceil", "round", "trunc", "reciprocal", "square", "erf", "exp2",
                          "log2", "log10", "logical_not", "isnan", "isinf", "isfinite", "relu_", "sigmoid_", "tanh_",

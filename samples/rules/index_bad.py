@@ -197,6 +197,51 @@ def case_take_along_dim_empty_axis():
     # expect-error@+1: take_along_dim_c3
     torch.take_along_dim(x, idx, 1)
 
+
+def case_bucketize_boundaries():
+    x = torch.zeros(2, 5)
+    edges = torch.zeros(2, 3)
+    # expect-error@+1: bucketize_c1
+    torch.bucketize(x, edges)
+
+
+def case_searchsorted_side():
+    seq = torch.zeros(5)
+    x = torch.zeros(3)
+    # expect-error@+1: searchsorted_c1
+    torch.searchsorted(seq, x, right=True, side="left")
+
+
+def case_searchsorted_sorter():
+    seq = torch.zeros(5)
+    x = torch.zeros(3)
+    order = torch.zeros(4, dtype=torch.long)
+    # expect-error@+1: searchsorted_c2
+    torch.searchsorted(seq, x, sorter=order)
+
+
+def case_searchsorted_scalar():
+    seq = torch.zeros(2, 5)
+    x = torch.zeros(())
+    # expect-error@+2: searchsorted_c3
+    # expect-error@+1: searchsorted_c5
+    torch.searchsorted(seq, x)
+
+
+def case_searchsorted_no_axis():
+    seq = torch.zeros(())
+    x = torch.zeros(3)
+    # expect-error@+2: searchsorted_c4
+    # expect-error@+1: searchsorted_c5
+    torch.searchsorted(seq, x)
+
+
+def case_searchsorted_leading():
+    seq = torch.zeros(2, 5)
+    x = torch.zeros(3, 4)
+    # expect-error@+1: searchsorted_c5
+    torch.searchsorted(seq, x)
+
 if __name__ == "__main__":
     # Each case_ function must fail at its last line, with PyTorch's own error.
     import sys

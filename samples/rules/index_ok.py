@@ -48,6 +48,19 @@ def case_take_along_dim():
     return torch.take_along_dim(x, best, 1), x.take_along_dim(torch.zeros(1, 3, dtype=torch.long), 0), torch.take_along_dim(x, best)
 
 
+def case_bucketize_searchsorted():
+    values = torch.randn(2, 7)
+    edges = torch.linspace(-1, 1, 5)
+    buckets = torch.bucketize(values, edges)             # [2, 7], int64
+    one = torch.bucketize(0.5, edges)                    # 0-d
+    rows = torch.zeros(2, 4)
+    where = torch.searchsorted(rows, values)             # [2, 7]: one sequence per row
+    flat = torch.searchsorted(edges, values, side="right")
+    order = torch.argsort(torch.randn(5))
+    sorted_by = torch.searchsorted(torch.randn(5), values, sorter=order)
+    scalar = torch.searchsorted(edges, 0.25, right=True, side="right")
+    return buckets.view(14), one.view(1), where.view(14), flat.view(14), sorted_by.view(14), scalar.view(1)
+
 
 # expect-deferred: 1 (rows.view(3, 4): masked_select's length is data, so view_c5 is a run-time check)
 if __name__ == "__main__":

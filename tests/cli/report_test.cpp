@@ -237,15 +237,15 @@ TEST(Report, ADeferredObligationNamesTheEarlierErrorOrUnknownItComesFrom) {
             "h = fc2(fc1(torch.randn(4, 10)))\n"
             "y = h @ torch.randn(5, 3)\n"
             "z = y.view(4, -1)\n"
-            "a = torch.fft.rfft(torch.randn(4, 8))\n"
+            "a = torch.stft(torch.randn(4, 8), 4)\n"
             "b = nn.Linear(8, 2)(a)\n");
   ProcessResult r = gshape({"report", "--color=never", dir / "m.py"});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(contains(r.out, "not proven: `h` is unknown because of the error at 5:5 [linear_c1]")) << r.out;
   EXPECT_TRUE(contains(r.out, "not proven: the shape of `y` is unknown because of the error at 5:5 [linear_c1]"))
       << "carried on through y = h @ ...: " << r.out;
-  EXPECT_TRUE(contains(r.out, "not proven: `a` is unknown because of `torch.fft.rfft(torch.randn(4, 8))` at 8:5, "
-                              "which has no rule (torch.fft.rfft)"))
+  EXPECT_TRUE(contains(r.out, "not proven: the shape of `a` is unknown because of "
+                              "`torch.stft(torch.randn(4, 8), 4)` at 8:5, which has no rule (torch.stft)"))
       << r.out;
 
   Json doc = parse_or_fail(gshape({"report", "--format=json", dir / "m.py"}).out);
@@ -310,7 +310,7 @@ TEST(Report, AnUnknownCarriesItsCauseIntoTheFunctionsItReaches) {
             "import torch\n"
             "import torch.nn as nn\n"
             "def spectrum(x):\n"
-            "    return torch.fft.rfft(x)\n"
+            "    return torch.stft(x, 4)\n"
             "y = nn.Linear(8, 2)(spectrum(torch.randn(4, 8)))\n");
   doc = parse_or_fail(gshape({"report", "--format=json", dir / "m.py"}).out);
   linear = find_obligation(doc, "m.py", 5, "linear_c1");

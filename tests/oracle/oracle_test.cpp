@@ -1224,6 +1224,94 @@ std::vector<Suite> suites() {
                         },
                         true, run_tensordot_lists};
   out.push_back(tensordot_lists);
+  // ---- torch.fft (rules_fft.cpp): sizes near 1 and 0, n and s entries near the boundary (-1 is the
+  // input's size in s), dims out of range or repeated, an unknown norm now and then
+  auto with_norm = [](Rng& r, OCase c) {
+    if (r.chance(0.15)) c.kwargs.emplace_back("norm", OArg::string(r.chance(0.3) ? "bad" : r.chance(0.5) ? "ortho" : "forward"));
+    return c;
+  };
+  for (const char* op : {"fft", "ifft", "rfft", "irfft", "hfft", "ihfft"}) {
+    out.push_back({op, std::string("torch.fft.") + op, [with_norm](Rng& r) {
+                     Sizes s = r.shape(0, 3);
+                     OArg n = r.chance(0.5) ? None() : I(r.range(-1, 5));
+                     return with_norm(r, C({T(s), n, I(r.dim(static_cast<int64_t>(s.size())))}));
+                   }});
+  }
+  auto fft_lengths = [](Rng& r, std::size_t count) {
+    Sizes s(count);
+    for (auto& k : s) k = r.chance(0.25) ? -1 : r.chance(0.08) ? r.range(-2, 0) : r.range(1, 5);
+    return s;
+  };
+  for (const char* op : {"fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn"}) {
+    out.push_back({op, std::string("torch.fft.") + op, [with_norm, fft_lengths](Rng& r) {
+                     Sizes s = r.shape(0, 3);
+                     int64_t rank = static_cast<int64_t>(s.size());
+                     OArg dims = None(), lengths = None();
+                     if (r.chance(0.6)) {
+                       Sizes d(static_cast<std::size_t>(r.range(0, std::min<int64_t>(rank + 1, 3))));
+                       for (auto& k : d) k = r.dim(rank);
+                       dims = L(d);
+                     }
+                     if (r.chance(0.5)) {
+                       std::size_t count = dims.kind == OArg::Kind::IntList && r.chance(0.85)
+                                               ? dims.ints.size()
+                                               : static_cast<std::size_t>(r.range(0, std::min<int64_t>(rank + 1, 3)));
+                       lengths = L(fft_lengths(r, count));
+                     }
+                     return with_norm(r, C({T(s), lengths, dims}));
+                   }});
+  }
+  for (const char* op : {"fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2"}) {
+    out.push_back({op, std::string("torch.fft.") + op, [with_norm, fft_lengths](Rng& r) {
+                     Sizes s = r.shape(r.chance(0.1) ? 0 : 1, 4);
+                     int64_t rank = static_cast<int64_t>(s.size());
+                     OArg lengths = r.chance(0.5) ? L(fft_lengths(r, r.chance(0.85) ? 2 : r.range(0, 3))) : None();
+                     if (r.chance(0.7)) return with_norm(r, C({T(s), lengths}));  // dim=(-2, -1)
+                     Sizes d(static_cast<std::size_t>(r.chance(0.8) ? 2 : r.range(1, 3)));
+                     for (auto& k : d) k = r.dim(rank);
+                     return with_norm(r, C({T(s), lengths, L(d)}));
+                   }});
+  }
+  for (const char* op : {"fftshift", "ifftshift"}) {
+    out.push_back({op, std::string("torch.fft.") + op, [](Rng& r) {
+                     Sizes s = r.shape(0, 3);
+                     int64_t rank = static_cast<int64_t>(s.size());
+                     if (r.chance(0.3)) return C({T(s)});
+                     if (r.chance(0.4)) return C({T(s), I(r.dim(rank))});
+                     Sizes d(static_cast<std::size_t>(r.range(0, 2)));
+                     for (auto& k : d) k = r.dim(rank);
+                     return C({T(s), L(d)});
+                   }});
+  }
+  out.push_back({"fftfreq", "torch.fft.fftfreq", [](Rng& r) { return C({I(r.range(-3, 7)), F(r.real(0.1, 2))}); }});
+  out.push_back({"rfftfreq", "torch.fft.rfftfreq", [](Rng& r) { return C({I(r.range(-6, 7)), F(r.real(0.1, 2))}); }});
+  out.push_back({"bucketize", "torch.bucketize", [](Rng& r) {
+                   Sizes b = r.chance(0.8) ? Sizes{r.size()} : r.shape(0, 2);
+                   if (r.chance(0.2)) return C({F(r.real(-1, 1)), T(b)});
+                   return C({T(r.shape(0, 3)), T(b)});
+                 }});
+  // searchsorted: a 1-D sequence, or one whose leading axes are the input's (sometimes off by one);
+  // a number input; side against right; a sorter of the sequence's shape (sometimes not)
+  out.push_back({"searchsorted", "torch.searchsorted", [](Rng& r) {
+                   Sizes seq = r.chance(0.45) ? Sizes{r.size()} : r.shape(0, 3);
+                   OArg input = F(0.5);
+                   if (r.chance(0.85)) {
+                     Sizes in = seq.empty() ? r.shape(0, 2) : Sizes(seq.begin(), seq.end() - 1);
+                     in.push_back(r.size());
+                     if (r.chance(0.15)) in = r.mutate(in);
+                     if (r.chance(0.05)) in = {};
+                     input = T(in);
+                   }
+                   OCase c = C({T(seq), input});
+                   if (r.chance(0.2)) {
+                     c.kwargs.emplace_back("side", OArg::string(r.chance(0.15) ? "middle" : r.chance(0.5) ? "left" : "right"));
+                     if (r.chance(0.5)) c.kwargs.emplace_back("right", B(r.chance(0.5)));
+                   }
+                   if (r.chance(0.2)) c.kwargs.emplace_back("sorter", OArg::long_tensor(r.chance(0.8) ? seq : r.mutate(seq)));
+                   return c;
+                 }});
+  out.push_back({"tan", "torch.tan", unary_gen(), false});
+  out.push_back({"sinc", "Tensor.sinc", unary_gen(), false});
   return out;
 }
 

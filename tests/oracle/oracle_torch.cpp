@@ -458,6 +458,72 @@ const std::map<std::string, Runner>& runners() {
       return of(at::tensordot(T(c.args[0]), T(c.args[1]), c.args[3].ints, c.args[4].ints));
     };
     m["tensordot_lists"] = m["tensordot"];
+    // ---- torch.fft (rules_fft.cpp): 1-D (input, n, dim), n-D (input, s, dim), a norm keyword
+    auto norm_of = [](const OCase& c) {
+      const OArg& n = c.kw("norm");
+      return n.kind == Kind::Str ? c10::optional<c10::string_view>(n.s) : c10::nullopt;
+    };
+    auto optional_int = [](const OArg& a) { return a.kind == Kind::Int ? c10::optional<int64_t>(a.i) : c10::nullopt; };
+    auto optional_list = [](const OCase& c, std::size_t i) {
+      return has(c, i) ? at::OptionalIntArrayRef(c.args[i].ints) : at::OptionalIntArrayRef();
+    };
+    using Fft1d = at::Tensor (*)(const at::Tensor&, c10::optional<int64_t>, int64_t, c10::optional<c10::string_view>);
+    const std::pair<const char*, Fft1d> one_dim[] = {{"fft", at::fft_fft},   {"ifft", at::fft_ifft},
+                                                     {"rfft", at::fft_rfft}, {"irfft", at::fft_irfft},
+                                                     {"hfft", at::fft_hfft}, {"ihfft", at::fft_ihfft}};
+    for (const auto& [name, fn] : one_dim)
+      m[name] = [fn = fn, norm_of, optional_int](const OCase& c) {
+        return of(fn(T(c.args[0]), optional_int(c.args[1]), c.args[2].i, norm_of(c)));
+      };
+    using FftNd = at::Tensor (*)(const at::Tensor&, at::OptionalIntArrayRef, at::OptionalIntArrayRef,
+                                 c10::optional<c10::string_view>);
+    const std::pair<const char*, FftNd> n_dims[] = {{"fftn", at::fft_fftn},   {"ifftn", at::fft_ifftn},
+                                                    {"rfftn", at::fft_rfftn}, {"irfftn", at::fft_irfftn},
+                                                    {"hfftn", at::fft_hfftn}, {"ihfftn", at::fft_ihfftn}};
+    for (const auto& [name, fn] : n_dims)
+      m[name] = [fn = fn, norm_of, optional_list](const OCase& c) {
+        return of(fn(T(c.args[0]), optional_list(c, 1), optional_list(c, 2), norm_of(c)));
+      };
+    using Fft2d = at::Tensor (*)(const at::Tensor&, at::OptionalIntArrayRef, at::IntArrayRef,
+                                 c10::optional<c10::string_view>);
+    const std::pair<const char*, Fft2d> two_dims[] = {{"fft2", at::fft_fft2},   {"ifft2", at::fft_ifft2},
+                                                      {"rfft2", at::fft_rfft2}, {"irfft2", at::fft_irfft2},
+                                                      {"hfft2", at::fft_hfft2}, {"ihfft2", at::fft_ihfft2}};
+    for (const auto& [name, fn] : two_dims)
+      m[name] = [fn = fn, norm_of, optional_list](const OCase& c) {  // dim absent: (-2, -1)
+        Sizes dim = has(c, 2) ? c.args[2].ints : Sizes{-2, -1};
+        return of(fn(T(c.args[0]), optional_list(c, 1), dim, norm_of(c)));
+      };
+    m["fftshift"] = [](const OCase& c) {
+      if (!has(c, 1)) return of(at::fft_fftshift(T(c.args[0])));
+      Sizes dim = c.args[1].kind == Kind::Int ? Sizes{c.args[1].i} : c.args[1].ints;
+      return of(at::fft_fftshift(T(c.args[0]), dim));
+    };
+    m["ifftshift"] = [](const OCase& c) {
+      if (!has(c, 1)) return of(at::fft_ifftshift(T(c.args[0])));
+      Sizes dim = c.args[1].kind == Kind::Int ? Sizes{c.args[1].i} : c.args[1].ints;
+      return of(at::fft_ifftshift(T(c.args[0]), dim));
+    };
+    m["fftfreq"] = [](const OCase& c) { return of(at::fft_fftfreq(c.args[0].i, c.args[1].f)); };
+    m["rfftfreq"] = [](const OCase& c) { return of(at::fft_rfftfreq(c.args[0].i, c.args[1].f)); };
+    // bucketize(input or number, boundaries); searchsorted(sequence, input or number, side=, sorter=)
+    m["bucketize"] = [](const OCase& c) {
+      if (c.args[0].kind == Kind::Float) return of(at::bucketize(S(c.args[0]), T(c.args[1])));
+      return of(at::bucketize(T(c.args[0]), T(c.args[1])));
+    };
+    m["searchsorted"] = [](const OCase& c) {
+      bool right = c.kw("right").kind == Kind::Bool && c.kw("right").b;
+      const OArg& side_arg = c.kw("side");
+      c10::optional<c10::string_view> side;
+      if (side_arg.kind == Kind::Str) side = side_arg.s;
+      c10::optional<at::Tensor> sorter;
+      if (c.kw("sorter").kind == Kind::LongTensor) sorter = LT(c.kw("sorter"));
+      if (c.args[1].kind == Kind::Float)
+        return of(at::searchsorted(T(c.args[0]), S(c.args[1]), false, right, side, sorter));
+      return of(at::searchsorted(T(c.args[0]), T(c.args[1]), false, right, side, sorter));
+    };
+    m["tan"] = [](const OCase& c) { return of(at::tan(T(c.args[0]))); };
+    m["sinc"] = [](const OCase& c) { return of(at::sinc(T(c.args[0]))); };
     return m;
   }();
   return table;
