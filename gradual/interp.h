@@ -362,6 +362,10 @@ class Interpreter {
   void run_loop(const ir::Expr* target, const ir::Body& body, const ir::Body& orelse, const IterPlan& plan,
                 const ir::Expr* test, const ir::Node* test_site = nullptr);
   DatasetView dataset_view(const Value& dataset);
+  // Whether a project dataset's samples may differ in shape from index to
+  // index (a size made while reading one sample, or one not known): the
+  // DataLoader's default collate stacks them, unchecked.
+  bool samples_may_differ(const Value& dataset, int depth = 0);
   // The first batch of a loader (`next(iter(loader))`), and one it gives at
   // some point (`next(it)` of an iterator used before, an item of a zip of
   // loaders): any batch may be the last, partial one.

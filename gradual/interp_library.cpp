@@ -802,6 +802,12 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
     for (const char* k : {"sampler", "batch_sampler", "collate_fn"}) custom = custom || keyword(99, k).has_value();
     if (custom || a.positional.size() > 3 || !dicts_known || !agree) loader->dataset = Value::unknown();
     if (loader->batch_size.is_none()) loader->dataset = Value::unknown();
+    // the default collate stacks a batch's samples: "stack expects each
+    // tensor to be equal size" when a project dataset's samples differ,
+    // which no rule checks (batch_size=None does not collate)
+    if (site && !custom && !loader->batch_size.is_none() && !(bs && bs->is_int() && bs->as_int() == Dim(1)) &&
+        ds && samples_may_differ(*ds))
+      note_no_rule(site, "torch.utils.data.DataLoader collating samples that may differ in shape");
     note_created(loader.get(), loc);
     return Value::object(loader);
   }

@@ -241,6 +241,51 @@ DatasetView Interpreter::dataset_view(const Value& dataset) {
   return view;
 }
 
+namespace {
+// Whether `v` holds a tensor whose shape is not known, or has a size made
+// after the symbol numbered `first` (one that may differ from call to call).
+bool shape_may_vary(const Value& v, std::size_t first, int depth = 0) {
+  if (depth > 8) return true;
+  if (v.is_tensor()) {
+    if (!v.shape().rank_known()) return true;
+    for (const Dim& d : v.shape().dims())
+      for (const Dim& s : symbols_of(d.node()))
+        if (static_cast<std::size_t>(s.node()->value) >= first) return true;
+    return false;
+  }
+  if (v.is_int() || v.is_float() || v.is_bool() || v.is_str() || v.is_none()) return false;
+  if (v.is_sequence()) {
+    if (!v.items()) return !v.element() || shape_may_vary(*v.element(), first, depth + 1) || v.element()->is_tensor();
+    for (const Value& item : *v.items())
+      if (shape_may_vary(item, first, depth + 1)) return true;
+    return false;
+  }
+  if (const auto* d = object_as<DictObject>(v)) {
+    if (!d->complete) return true;
+    for (const auto& [key, item] : d->entries)
+      if (shape_may_vary(item, first, depth + 1)) return true;
+    return false;
+  }
+  return true;  // unknown, or an object the collate may stack
+}
+}  // namespace
+
+bool Interpreter::samples_may_differ(const Value& dataset, int depth) {
+  if (depth > 4) return true;
+  if (const auto* choice = object_as<ChoiceObject>(dataset)) {
+    for (const Value& alt : choice->alternatives)
+      if (!alt.is_none() && samples_may_differ(alt, depth + 1)) return true;
+    return false;
+  }
+  auto inst = shared_as<InstanceObject>(dataset);
+  const Value* getitem = inst ? inst->cls->lookup("__getitem__") : nullptr;
+  auto fn = getitem ? shared_as<FunctionObject>(*getitem) : nullptr;
+  if (!fn) return false;  // a library dataset (TensorDataset's samples are rows of one tensor)
+  const std::size_t first = symbol_count();
+  Value sample = call_function(fn, {ArgValue{Argument::Type::Positional, {}, fresh_int("index"), nullptr, {}}}, dataset, nullptr);
+  return shape_may_vary(sample, first);
+}
+
 Value Interpreter::any_batch(const Value& loader_value) {
   const auto* loader = object_as<DataLoaderObject>(loader_value);
   if (!loader) return Value::unknown();

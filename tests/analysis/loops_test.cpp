@@ -290,5 +290,37 @@ TEST(Loops, ADictComprehensionIsAnalysedPerEntry) {
     EXPECT_NE(o->outcome, gradual::Outcome::Proven) << a.dump();
 }
 
+TEST(Loops, ADataLoaderOfSamplesThatMayDifferInShapeIsListed) {
+  // the default collate stacks a batch: samples of different lengths fail
+  // inside the DataLoader ("stack expects each tensor to be equal size"),
+  // which no rule checks; rows of one tensor cannot differ
+  const std::string src =
+      "import torch\n"
+      "from torch.utils.data import Dataset, DataLoader\n"
+      "class Ragged(Dataset):\n"
+      "    def __len__(self):\n"
+      "        return 8\n"
+      "    def __getitem__(self, i):\n"
+      "        return torch.randn(3 + i % 2)\n"
+      "class Rows(Dataset):\n"
+      "    def __init__(self):\n"
+      "        self.x = torch.randn(8, 3)\n"
+      "    def __len__(self):\n"
+      "        return 8\n"
+      "    def __getitem__(self, i):\n"
+      "        return self.x[i], i\n"
+      "for b in DataLoader(Ragged(), batch_size=4):\n"
+      "    pass\n"
+      "for r, i in DataLoader(Rows(), batch_size=4):\n"
+      "    pass\n"
+      "for b in DataLoader(Ragged(), batch_size=1):\n"
+      "    pass\n";
+  Analysed a(src);
+  const auto& no_rule = a.result().coverage.no_rule;
+  auto it = no_rule.find("torch.utils.data.DataLoader collating samples that may differ in shape");
+  ASSERT_NE(it, no_rule.end()) << a.dump();
+  EXPECT_EQ(it->second, 1) << a.dump();  // the ragged loader of batches of 4 only
+}
+
 }  // namespace
 }  // namespace gshape::testing
