@@ -376,7 +376,10 @@ class Interpreter {
   // Runs `produce` once per combination of the generators' items (their
   // targets bound, conditions applied); false when the items or conditions
   // are not all known (then `produce` ran on representative items).
-  bool generate_each(const std::vector<ir::Comprehension>& generators, const std::function<void()>& produce);
+  // `lazy`: a generator expression, whose consumer may stop early (`any`):
+  // how many times its body ran is not known.
+  bool generate_each(const std::vector<ir::Comprehension>& generators, const std::function<void()>& produce,
+                     bool lazy = false);
   // The items of an iterable when they are known and few (unrolling).
   std::optional<std::vector<Value>> known_items(const Value& v, std::size_t limit);
   // One abstract element of an iterable of unknown or large length.

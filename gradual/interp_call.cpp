@@ -22,6 +22,11 @@ bool reshapes_in_place(const std::string& method) {
   return names.count(method) > 0;
 }
 
+std::string method_name(const std::string& path) {
+  std::size_t dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
 // The display elements of a call argument written as `[a, b]` or `(a, b)`.
 const SequenceExpr* display_of(const Expr* e) {
   if (!e || !(isa<List>(e) || isa<Tuple>(e))) return nullptr;
@@ -382,7 +387,18 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
     }
     return out;
   }
-  if (const auto* bb = object_as<BoundBuiltin>(callee)) return call_method(*bb, Receiver{bb->receiver, nullptr}, args, site, nullptr);
+  if (const auto* bb = object_as<BoundBuiltin>(callee)) {
+    Value out = call_method(*bb, Receiver{bb->receiver, nullptr}, args, site, nullptr);
+    // `op = x.t_; op()`, `getattr(x, "t_")()`: the tensor changed in place,
+    // and no name here says which holder it is (eval_call's direct form does)
+    if (bb->receiver.is_tensor() && reshapes_in_place(method_name(bb->name)))
+      assign_in_place(nullptr, bb->receiver, Value::tensor(Shape::unknown(), false), site ? site->loc : SourceLoc{});
+    // `f = dims.append; f(5)`, a list's method reached as a value
+    if (bb->receiver.is_sequence() && bb->receiver.sequence_kind() == SequenceKind::List &&
+        !list_method_reads_only(method_name(bb->name)))
+      assign_in_place(nullptr, bb->receiver, after_unseen_change(bb->receiver), site ? site->loc : SourceLoc{});
+    return out;
+  }
   if (object_as<ModuleNamespace>(callee) || object_as<SuperObject>(callee) || object_as<DictObject>(callee) ||
       object_as<ArgParserObject>(callee) || object_as<DataLoaderObject>(callee) || object_as<DatasetObject>(callee) ||
       object_as<EnumerateObject>(callee) || object_as<ZipObject>(callee) || object_as<LoaderIterator>(callee))

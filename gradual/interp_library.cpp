@@ -392,6 +392,14 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
         ints = ints && (v.is_int() || v.is_bool());
         numbers = numbers && (v.is_int() || v.is_bool() || v.is_float());
       }
+      // with a key, the item whose key is largest (`max(xs, key=lambda v: -v)`
+      // is the smallest): one of them, not their maximum
+      if (a.kw("key")) {
+        Value either = operands.front();
+        for (std::size_t i = 1; i < operands.size(); ++i) either = join_values(either, operands[i], {}, name);
+        if (const ArgValue* d = a.kw("default")) either = join_values(either, d->value, {}, name);
+        return either;
+      }
       if (ints) {
         try {
           Dim r = *int_of(&operands.front());
@@ -1412,6 +1420,12 @@ bool Interpreter::unbuilt_library_module(const InstanceObject& inst) const {
                                                  "torch.nn.ModuleDict", "torch.nn.ParameterList",
                                                  "torch.nn.ParameterDict"};
   return !modelled.count(base) && !registry_.find(base);
+}
+
+bool list_method_reads_only(const std::string& method) {
+  static const std::set<std::string> names = {"copy", "count", "index", "__len__", "__getitem__", "__contains__",
+                                              "__iter__", "__reversed__", "__repr__", "__eq__"};
+  return names.count(method) > 0;
 }
 
 bool nn_module_method(const std::string& attr) {

@@ -10,6 +10,7 @@
 #include "gradual/interp.h"
 
 #include <algorithm>
+#include <set>
 #include "gradual/operator_rules.h"
 
 namespace gshape::gradual::interp {
@@ -683,7 +684,7 @@ void Interpreter::exec_while(const While* loop) {
 
 Value Interpreter::comprehension(const ComprehensionExpr* c, bool is_set) {
   std::vector<Value> results;
-  bool known = generate_each(c->generators, [&]() { results.push_back(eval(c->elt)); });
+  bool known = generate_each(c->generators, [&]() { results.push_back(eval(c->elt)); }, c->kind == Kind::GeneratorExp);
   if (is_set) return Value::unknown();
   if (known) return Value::list(std::move(results));
   Value element = results.empty() ? Value::unknown() : results.front();
@@ -707,7 +708,8 @@ Value Interpreter::dict_comprehension(const DictComp* d) {
   return Value::object(dict);
 }
 
-bool Interpreter::generate_each(const std::vector<Comprehension>& generators, const std::function<void()>& produce) {
+bool Interpreter::generate_each(const std::vector<Comprehension>& generators, const std::function<void()>& produce,
+                                bool lazy) {
   Vars saved = *frame().vars;  // comprehension variables do not leak (Python 3)
   bool known = true;
   std::function<void(std::size_t)> generate = [&](std::size_t g) {
@@ -734,7 +736,31 @@ bool Interpreter::generate_each(const std::vector<Comprehension>& generators, co
     }
   };
   generate(0);
+  // the comprehension's own variables do not leak; a name a walrus in it
+  // bound (PEP 572: the enclosing scope's) or a list a call in it changed
+  // (`any(dims.pop() for ...)`) keeps what it did, unknown when the number
+  // of runs is not known
+  std::set<std::string> own;
+  std::function<void(const Expr*)> targets = [&](const Expr* t) {
+    if (!t) return;
+    if (const auto* n = dyn_cast<Name>(t)) own.insert(n->id);
+    else if (const auto* st = dyn_cast<Starred>(t)) targets(st->value);
+    else if (isa<Tuple>(t) || isa<List>(t))
+      for (const Expr* e : static_cast<const SequenceExpr*>(t)->elts) targets(e);
+  };
+  for (const Comprehension& gen : generators) targets(gen.target);
+  Vars after = std::move(*frame().vars);
   *frame().vars = std::move(saved);
+  for (auto& [name, binding] : after) {
+    if (own.count(name)) continue;
+    auto before = frame().vars->find(name);
+    if (before != frame().vars->end() && same_value(before->second.value, binding.value)) continue;
+    if (!known || lazy) {
+      Value forgotten = after_unseen_change(binding.value);
+      binding.value = same_value(forgotten, binding.value) ? Value::unknown() : forgotten;
+    }
+    (*frame().vars)[name] = std::move(binding);
+  }
   return known;
 }
 

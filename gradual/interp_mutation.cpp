@@ -60,7 +60,8 @@ bool may_alias(const Value& a, const Value& b) {
 bool leaves_lists_alone(const std::string& path) {
   // the spellings of an in-place change that go through these libraries
   static const char* const changers[] = {"operator.setitem", "operator.delitem", "operator.iadd",
-                                         "operator.iconcat", "operator.imul", "builtins.list."};
+                                         "operator.iconcat", "operator.imul", "builtins.list.",
+                                         "builtins.dict.", "numpy.random.shuffle", "numpy.random.Generator.shuffle"};
   for (const char* c : changers)
     if (path.rfind(c, 0) == 0) return false;
   static const char* const prefixes[] = {"torch.", "builtins.", "math.", "numpy.", "os.", "functools.",
@@ -229,7 +230,27 @@ void Interpreter::note_parameter_changed(Frame& f, const std::string& name) {
 }
 
 void Interpreter::forget_lists_passed(const std::vector<ArgValue>& args, const std::string& library_path) {
+  // a list's or a tensor's own changing method handed over
+  // (`itertools.starmap(dims.append, ...)`): any library may call it
+  for (const ArgValue& a : args) {
+    const auto* bb = object_as<BoundBuiltin>(a.value);
+    if (!bb) continue;
+    std::string method = bb->name.substr(bb->name.rfind('.') + 1);
+    if (is_list(bb->receiver) && !list_method_reads_only(method))
+      assign_in_place(nullptr, bb->receiver, after_unseen_change(bb->receiver), a.expr ? a.expr->loc : SourceLoc{});
+    else if (bb->receiver.is_tensor() && !method.empty() && method.back() == '_')
+      assign_in_place(nullptr, bb->receiver, Value::tensor(Shape::unknown(), false), a.expr ? a.expr->loc : SourceLoc{});
+  }
   if (!library_path.empty() && leaves_lists_alone(library_path)) return;
+  // `dict.update(cfg, d=5)`, a dict's method called unbound: what it holds is not known after
+  static const std::set<std::string> dict_readers = {"builtins.dict.get", "builtins.dict.keys", "builtins.dict.values",
+                                                     "builtins.dict.items", "builtins.dict.copy", "builtins.dict.fromkeys"};
+  if (library_path.rfind("builtins.dict.", 0) == 0 && !dict_readers.count(library_path) && !args.empty())
+    if (auto d = shared_as<DictObject>(args.front().value)) {
+      d->entries.clear();
+      d->complete = false;
+      memo_.clear();  // calls memoised with the dict read its old items
+    }
   for (const ArgValue& a : args) {
     if (!is_list(a.value)) continue;
     bool assignable = a.expr && (isa<Name>(a.expr) || isa<Attribute>(a.expr));

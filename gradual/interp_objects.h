@@ -142,6 +142,9 @@ bool is_module_value(const Value& v);
 // (`encoder` of nn.Transformer) or that subclass's own methods.
 bool nn_module_method(const std::string& attr);
 
+// List methods that leave their list as it was (`copy`, `count`, `index` ...).
+bool list_method_reads_only(const std::string& method);
+
 // A name in a library the project imports: a module, function or class
 // (`torch`, `torch.nn.functional.relu`, `torch.nn.Linear`), canonical form.
 struct LibraryName : ObjectValue {

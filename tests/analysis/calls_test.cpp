@@ -816,6 +816,23 @@ TEST(Calls, ASubclassOfALibraryModuleWithoutARuleIsListed) {
   EXPECT_EQ(no_rule.count("torch.nn.Transformer.parameters"), 0u) << a.dump();  // nn.Module's own
 }
 
+TEST(Calls, MaxWithAKeyIsOneOfTheItemsNotTheLargest) {
+  // tester9/13: max(xs, key=lambda v: -v) was folded to max(xs): a false
+  // proof, and a false error on the correct program
+  const std::string src =
+      "import torch\n"
+      "d = max([3, 5, 2], key=lambda v: -v)\n"
+      "a = torch.ones(4, d) @ torch.ones(5, 8)  # max key\n"
+      "e = min([3, 5, 2], key=lambda v: -v)\n"
+      "b = torch.ones(4, e) @ torch.ones(5, 8)  # min key\n"
+      "f = max([3, 5, 2])\n"
+      "c = torch.ones(4, f) @ torch.ones(5, 8)  # plain\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# max key"), "matmul_c2"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# min key"), "matmul_c2"), Outcome::Deferred) << a.dump();
+  EXPECT_EQ(a.outcome(line_of(src, "# plain"), "matmul_c2"), Outcome::Proven) << a.dump();
+}
+
 TEST(Calls, ACachedPropertyKeepsItsFirstValue) {
   // an outside tester's report: functools.cached_property was computed again
   // on every read (false proof after the config changed, false error)

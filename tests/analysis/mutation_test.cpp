@@ -583,5 +583,59 @@ TEST(Mutation, AListPickedBySortedOrRandomChoiceIsOneOfTheOriginals) {
     EXPECT_EQ(a.outcome(line_of(src, at), "linear_c1"), Outcome::Deferred) << at << "\n" << a.dump();
 }
 
+TEST(Mutation, ChangesThroughMethodsHandedOnOrCalledUnboundAreSeen) {
+  // tester9/11, 12: each change below was unseen, and the Linear after it proven
+  const std::string src =
+      "import itertools\n"
+      "import numpy as np\n"
+      "import torch\n"
+      "import torch.nn as nn\n"
+      "a = [5, 3]\n"
+      "np.random.shuffle(a)\n"
+      "p = nn.Linear(a[-1], 2)(torch.ones(4, 3))  # shuffle\n"
+      "b = [3]\n"
+      "for _ in itertools.starmap(b.append, [(5,)]):\n"
+      "    pass\n"
+      "q = nn.Linear(b[-1], 2)(torch.ones(4, 3))  # starmap\n"
+      "cfg = {'d': 3}\n"
+      "dict.update(cfg, d=5)\n"
+      "r = nn.Linear(cfg['d'], 2)(torch.ones(4, 3))  # dict.update\n"
+      "c = [5, 3]\n"
+      "any(c.pop() for _ in range(1))\n"
+      "s = nn.Linear(c[-1], 2)(torch.ones(4, 3))  # genexp\n"
+      "x = torch.ones(4, 3)\n"
+      "op = x.t_\n"
+      "op()\n"
+      "t = x @ torch.ones(3, 2)  # bound t_\n"
+      "z = torch.ones(4, 3)\n"
+      "getattr(z, 't_')()\n"
+      "u = z @ torch.ones(3, 2)  # getattr t_\n";
+  Analysed a(src);
+  for (const char* at : {"# shuffle", "# starmap", "# dict.update", "# genexp"})
+    EXPECT_EQ(a.outcome(line_of(src, at), "linear_c1"), Outcome::Deferred) << at << "\n" << a.dump();
+  for (const char* at : {"# bound t_", "# getattr t_"})
+    EXPECT_NE(a.outcome(line_of(src, at), "matmul_c2"), Outcome::Proven) << at << "\n" << a.dump();
+}
+
+TEST(Mutation, AWalrusInAComprehensionBindsTheEnclosingName) {
+  // tester9/14: PEP 572; the name kept its value before the comprehension
+  const std::string src =
+      "import torch\n"
+      "width = 3\n"
+      "ws = [(width := width + k) for k in (1, 1)]\n"
+      "a = torch.ones(2, width) @ torch.ones(5, 1)  # unrolled\n"
+      "n = 3\n"
+      "def grow(ks):\n"
+      "    global n\n"
+      "    return [(n := n + k) for k in ks]\n"
+      "def use(ks):\n"
+      "    m = 3\n"
+      "    vs = [(m := m + k) for k in ks]\n"
+      "    return torch.ones(2, m) @ torch.ones(3, 1)  # unknown count\n";
+  Analysed a(src);
+  EXPECT_EQ(a.outcome(line_of(src, "# unrolled"), "matmul_c2"), Outcome::Proven) << a.dump();
+  EXPECT_NE(a.outcome(line_of(src, "# unknown count"), "matmul_c2"), Outcome::Proven) << a.dump();
+}
+
 }  // namespace
 }  // namespace gshape::testing
