@@ -822,6 +822,10 @@ Value Interpreter::call_library(const std::string& path, const std::vector<ArgVa
   if (path == "argparse.ArgumentParser") {
     auto p = std::make_shared<ArgParserObject>();
     note_created(p.get(), loc);
+    if (const ArgValue* f = a.kw("fromfile_prefix_chars"); f && !f->value.is_none()) {
+      if (f->value.is_str() && f->value.as_str()) p->fromfile_prefix_chars = *f->value.as_str();
+      else p->unknown_prefix = true;
+    }
     if (const ArgValue* pa = a.kw("parents")) inherit_arguments(*p, pa->value);
     return Value::object(p);
   }

@@ -185,6 +185,10 @@ struct ContainerModule : ObjectValue {
 struct ArgParserObject : ObjectValue {
   ArgParserObject() : ObjectValue("argparse.ArgumentParser") {}
   std::vector<std::pair<std::string, Value>> defaults;
+  // fromfile_prefix_chars= ("@": `@args.txt` reads words from the file);
+  // `unknown_prefix`: given, but not a known string
+  std::string fromfile_prefix_chars;
+  bool unknown_prefix = false;
   // What each add_argument declared, for parsing a launch's command line
   // (interp_argparse.cpp).
   struct Argument {

@@ -135,6 +135,26 @@ TEST(LaunchSubcommands, WithoutALaunchTheSubcommandIsUnknownNotAnError) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+TEST(LaunchFromFile, AnArgumentsFileMakesTheParsersValuesUnknown) {
+  // tester9/22: `@big.args` with parse_known_args was left over, the
+  // defaults were taken, and the matmul proven for --hidden 3
+  TempDir dir;
+  dir.write("big.args", "--hidden=5\n");
+  std::string script = dir.write("main.py",
+                                 "import argparse\n"
+                                 "import torch\n"
+                                 "p = argparse.ArgumentParser(fromfile_prefix_chars='@')\n"
+                                 "p.add_argument('--hidden', type=int, default=3)\n"
+                                 "args, rest = p.parse_known_args()\n"
+                                 "y = torch.ones(4, args.hidden) @ torch.ones(3, 2)\n");
+  std::string file_word = "@";
+  file_word += (dir.path() / "big.args").string();
+  ProcessResult r = gshape({"check", "--color=never", "--emit=obligations", script, "--", file_word});
+  EXPECT_TRUE(contains(r.out, "deferred matmul_c2")) << r.out << r.err;
+  ProcessResult plain = gshape({"check", "--color=never", "--emit=obligations", script, "--", "--hidden", "3"});
+  EXPECT_TRUE(contains(plain.out, "proven matmul_c2")) << plain.out << plain.err;
+}
+
 TEST(LaunchRequired, AMissingRequiredOptionIsArgparsesError) {
   TempDir dir;
   std::string script = dir.write("req.py",
