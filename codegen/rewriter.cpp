@@ -22,6 +22,7 @@ enum class WrapForm : uint8_t {
   GeneratorArgument,// (T.F(S, K, (x for x in y),))  the generator that is a call's argument list
   SecondReference,  // (T.F(S, K, name,), value)[1]  the name target of `name op= value`
   SliceIndex,       // T.F(S, K, R.index[a:b, i])    a subscript's index holding a slice
+  StarredIndex,     // T.F(S, K, (*idx,))            `x[*idx]`: the one-item tuple Python passes (PEP 646)
 };
 
 struct ResolvedOperand {
@@ -142,7 +143,11 @@ ResolvedOperand resolve(std::string_view text, const ExpressionIndex& index, con
     r.problem = "the operand is in an annotation, which Python may never evaluate or keep as text";
     return r;
   }
-  if (info->is_slice) {
+  const auto* tuple = info->node && info->node->kind == ir::Kind::Tuple ? ir::cast<ir::Tuple>(info->node) : nullptr;
+  std::string_view operand_text = text.substr(info->begin, info->end - info->begin);
+  if (tuple && !tuple->parenthesized && tuple->elts.size() == 1 && !operand_text.empty() && operand_text.back() != ',') {
+    r.form = WrapForm::StarredIndex;  // `x[*idx]`: a tuple of one starred item, written without its comma
+  } else if (info->is_slice) {
     // `a:b` is no expression, but `R.index[a:b]` is the slice object Python
     // passes to __getitem__, built from the same text in the same order
     r.form = WrapForm::SliceIndex;
@@ -195,9 +200,14 @@ Wrapper make_wrapper(std::string_view text, const ResolvedOperand& op, int site,
       w.prefix = separator + call + kRuntimeAlias + ".index[";
       w.suffix = "])";
       break;
+    case WrapForm::StarredIndex:
+      w.prefix = separator + call + "(";
+      w.suffix = ",))";
+      break;
   }
   if (is_check && !extra.empty() &&
-      (op.form == WrapForm::Plain || op.form == WrapForm::Parenthesized || op.form == WrapForm::SliceIndex))
+      (op.form == WrapForm::Plain || op.form == WrapForm::Parenthesized || op.form == WrapForm::SliceIndex ||
+       op.form == WrapForm::StarredIndex))
     w.suffix = w.suffix.substr(0, w.suffix.size() - 1) + extra + ")";
   return w;
 }

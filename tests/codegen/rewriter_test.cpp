@@ -106,6 +106,15 @@ TEST(Rewriter, AnIndexHoldingASliceIsReadThroughTheRuntimesIndexObject) {
             "_gshape_checks.stash(1, 2, v)\n");
 }
 
+TEST(Rewriter, AStarredIndexIsPassedAsTheOneItemTupleItIs) {
+  // tester9/02: `x[*idx]` (Python 3.11) was wrapped as `(*idx)`, a SyntaxError
+  std::string text = kFirst + "y = x[*idx]\n";
+  Parsed p = parse(text);
+  codegen::FilePlan plan = file_plan(
+      "t.py", {site({operand(0, code_range(text, "x")), operand(1, code_range(text, "*idx"))}, "operator.getitem")});
+  EXPECT_EQ(rest(instrument(p, plan)), "y = _gshape_checks.stash(0, 0, x)[_gshape_checks.check(0, 1, (*idx,))]\n");
+}
+
 TEST(Rewriter, StarredOperandIsWrappedInsideTheStar) {
   std::string text = kFirst + "y = [*a, c]\n";
   Parsed p = parse(text);
