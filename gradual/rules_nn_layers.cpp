@@ -76,6 +76,16 @@ Value rule_dropout_init(RuleContext& ctx) {
   return Value::object(new_module(ctx.rule_name()));
 }
 
+// nn.Dropout1d: F.dropout1d's `dropout1d_c1` (a 2-D or 3-D input).
+Value rule_dropout1d_forward(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm rank = ctx.rank(input);
+  Message m;
+  m << "dropout1d: Expected 2D or 3D input, but received a " << rank << "D input";
+  ctx.require("dropout1d_c1", eq(rank, 2) || eq(rank, 3), m);  // dropout1d_c1
+  return Value::tensor(input.shape());
+}
+
 // ------------------------------------------------------------------ softmax
 
 // nn.Softmax(dim=None) / nn.LogSoftmax: F.softmax's `softmax_c1` (the dim,
@@ -296,8 +306,9 @@ void register_nn_layer_rules(RuleRegistry& r) {
   r.add("torch.nn.functional.prelu", "input, weight", rule_f_prelu);
   for (const char* name : {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout"}) {
     r.add(std::string("torch.nn.") + name, "p=0.5, inplace=False", rule_dropout_init);
-    r.add(std::string("torch.nn.") + name + ".forward", "self, input", rule_same_shape_forward);
+    if (std::string(name) != "Dropout1d") r.add(std::string("torch.nn.") + name + ".forward", "self, input", rule_same_shape_forward);
   }
+  r.add("torch.nn.Dropout1d.forward", "self, input", rule_dropout1d_forward);
   r.add("torch.nn.Softmax", "dim=None", rule_softmax_init);
   r.add("torch.nn.Softmax.forward", "self, input", rule_softmax_forward<false>);
   r.add("torch.nn.LogSoftmax", "dim=None", rule_softmax_init);

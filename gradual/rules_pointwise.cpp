@@ -30,6 +30,18 @@ Value rule_dropout(RuleContext& ctx) {
   return Value::tensor(input.shape());
 }
 
+// F.dropout1d: `dropout1d_c1` the input is 2-D or 3-D, in training and
+// evaluation alike (then dropout_c1). (dropout2d/3d's "at least 2
+// dimensions" holds only in training: not modelled, docs/rules.md.)
+Value rule_dropout1d(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm rank = ctx.rank(input);
+  Message m;
+  m << "dropout1d: Expected 2D or 3D input, but received a " << rank << "D input";
+  ctx.require("dropout1d_c1", eq(rank, 2) || eq(rank, 3), m);  // dropout1d_c1
+  return rule_dropout(ctx);
+}
+
 // ------------------------------------------------------------------ binary
 
 enum class BinKind { Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, Cmp, Eq, Ne, Lt, Le, Gt, Ge, Bitwise };
@@ -298,9 +310,10 @@ void register_pointwise_rules(RuleRegistry& r) {
   // numpy's array as a tensor of the same shape (numpy values are modelled
   // as tensors where known)
   r.add("torch.from_numpy", "ndarray", [](RuleContext& ctx) { return Value::tensor(ctx.tensor("ndarray").shape()); });
-  for (const char* name : {"torch.nn.functional.dropout", "torch.nn.functional.dropout1d", "torch.nn.functional.dropout2d",
+  for (const char* name : {"torch.nn.functional.dropout", "torch.nn.functional.dropout2d",
                            "torch.nn.functional.dropout3d", "torch.nn.functional.alpha_dropout"})
     r.add(name, "input, p=0.5, training=True, inplace=False", rule_dropout);
+  r.add("torch.nn.functional.dropout1d", "input, p=0.5, training=True, inplace=False", rule_dropout1d);
   r.add("torch.dropout", "input, p, train", rule_dropout);
 
   // binary arithmetic and comparisons: broadcast_c1

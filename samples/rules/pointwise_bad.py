@@ -27,6 +27,11 @@ def case_inplace():
     x.add_(torch.zeros(2, 3))
 
 
+def case_dropout1d_rank():
+    # expect-error@+1: dropout1d_c1
+    F.dropout1d(torch.zeros(2, 3, 4, 5))
+
+
 def case_dropout():
     x = torch.zeros(2, 3)
     # expect-error@+1: dropout_c1

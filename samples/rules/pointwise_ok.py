@@ -15,7 +15,7 @@ def case_broadcast():
 def case_dropout_clamp_mask():
     x = torch.zeros(2, 3)
     mask = torch.zeros(3, dtype=torch.bool)
-    return (F.dropout(x, 0.5), torch.clamp(x, min=0.0), x.clamp_(max=torch.zeros(3)),
+    return (F.dropout(x, 0.5), F.dropout1d(x), F.dropout1d(x.unsqueeze(0), training=False), torch.clamp(x, min=0.0), x.clamp_(max=torch.zeros(3)),
             x.masked_fill(mask, 0.0), x.masked_fill_(mask, torch.tensor(1.0)))
 
 
