@@ -45,6 +45,9 @@ const Value* module_field(const Arg& module, const std::string& name);
 // An int hyperparameter: a literal when constant, `(attr K name)` when the
 // module has a slot, else known statically only.
 IntTerm module_int(RuleContext& ctx, const Arg& module, const std::string& name);
+// Training mode: a constant when the program's module says so, else read at
+// run time (the analysis does not follow model.train()/eval()).
+BoolTerm training_of(RuleContext& ctx, const Arg& module);
 // A per-axis hyperparameter stored as a tuple: literal items, or items
 // known statically only. Not modelled when the attribute is not a tuple.
 std::vector<IntTerm> module_ints(const Arg& module, const std::string& name);

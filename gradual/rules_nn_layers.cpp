@@ -86,6 +86,19 @@ Value rule_dropout1d_forward(RuleContext& ctx) {
   return Value::tensor(input.shape());
 }
 
+// nn.Dropout2d / nn.Dropout3d in training: `feature_dropout_c1` the input
+// has at least 2 (Dropout2d) or 1 (Dropout3d) dimensions (1.13 only warns
+// about other ranks; in evaluation nothing is required).
+template <int MinRank>
+Value rule_feature_dropout_forward(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  IntTerm rank = ctx.rank(input);
+  Message m;
+  m << "Feature dropout requires at least " << IntTerm(MinRank) << " dimensions in the input";
+  ctx.require("feature_dropout_c1", !training_of(ctx, ctx.arg("self")) || ge(rank, MinRank), m);  // feature_dropout_c1
+  return Value::tensor(input.shape());
+}
+
 // ------------------------------------------------------------------ softmax
 
 // nn.Softmax(dim=None) / nn.LogSoftmax: F.softmax's `softmax_c1` (the dim,
@@ -306,9 +319,12 @@ void register_nn_layer_rules(RuleRegistry& r) {
   r.add("torch.nn.functional.prelu", "input, weight", rule_f_prelu);
   for (const char* name : {"Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout"}) {
     r.add(std::string("torch.nn.") + name, "p=0.5, inplace=False", rule_dropout_init);
-    if (std::string(name) != "Dropout1d") r.add(std::string("torch.nn.") + name + ".forward", "self, input", rule_same_shape_forward);
+    if (std::string(name) == "Dropout" || std::string(name) == "AlphaDropout")
+      r.add(std::string("torch.nn.") + name + ".forward", "self, input", rule_same_shape_forward);
   }
   r.add("torch.nn.Dropout1d.forward", "self, input", rule_dropout1d_forward);
+  r.add("torch.nn.Dropout2d.forward", "self, input", rule_feature_dropout_forward<2>);
+  r.add("torch.nn.Dropout3d.forward", "self, input", rule_feature_dropout_forward<1>);
   r.add("torch.nn.Softmax", "dim=None", rule_softmax_init);
   r.add("torch.nn.Softmax.forward", "self, input", rule_softmax_forward<false>);
   r.add("torch.nn.LogSoftmax", "dim=None", rule_softmax_init);

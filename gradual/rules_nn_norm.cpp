@@ -108,12 +108,6 @@ Value rule_batch_norm_init(RuleContext& ctx) {
   return norm_module_init(ctx, "BatchNorm", Rank, "nn_batch_norm_c1");  // nn_batch_norm_c1
 }
 
-// Training mode: a constant when the program's module says so, else read at
-// run time (the analysis does not follow model.train()/eval()).
-BoolTerm training_of(RuleContext& ctx, const Arg& module) {
-  IntTerm t = module_int(ctx, module, "training");
-  return ne(t, 0);
-}
 
 template <int Rank>
 Value rule_batch_norm_forward(RuleContext& ctx) {

@@ -59,6 +59,11 @@ const ObjectValue& module_object(const Arg& module) {
 
 const Value* module_field(const Arg& module, const std::string& name) { return module_object(module).attribute(name); }
 
+BoolTerm training_of(RuleContext& ctx, const Arg& module) {
+  IntTerm t = module_int(ctx, module, "training");
+  return ne(t, 0);
+}
+
 IntTerm module_int(RuleContext& ctx, const Arg& module, const std::string& name) {
   const Value* v = module_field(module, name);
   if (v && v->is_int() && v->as_int().is_constant()) return IntTerm(*v->as_int().constant_value());

@@ -42,6 +42,21 @@ Value rule_dropout1d(RuleContext& ctx) {
   return rule_dropout(ctx);
 }
 
+// F.dropout2d / F.feature_alpha_dropout (MinRank 2), F.dropout3d (1): in
+// training, `feature_dropout_c1` the input has at least MinRank dimensions
+// (decided where `training` is a constant; the module form reads it at run
+// time).
+template <int MinRank>
+Value rule_feature_dropout(RuleContext& ctx) {
+  Arg input = ctx.tensor("input");
+  if (ctx.bool_flag("training") == std::optional<bool>(true)) {
+    Message m;
+    m << "Feature dropout requires at least " << IntTerm(MinRank) << " dimensions in the input";
+    ctx.require("feature_dropout_c1", ge(ctx.rank(input), MinRank), m);  // feature_dropout_c1
+  }
+  return rule_dropout(ctx);
+}
+
 // ------------------------------------------------------------------ binary
 
 enum class BinKind { Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, Cmp, Eq, Ne, Lt, Le, Gt, Ge, Bitwise };
@@ -310,9 +325,12 @@ void register_pointwise_rules(RuleRegistry& r) {
   // numpy's array as a tensor of the same shape (numpy values are modelled
   // as tensors where known)
   r.add("torch.from_numpy", "ndarray", [](RuleContext& ctx) { return Value::tensor(ctx.tensor("ndarray").shape()); });
-  for (const char* name : {"torch.nn.functional.dropout", "torch.nn.functional.dropout2d",
-                           "torch.nn.functional.dropout3d", "torch.nn.functional.alpha_dropout"})
+  for (const char* name : {"torch.nn.functional.dropout", "torch.nn.functional.alpha_dropout"})
     r.add(name, "input, p=0.5, training=True, inplace=False", rule_dropout);
+  r.add("torch.nn.functional.dropout2d", "input, p=0.5, training=True, inplace=False", rule_feature_dropout<2>);
+  r.add("torch.nn.functional.feature_alpha_dropout", "input, p=0.5, training=True, inplace=False",
+        rule_feature_dropout<2>);
+  r.add("torch.nn.functional.dropout3d", "input, p=0.5, training=True, inplace=False", rule_feature_dropout<1>);
   r.add("torch.nn.functional.dropout1d", "input, p=0.5, training=True, inplace=False", rule_dropout1d);
   r.add("torch.dropout", "input, p, train", rule_dropout);
 

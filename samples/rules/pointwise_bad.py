@@ -32,6 +32,11 @@ def case_dropout1d_rank():
     F.dropout1d(torch.zeros(2, 3, 4, 5))
 
 
+def case_feature_dropout_rank():
+    # expect-error@+1: feature_dropout_c1
+    F.dropout2d(torch.zeros(3))
+
+
 def case_dropout():
     x = torch.zeros(2, 3)
     # expect-error@+1: dropout_c1
