@@ -230,6 +230,12 @@ PyObject* table_check(PyObject* py_self, PyObject* const* args, Py_ssize_t nargs
       return nullptr;
     }
     if (std::size_t count = self->table->unpack_count(site); count > 0 && nargs == 3 && PyIter_Check(value)) {
+      // iter(value) first, once, as the unpacking would: an iterator's
+      // __iter__ may set it up (tester9/07)
+      PyObject* iterator = PyObject_GetIter(value);
+      Py_DECREF(value);
+      if (iterator == nullptr) return nullptr;
+      value = iterator;
       PyObject* items = first_items(value, count);
       Py_DECREF(value);
       if (items == nullptr) return nullptr;

@@ -190,6 +190,23 @@ class UnpackingAgainstPyTorch(unittest.TestCase):
         items = table.check(0, 0, iter([1, 2, 3, 4]))
         with self.assertRaises(ValueError):
             a, b, c = items
+        # iter() first, once, as the unpacking calls it: an iterator may set
+        # itself up in __iter__ (tester9/07)
+        class Batches:
+            def __init__(self):
+                self.calls = 0
+            def __iter__(self):
+                self.calls += 1
+                self.i = 0
+                return self
+            def __next__(self):
+                self.i += 1
+                if self.i > 3:
+                    raise StopIteration
+                return torch.zeros(2)
+        batches = Batches()
+        q, k, v = table.check(0, 0, batches)
+        self.assertEqual(batches.calls, 1)
         # the iterator's own error comes out unchanged
         def broken():
             yield torch.zeros(1)
