@@ -257,6 +257,7 @@ class Interpreter {
   Value call_function_body(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
                            const std::optional<Value>& self, const ir::Node* site);
   // A call of a function decorated with context managers (entered_around).
+  void reshaped_in_place(const BoundBuiltin& method, const Value& out, const ir::Expr* receiver, const SourceLoc& loc);
   Value call_inside_contexts(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
                              const std::optional<Value>& self, const ir::Node* site);
   // A call of an lru_cache'd function: an earlier result for equal arguments,

@@ -12,20 +12,15 @@ namespace gshape::gradual::interp {
 
 using namespace gshape::ir;
 
-namespace {
-
 // Tensor methods that change their receiver's shape in place. (Aliases of
 // the receiver keep the shape they had: docs/instrumentation.md.)
 bool reshapes_in_place(const std::string& method) {
   static const std::set<std::string> names = {"unsqueeze_", "squeeze_", "t_", "transpose_", "swapaxes_",
                                               "swapdims_",  "resize_",  "resize_as_", "set_", "as_strided_"};
-  return names.count(method) > 0;
+  return names.count(method.substr(method.rfind('.') + 1)) > 0;
 }
 
-std::string method_name(const std::string& path) {
-  std::size_t dot = path.rfind('.');
-  return dot == std::string::npos ? path : path.substr(dot + 1);
-}
+namespace {
 
 // The display elements of a call argument written as `[a, b]` or `(a, b)`.
 const SequenceExpr* display_of(const Expr* e) {
@@ -243,13 +238,7 @@ Value Interpreter::eval_call(const Call* c) {
     std::vector<ArgValue> args = eval_args(c->args);
     if (const auto* bb = object_as<BoundBuiltin>(callee)) {
       Value out = call_method(*bb, Receiver{bb->receiver, a->value}, args, c, a->value);
-      if (bb->receiver.is_tensor() && reshapes_in_place(a->attr)) {
-        // `x.unsqueeze_(0)` returns x with its new shape: x is that now, and
-        // another name for the same tensor (`y = x`) no longer knows its shape
-        bool named = isa<Name>(a->value) || isa<Attribute>(a->value);
-        assign_in_place(named ? a->value : nullptr, bb->receiver,
-                        out.is_tensor() ? out : Value::tensor(Shape::unknown(), false), c->loc);
-      }
+      reshaped_in_place(*bb, out, a->value, c->loc);
       return out;
     }
     return call_value(callee, c->func, args, c);
@@ -257,6 +246,18 @@ Value Interpreter::eval_call(const Call* c) {
   Value callee = eval(c->func);
   std::vector<ArgValue> args = eval_args(c->args);
   return call_value(callee, c->func, args, c);
+}
+
+// `x.unsqueeze_(0)` returns x with its new shape: x (the receiver, when a
+// name or attribute) is that now, and another holder of the same tensor
+// (`y = x`, or every holder when the method was called as a value: `op =
+// x.t_; op()`) no longer knows its shape.
+void Interpreter::reshaped_in_place(const BoundBuiltin& method, const Value& out, const Expr* receiver,
+                                    const SourceLoc& loc) {
+  if (!method.receiver.is_tensor() || !reshapes_in_place(method.name)) return;
+  bool named = receiver && (isa<Name>(receiver) || isa<Attribute>(receiver));
+  assign_in_place(named ? receiver : nullptr, method.receiver,
+                  out.is_tensor() ? out : Value::tensor(Shape::unknown(), false), loc);
 }
 
 Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, const std::vector<ArgValue>& args,
@@ -389,14 +390,9 @@ Value Interpreter::call_value(const Value& callee, const Expr* callee_expr, cons
   }
   if (const auto* bb = object_as<BoundBuiltin>(callee)) {
     Value out = call_method(*bb, Receiver{bb->receiver, nullptr}, args, site, nullptr);
-    // `op = x.t_; op()`, `getattr(x, "t_")()`: the tensor changed in place,
-    // and no name here says which holder it is (eval_call's direct form does)
-    if (bb->receiver.is_tensor() && reshapes_in_place(method_name(bb->name)))
-      assign_in_place(nullptr, bb->receiver, Value::tensor(Shape::unknown(), false), site ? site->loc : SourceLoc{});
-    // `f = dims.append; f(5)`, a list's method reached as a value
-    if (bb->receiver.is_sequence() && bb->receiver.sequence_kind() == SequenceKind::List &&
-        !list_method_reads_only(method_name(bb->name)))
-      assign_in_place(nullptr, bb->receiver, after_unseen_change(bb->receiver), site ? site->loc : SourceLoc{});
+    // `op = x.t_; op()`, `getattr(x, "t_")()` (a list's method called so
+    // changes its holders in call_method)
+    reshaped_in_place(*bb, out, nullptr, site ? site->loc : SourceLoc{});
     return out;
   }
   if (object_as<ModuleNamespace>(callee) || object_as<SuperObject>(callee) || object_as<DictObject>(callee) ||
@@ -475,7 +471,7 @@ std::string Interpreter::memo_key(const FunctionObject& fn, const std::vector<Va
 
 Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
                                  const std::optional<Value>& self, const Node* site) {
-  if (fn && !fn->entered_around.empty()) return call_inside_contexts(fn, args, self, site);
+  if (fn && fn->undecorated) return call_inside_contexts(fn, args, self, site);
   if (fn && fn->result_cache) return call_cached(fn, args, self, site);
   return call_function_body(fn, args, self, site);
 }
@@ -486,8 +482,6 @@ Value Interpreter::call_function(const std::shared_ptr<FunctionObject>& fn, cons
 // whose __exit__ may return true may end the call with None.
 Value Interpreter::call_inside_contexts(const std::shared_ptr<FunctionObject>& fn, const std::vector<ArgValue>& args,
                                         const std::optional<Value>& self, const Node* site) {
-  auto inner = std::make_shared<FunctionObject>(*fn);
-  inner->entered_around.clear();
   bool may_suppress = false;
   for (auto it = fn->entered_around.rbegin(); it != fn->entered_around.rend(); ++it) {
     auto inst = shared_as<InstanceObject>(*it);
@@ -495,7 +489,7 @@ Value Interpreter::call_inside_contexts(const std::shared_ptr<FunctionObject>& f
     if (auto enter_fn = enter ? shared_as<FunctionObject>(*enter) : nullptr) call_function(enter_fn, {}, *it, site);
     else forget_object(*it);
   }
-  Value result = call_function(inner, args, self, site);
+  Value result = call_function(fn->undecorated, args, self, site);
   for (const Value& cm : fn->entered_around) {
     auto inst = shared_as<InstanceObject>(cm);
     const Value* exit = inst ? inst->cls->lookup("__exit__") : nullptr;

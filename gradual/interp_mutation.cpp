@@ -238,7 +238,7 @@ void Interpreter::forget_lists_passed(const std::vector<ArgValue>& args, const s
     std::string method = bb->name.substr(bb->name.rfind('.') + 1);
     if (is_list(bb->receiver) && !list_method_reads_only(method))
       assign_in_place(nullptr, bb->receiver, after_unseen_change(bb->receiver), a.expr ? a.expr->loc : SourceLoc{});
-    else if (bb->receiver.is_tensor() && !method.empty() && method.back() == '_')
+    else if (bb->receiver.is_tensor() && reshapes_in_place(method))
       assign_in_place(nullptr, bb->receiver, Value::tensor(Shape::unknown(), false), a.expr ? a.expr->loc : SourceLoc{});
   }
   if (!library_path.empty() && leaves_lists_alone(library_path)) return;

@@ -72,6 +72,7 @@ struct FunctionObject : ObjectValue {
   // contextlib.ContextDecorator subclass), innermost first: each call runs
   // their __enter__ before the body and their __exit__ after it.
   std::vector<Value> entered_around;
+  std::shared_ptr<FunctionObject> undecorated;  // what they wrap (set with entered_around)
   const std::vector<ir::Parameter>& params() const;
 };
 
@@ -144,6 +145,9 @@ bool nn_module_method(const std::string& attr);
 
 // List methods that leave their list as it was (`copy`, `count`, `index` ...).
 bool list_method_reads_only(const std::string& method);
+// Tensor methods that change their receiver's shape in place (`t_`,
+// `unsqueeze_` ...; "Tensor.t_" names one too) (interp_call.cpp).
+bool reshapes_in_place(const std::string& method);
 
 // A name in a library the project imports: a module, function or class
 // (`torch`, `torch.nn.functional.relu`, `torch.nn.Linear`), canonical form.

@@ -494,6 +494,7 @@ void Interpreter::exec(const Stmt* s) {
           if (f && (inst->cls->lookup("__enter__") || inst->cls->lookup("__exit__"))) {
             auto wrapped = std::make_shared<FunctionObject>(*f);
             wrapped->entered_around.push_back(dv);
+            if (!f->undecorated) wrapped->undecorated = f;
             result = Value::object(wrapped);
             continue;
           }

@@ -48,6 +48,11 @@ IntTerm module_int(RuleContext& ctx, const Arg& module, const std::string& name)
 // Training mode: a constant when the program's module says so, else read at
 // run time (the analysis does not follow model.train()/eval()).
 BoolTerm training_of(RuleContext& ctx, const Arg& module);
+// F.dropout1d / nn.Dropout1d: `dropout1d_c1`, a 2-D or 3-D input.
+void require_dropout1d_rank(RuleContext& ctx, const Arg& input);
+// Feature dropout (F.dropout2d/3d, feature_alpha_dropout, nn.Dropout2d/3d):
+// `feature_dropout_c1`, at least `min_rank` dimensions when `training`.
+void require_feature_dropout_rank(RuleContext& ctx, const Arg& input, int min_rank, const BoolTerm& training);
 // A per-axis hyperparameter stored as a tuple: literal items, or items
 // known statically only. Not modelled when the attribute is not a tuple.
 std::vector<IntTerm> module_ints(const Arg& module, const std::string& name);

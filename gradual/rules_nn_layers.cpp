@@ -79,23 +79,16 @@ Value rule_dropout_init(RuleContext& ctx) {
 // nn.Dropout1d: F.dropout1d's `dropout1d_c1` (a 2-D or 3-D input).
 Value rule_dropout1d_forward(RuleContext& ctx) {
   Arg input = ctx.tensor("input");
-  IntTerm rank = ctx.rank(input);
-  Message m;
-  m << "dropout1d: Expected 2D or 3D input, but received a " << rank << "D input";
-  ctx.require("dropout1d_c1", eq(rank, 2) || eq(rank, 3), m);  // dropout1d_c1
+  require_dropout1d_rank(ctx, input);
   return Value::tensor(input.shape());
 }
 
-// nn.Dropout2d / nn.Dropout3d in training: `feature_dropout_c1` the input
-// has at least 2 (Dropout2d) or 1 (Dropout3d) dimensions (1.13 only warns
-// about other ranks; in evaluation nothing is required).
+// nn.Dropout2d (MinRank 2) / nn.Dropout3d (1): `feature_dropout_c1` in the
+// module's training mode (read at run time when the analysis does not know it).
 template <int MinRank>
 Value rule_feature_dropout_forward(RuleContext& ctx) {
   Arg input = ctx.tensor("input");
-  IntTerm rank = ctx.rank(input);
-  Message m;
-  m << "Feature dropout requires at least " << IntTerm(MinRank) << " dimensions in the input";
-  ctx.require("feature_dropout_c1", !training_of(ctx, ctx.arg("self")) || ge(rank, MinRank), m);  // feature_dropout_c1
+  require_feature_dropout_rank(ctx, input, MinRank, training_of(ctx, ctx.arg("self")));
   return Value::tensor(input.shape());
 }
 

@@ -59,6 +59,20 @@ const ObjectValue& module_object(const Arg& module) {
 
 const Value* module_field(const Arg& module, const std::string& name) { return module_object(module).attribute(name); }
 
+void require_dropout1d_rank(RuleContext& ctx, const Arg& input) {
+  IntTerm rank = ctx.rank(input);
+  Message m;
+  m << "dropout1d: Expected 2D or 3D input, but received a " << rank << "D input";
+  ctx.require("dropout1d_c1", eq(rank, 2) || eq(rank, 3), m);  // dropout1d_c1
+}
+
+// (1.13 only warns about other ranks; in evaluation nothing is required)
+void require_feature_dropout_rank(RuleContext& ctx, const Arg& input, int min_rank, const BoolTerm& training) {
+  Message m;
+  m << "Feature dropout requires at least " << IntTerm(min_rank) << " dimensions in the input";
+  ctx.require("feature_dropout_c1", !training || ge(ctx.rank(input), min_rank), m);  // feature_dropout_c1
+}
+
 BoolTerm training_of(RuleContext& ctx, const Arg& module) {
   IntTerm t = module_int(ctx, module, "training");
   return ne(t, 0);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "gradual/rules.h"
+#include "gradual/rules_nn.h"
 
 namespace gshape::gradual {
 namespace {
@@ -31,29 +32,19 @@ Value rule_dropout(RuleContext& ctx) {
 }
 
 // F.dropout1d: `dropout1d_c1` the input is 2-D or 3-D, in training and
-// evaluation alike (then dropout_c1). (dropout2d/3d's "at least 2
-// dimensions" holds only in training: not modelled, docs/rules.md.)
+// evaluation alike (then dropout_c1).
 Value rule_dropout1d(RuleContext& ctx) {
-  Arg input = ctx.tensor("input");
-  IntTerm rank = ctx.rank(input);
-  Message m;
-  m << "dropout1d: Expected 2D or 3D input, but received a " << rank << "D input";
-  ctx.require("dropout1d_c1", eq(rank, 2) || eq(rank, 3), m);  // dropout1d_c1
+  require_dropout1d_rank(ctx, ctx.tensor("input"));
   return rule_dropout(ctx);
 }
 
-// F.dropout2d / F.feature_alpha_dropout (MinRank 2), F.dropout3d (1): in
-// training, `feature_dropout_c1` the input has at least MinRank dimensions
-// (decided where `training` is a constant; the module form reads it at run
-// time).
+// F.dropout2d / F.feature_alpha_dropout (MinRank 2), F.dropout3d (1):
+// `feature_dropout_c1`, decided where `training` is a constant (an unknown
+// flag is not read at run time: not checked, docs/rules.md).
 template <int MinRank>
 Value rule_feature_dropout(RuleContext& ctx) {
-  Arg input = ctx.tensor("input");
-  if (ctx.bool_flag("training") == std::optional<bool>(true)) {
-    Message m;
-    m << "Feature dropout requires at least " << IntTerm(MinRank) << " dimensions in the input";
-    ctx.require("feature_dropout_c1", ge(ctx.rank(input), MinRank), m);  // feature_dropout_c1
-  }
+  if (ctx.bool_flag("training") == std::optional<bool>(true))
+    require_feature_dropout_rank(ctx, ctx.tensor("input"), MinRank, BoolTerm(true));
   return rule_dropout(ctx);
 }
 
